@@ -1,0 +1,800 @@
+"""Dominoes (double-six line of play): the single round and points matches, draw and block game.
+
+One engine covers every mode (DESIGN.md, "Dominoes"). Its options: ``players`` (2-4), ``hand_size``
+(None: 7 for two players, 5 for three or four), ``draw`` (True: draw game, False: block game) and
+``target`` (None: a single round; a positive int: a match to that many points).
+
+Layers, one rules path:
+
+- Lookup tables built once at import: a tile is an int 0..27 (its index in ``DOUBLE_SIX``), a hand
+  is a 28-bit mask, and what a tile does at an end is a table lookup.
+- ``Table``: one hand (deal) in progress, as ints and lists. ``Table.moves()`` lists the legal move
+  codes and ``Table.apply(code)`` plays one. The state class, the bots' checks and the benchmark all
+  go through these two methods; nothing else implements a rule.
+- ``DominoesState``: the public state of the Engine API (moves as ``Move`` values or text, the
+  public history, match scores, ``view``, ``to_dict``/``from_dict``).
+
+Move text: ``6-4`` opens the line, ``6-4:L`` / ``6-4:R`` lays 6-4 at the left / right end,
+``draw`` takes one tile from the boneyard, ``pass`` passes.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ...core import IllegalMoveError, Outcome, make_rng, rng_from_json, rng_to_json
+from ...tiles import DOUBLE_SIX, Domino, domino_text, parse_domino
+
+__all__ = [
+    "GAME_ID",
+    "MoveKind",
+    "Move",
+    "parse_move",
+    "Table",
+    "deal",
+    "DominoesState",
+    "new_state",
+    "from_dict",
+    "resolve_options",
+    "score_hand",
+    "TILES",
+    "DRAW",
+    "PASS",
+]
+
+GAME_ID = "dominoes"
+
+# ----------------------------------------------------------------------------------------------
+# Lookup tables, built once.
+
+TILES: tuple[Domino, ...] = DOUBLE_SIX  # tile id -> (high, low); id 0 is 6-6, id 27 is 0-0
+TILE_COUNT = len(TILES)
+FULL_SET = (1 << TILE_COUNT) - 1
+TILE_ID: dict[Domino, int] = {tile: index for index, tile in enumerate(TILES)}
+HIGH = tuple(t[0] for t in TILES)
+LOW = tuple(t[1] for t in TILES)
+PIPS = tuple(t[0] + t[1] for t in TILES)
+
+DRAW = 2 * TILE_COUNT  # move code of "draw"; a lay is tile * 2 + side (0 left, 1 right)
+PASS = DRAW + 1
+
+# NUMBER_MASK[n]: the tiles that show the number n (seven each).
+NUMBER_MASK = tuple(sum(1 << t for t in range(TILE_COUNT) if n in TILES[t]) for n in range(7))
+
+# OTHER[t * 7 + n]: the number tile t shows at its free half when laid against n (-1: it does not fit).
+OTHER = tuple(
+    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in TILES[t] else -1 for t in range(TILE_COUNT) for n in range(7)
+)
+# The oriented piece a lay adds to the line: at the left end it reads (free, n), at the right (n, free).
+LEFT_PIECE = tuple((OTHER[k], k % 7) for k in range(TILE_COUNT * 7))
+RIGHT_PIECE = tuple((k % 7, OTHER[k]) for k in range(TILE_COUNT * 7))
+
+
+def _fit_codes(t: int, left: int, right: int) -> tuple[int, ...]:
+    """Return the lay codes of tile t against the open ends; one code when both ends show one number."""
+    codes = []
+    if t in _TILES_WITH[left]:
+        codes.append(2 * t)
+    if right != left and t in _TILES_WITH[right]:
+        codes.append(2 * t + 1)
+    return tuple(codes)
+
+
+_TILES_WITH = tuple(frozenset(t for t in range(TILE_COUNT) if n in TILES[t]) for n in range(7))
+# FIT[t * 49 + left * 7 + right]: the lay codes of tile t when the open ends are (left, right).
+FIT = tuple(_fit_codes(t, left, right) for t in range(TILE_COUNT) for left in range(7) for right in range(7))
+# BIT[1 << t] == t, for reading a mask one tile at a time.
+BIT = {1 << t: t for t in range(TILE_COUNT)}
+# The opening order of the highest-double rule: doubles from 6-6 down, then (with no double dealt)
+# the heaviest tile, ties going to the one with the higher end.
+OPENING_ORDER = tuple(
+    sorted(range(TILE_COUNT), key=lambda t: (HIGH[t] == LOW[t], PIPS[t], HIGH[t]), reverse=True)
+)
+# Pip totals of a mask, a byte at a time.
+_BYTE_PIPS = tuple(
+    tuple(sum(PIPS[8 * chunk + b] for b in range(8) if value >> b & 1 and 8 * chunk + b < TILE_COUNT) for value in range(256))
+    for chunk in range(4)
+)
+
+
+def mask_pips(mask: int) -> int:
+    """Return the pip total of the tiles in a hand mask."""
+    p = _BYTE_PIPS
+    return p[0][mask & 255] + p[1][mask >> 8 & 255] + p[2][mask >> 16 & 255] + p[3][mask >> 24 & 255]
+
+
+def mask_tiles(mask: int) -> list[int]:
+    """Return the tile ids in a hand mask, lowest id (heaviest tile) first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(BIT[low])
+        mask ^= low
+    return out
+
+
+def tiles_mask(tiles: list[int]) -> int:
+    """Return the hand mask of a list of tile ids."""
+    mask = 0
+    for t in tiles:
+        mask |= 1 << t
+    return mask
+
+
+# ----------------------------------------------------------------------------------------------
+# Moves.
+
+
+class MoveKind(enum.Enum):
+    """What a move does."""
+
+    LAY = "lay"
+    DRAW = "draw"
+    PASS = "pass"
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: lay ``tile`` at ``end`` ("L", "R", or None for the opening tile), draw, or pass."""
+
+    kind: MoveKind
+    tile: Domino | None = None
+    end: str | None = None
+
+    def __str__(self) -> str:
+        if self.kind is MoveKind.LAY:
+            assert self.tile is not None
+            text = domino_text(self.tile)
+            return f"{text}:{self.end}" if self.end else text
+        return self.kind.value
+
+    @classmethod
+    def lay(cls, tile: Domino, end: str | None = None) -> Move:
+        """Return the move that lays ``tile`` at ``end`` (None opens the line)."""
+        return cls(MoveKind.LAY, (max(tile), min(tile)), end)
+
+
+DRAW_MOVE = Move(MoveKind.DRAW)
+PASS_MOVE = Move(MoveKind.PASS)
+
+
+def parse_move(text: str) -> Move:
+    """Parse ``6-4``, ``6-4:L``, ``6-4:R``, ``draw`` or ``pass``; raise ValueError otherwise."""
+    if not isinstance(text, str):
+        raise ValueError(f"not a move: {text!r}")
+    cleaned = text.strip().lower()
+    if cleaned == "draw":
+        return DRAW_MOVE
+    if cleaned == "pass":
+        return PASS_MOVE
+    tile_text, sep, end = cleaned.partition(":")
+    end = end.strip().upper()
+    if sep and end not in ("L", "R"):
+        raise ValueError(f"not a move: {text!r} (the end is L or R, as in 6-4:L)")
+    try:
+        tile = parse_domino(tile_text)
+    except ValueError:
+        raise ValueError(f"not a move: {text!r} (write 6-4, 6-4:L, 6-4:R, draw or pass)") from None
+    if tile not in TILE_ID:
+        raise ValueError(f"not a double-six tile: {tile_text.strip()!r}")
+    return Move(MoveKind.LAY, tile, end or None)
+
+
+def code_to_move(code: int, opening: bool) -> Move:
+    """Return the Move of an internal move code."""
+    if code == DRAW:
+        return DRAW_MOVE
+    if code == PASS:
+        return PASS_MOVE
+    return Move(MoveKind.LAY, TILES[code >> 1], None if opening else "LR"[code & 1])
+
+
+# ----------------------------------------------------------------------------------------------
+# One hand in progress: the lean core every caller shares.
+
+OUT = "out"
+BLOCKED = "blocked"
+
+
+class Table:
+    """One hand of dominoes as plain ints and lists: hands, boneyard, line, ends, turn."""
+
+    __slots__ = (
+        "players",
+        "draw_game",
+        "hands",
+        "stock",
+        "line",
+        "left",
+        "right",
+        "turn",
+        "passes",
+        "opening_tile",
+        "ended",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        players: int,
+        draw_game: bool,
+        hands: list[int],
+        stock: list[int],
+        turn: int,
+        opening_tile: int,
+    ) -> None:
+        self.players = players
+        self.draw_game = draw_game
+        self.hands = hands  # one tile mask a seat
+        self.stock = stock  # the boneyard, face down; draws take the last one
+        self.line: list[tuple[int, int]] = []  # oriented tiles, left end first
+        self.left = -1  # the open ends; -1 before the opening lay
+        self.right = -1
+        self.turn = turn
+        self.passes = 0  # passes in a row
+        self.opening_tile = opening_tile  # the tile that must open (-1: any tile)
+        self.ended: str | None = None  # None, "out" or "blocked"
+        self.winner: int | None = None  # the seat that went out
+
+    def copy(self) -> Table:
+        """Return an independent copy."""
+        other = Table.__new__(Table)
+        other.players = self.players
+        other.draw_game = self.draw_game
+        other.hands = self.hands[:]
+        other.stock = self.stock[:]
+        other.line = self.line[:]
+        other.left = self.left
+        other.right = self.right
+        other.turn = self.turn
+        other.passes = self.passes
+        other.opening_tile = self.opening_tile
+        other.ended = self.ended
+        other.winner = self.winner
+        return other
+
+    def moves(self) -> list[int]:
+        """Return the legal move codes of the seat to move (empty once the hand is over)."""
+        if self.ended is not None:
+            return []
+        hand = self.hands[self.turn]
+        left = self.left
+        if left < 0:
+            if self.opening_tile >= 0:
+                return [self.opening_tile << 1]
+            return [t << 1 for t in mask_tiles(hand)]
+        right = self.right
+        fit = hand & (NUMBER_MASK[left] | NUMBER_MASK[right])
+        if not fit:
+            if self.draw_game and self.stock:
+                return [DRAW]
+            return [PASS]
+        codes: list[int] = []
+        base = left * 7 + right
+        fits = FIT
+        bit = BIT
+        while fit:
+            low = fit & -fit
+            codes += fits[bit[low] * 49 + base]
+            fit ^= low
+        return codes
+
+    def apply(self, code: int) -> None:
+        """Play a move code that ``moves()`` listed (no checks: callers check first)."""
+        turn = self.turn
+        if code >= DRAW:
+            if code == DRAW:
+                self.hands[turn] |= 1 << self.stock.pop()
+                return  # the same seat plays on: it draws until a tile fits
+            self.passes += 1
+            if self.passes >= self.players:
+                self.ended = BLOCKED
+            else:
+                self.turn = turn + 1 if turn + 1 < self.players else 0
+            return
+        t = code >> 1
+        hand = self.hands[turn] ^ (1 << t)
+        self.hands[turn] = hand
+        left = self.left
+        if left < 0:
+            self.left = HIGH[t]
+            self.right = LOW[t]
+            self.line.append(TILES[t])
+        elif code & 1:
+            k = t * 7 + self.right
+            self.right = OTHER[k]
+            self.line.append(RIGHT_PIECE[k])
+        else:
+            k = t * 7 + left
+            self.left = OTHER[k]
+            self.line.insert(0, LEFT_PIECE[k])
+        self.passes = 0
+        if not hand:
+            self.ended = OUT
+            self.winner = turn
+        else:
+            self.turn = turn + 1 if turn + 1 < self.players else 0
+
+    def pip_totals(self) -> list[int]:
+        """Return each seat's pip total in hand."""
+        return [mask_pips(hand) for hand in self.hands]
+
+
+def deal(rng: random.Random, players: int, hand_size: int, draw_game: bool, opener: int | None) -> Table:
+    """Shuffle and deal a hand; ``opener`` (the last hand's winner) opens with any tile, else the highest double rule."""
+    order = list(range(TILE_COUNT))
+    rng.shuffle(order)
+    hands = []
+    dealt = 0
+    for seat in range(players):
+        mask = 0
+        for t in order[seat * hand_size : (seat + 1) * hand_size]:
+            mask |= 1 << t
+        hands.append(mask)
+        dealt |= mask
+    stock = order[players * hand_size :]
+    if opener is not None:
+        return Table(players, draw_game, hands, stock, opener, -1)
+    for t in OPENING_ORDER:
+        if dealt >> t & 1:
+            bit = 1 << t
+            seat = next(s for s in range(players) if hands[s] & bit)
+            return Table(players, draw_game, hands, stock, seat, t)
+    raise AssertionError("no tile dealt")  # unreachable: hand_size >= 1
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The result of a finished hand: its winner (None: tie for lowest), how it ended, pips, points."""
+
+    winner: int | None
+    ended: str
+    pips: tuple[int, ...]
+    points: int
+    tied: tuple[int, ...]  # the seats tied for the lowest total in a blocked hand with no winner
+
+
+def score_hand(table: Table) -> HandScore:
+    """Score a finished hand: out scores every opponent's pips; blocked, the lowest total scores the others'."""
+    pips = tuple(table.pip_totals())
+    total = sum(pips)
+    if table.ended == OUT:
+        winner = table.winner
+        assert winner is not None
+        return HandScore(winner, OUT, pips, total - pips[winner], ())
+    lowest = min(pips)
+    lows = tuple(seat for seat, p in enumerate(pips) if p == lowest)
+    if len(lows) == 1:
+        return HandScore(lows[0], BLOCKED, pips, total - lowest, ())
+    return HandScore(None, BLOCKED, pips, 0, lows)
+
+
+# ----------------------------------------------------------------------------------------------
+# The public state.
+
+
+def resolve_options(
+    players: Any = 2, hand_size: Any = None, draw: Any = True, target: Any = None
+) -> dict[str, Any]:
+    """Check the options and fill in the default hand size; raise ValueError when one is not allowed."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+    if hand_size is None:
+        hand_size = 7 if players == 2 else 5
+    if isinstance(hand_size, bool) or not isinstance(hand_size, int) or not 1 <= hand_size <= TILE_COUNT // players:
+        raise ValueError(f"hand_size must be 1 to {TILE_COUNT // players} for {players} players, not {hand_size!r}")
+    if not isinstance(draw, bool):
+        raise ValueError(f"draw must be true or false, not {draw!r}")
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target < 1):
+        raise ValueError(f"target must be None (single round) or a positive number of points, not {target!r}")
+    return {"players": players, "hand_size": hand_size, "draw": draw, "target": target}
+
+
+def _tile_list(mask: int) -> list[list[int]]:
+    return [list(TILES[t]) for t in mask_tiles(mask)]
+
+
+def _sorted_hand(mask: int) -> list[list[int]]:
+    """Return a hand for display: doubles and heavier tiles first (6-6, 6-5, ... 0-0)."""
+    return _tile_list(mask)
+
+
+class DominoesState:
+    """A game of dominoes: a single round or a match, the draw game or the block game."""
+
+    def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
+        self.options = dict(options)
+        self.players: int = self.options["players"]
+        self.rng = rng
+        self.scores = [0] * self.players
+        self.hand_number = 1
+        self.hand_results: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []  # public events of the hand in progress
+        self._outcome: Outcome | None = None
+        self.table = deal(rng, self.players, self.options["hand_size"], self.options["draw"], None)
+
+    # -- Engine API ------------------------------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        """Return the seat to move, or None once the game is over."""
+        return None if self._outcome is not None else self.table.turn
+
+    def legal_moves(self) -> list[Move]:
+        """Return the legal moves of the seat to move."""
+        if self._outcome is not None:
+            return []
+        opening = self.table.left < 0
+        return [code_to_move(code, opening) for code in self.table.moves()]
+
+    def is_over(self) -> bool:
+        """Tell whether the game (the round, or the whole match) is over."""
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        """Return how the game ended, or None while it goes on."""
+        return self._outcome
+
+    def play(self, move: Move | str) -> None:
+        """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it."""
+        code = self._code_of(move)
+        table = self.table
+        seat = table.turn
+        ends = [table.left, table.right]
+        table.apply(code)
+        if code == DRAW:
+            self.history.append({"seat": seat, "move": "draw", "ends": ends})
+        elif code == PASS:
+            self.history.append({"seat": seat, "move": "pass", "ends": ends})
+        else:
+            tile = TILES[code >> 1]
+            end = None if ends[0] < 0 else "LR"[code & 1]
+            self.history.append(
+                {"seat": seat, "move": str(Move(MoveKind.LAY, tile, end)), "tile": list(tile), "end": end}
+            )
+        if table.ended is not None:
+            self._finish_hand()
+
+    def clone(self) -> DominoesState:
+        """Return an independent copy that plays on identically."""
+        other = DominoesState.__new__(DominoesState)
+        other.options = dict(self.options)
+        other.players = self.players
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.scores = self.scores[:]
+        other.hand_number = self.hand_number
+        other.hand_results = [dict(r) for r in self.hand_results]
+        other.history = [dict(e) for e in self.history]
+        other._outcome = self._outcome
+        other.table = self.table.copy()
+        return other
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def _code_of(self, move: Move | str) -> int:
+        """Return the move code of a legal move; raise IllegalMoveError with the reason otherwise."""
+        if self._outcome is not None:
+            raise IllegalMoveError("the game is over")
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except ValueError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"not a move: {move!r}")
+        table = self.table
+        legal = table.moves()
+        if move.kind is MoveKind.DRAW:
+            if DRAW in legal:
+                return DRAW
+            if not table.draw_game:
+                raise IllegalMoveError("this is the block game: there is no drawing; pass when nothing fits")
+            if table.left >= 0 and not table.stock:
+                raise IllegalMoveError("the boneyard is empty: pass")
+            raise IllegalMoveError("you may draw only when no tile in your hand fits an open end")
+        if move.kind is MoveKind.PASS:
+            if PASS in legal:
+                return PASS
+            if DRAW in legal:
+                raise IllegalMoveError("you can't pass while the boneyard has tiles: draw")
+            raise IllegalMoveError("you can't pass while a tile in your hand fits an open end")
+        tile = move.tile
+        if tile not in TILE_ID:
+            raise IllegalMoveError(f"not a double-six tile: {move.tile!r}")
+        t = TILE_ID[tile]
+        text = domino_text(tile)
+        if not table.hands[table.turn] >> t & 1:
+            raise IllegalMoveError(f"you don't hold {text}")
+        if table.left < 0:
+            if move.end is not None:
+                raise IllegalMoveError(f"the line is empty: open it with {text} (no end)")
+            if t << 1 in legal:
+                return t << 1
+            must = TILES[table.opening_tile]
+            raise IllegalMoveError(f"the hand opens with {domino_text(must)}: lay it first")
+        if move.end not in ("L", "R"):
+            raise IllegalMoveError(f"say which end: {text}:L or {text}:R")
+        side = 0 if move.end == "L" else 1
+        number = table.left if side == 0 else table.right
+        code = 2 * t + side
+        if code in legal:
+            return code
+        if number in tile:
+            # Both ends show this number: the listed move lays it at the other end, same result.
+            if table.left == table.right and code - side in legal:
+                return code
+        name = "left" if side == 0 else "right"
+        raise IllegalMoveError(f"{text} does not match the {name} end ({number})")
+
+    # -- hands and the match ---------------------------------------------------------------------
+
+    def _finish_hand(self) -> None:
+        """Record the finished hand, score it in a match, and deal the next hand unless the game is over."""
+        table = self.table
+        result = score_hand(table)
+        target = self.options["target"]
+        if target is not None and result.winner is not None:
+            self.scores[result.winner] += result.points
+        self.hand_results.append(
+            {
+                "hand": self.hand_number,
+                "winner": result.winner,
+                "ended": result.ended,
+                "pips": list(result.pips),
+                "points": result.points if target is not None else 0,
+                "tied": list(result.tied),
+                "hands": [_tile_list(h) for h in table.hands],
+                "scores": self.scores[:],
+            }
+        )
+        if target is None:
+            self._outcome = self._round_outcome(result)
+            return
+        best = max(self.scores)
+        if best >= target:
+            winner = self.scores.index(best)
+            placings = [0] * self.players
+            for seat in range(self.players):
+                placings[seat] = 1 + sum(1 for s in range(self.players) if self.scores[s] > self.scores[seat])
+            self._outcome = Outcome(
+                winners=(winner,),
+                termination="target",
+                placings=tuple(placings),
+                scores=tuple(self.scores),
+                detail=f"Player {winner + 1} reached {best} points (target {target}) and wins the match.",
+            )
+            return
+        self.hand_number += 1
+        self.history = []
+        self.table = deal(self.rng, self.players, self.options["hand_size"], self.options["draw"], result.winner)
+
+    def _round_outcome(self, result: HandScore) -> Outcome:
+        """Return the outcome of a single round."""
+        pips = result.pips
+        placings = tuple(1 + sum(1 for q in pips if q < p) for p in pips)
+        if result.ended == OUT:
+            assert result.winner is not None
+            others = [s for s in range(self.players) if s != result.winner]
+            placings = tuple(
+                1 if s == result.winner else 2 + sum(1 for o in others if pips[o] < pips[s])
+                for s in range(self.players)
+            )
+            detail = f"Player {result.winner + 1} played their last tile and wins."
+            return Outcome((result.winner,), OUT, placings, (), detail)
+        totals = ", ".join(f"player {s + 1}: {p}" for s, p in enumerate(pips))
+        if result.winner is not None:
+            detail = f"Blocked. Player {result.winner + 1} has the lowest pip total and wins ({totals})."
+            return Outcome((result.winner,), BLOCKED, placings, (), detail)
+        detail = f"Blocked with a tie for the lowest pip total: a draw ({totals})."
+        return Outcome(result.tied, BLOCKED, placings, (), detail)
+
+    # -- what a seat sees ------------------------------------------------------------------------
+
+    def view(self, player: int) -> dict[str, Any]:
+        """Return what ``player`` may see, JSON-ready: own hand, public table, counts, history, scores, legal moves."""
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
+            raise ValueError(f"no seat {player!r} at a {self.players}-player table")
+        table = self.table
+        over = self._outcome is not None
+        turn = None if over else table.turn
+        hand = table.hands[player]
+        if turn == player:
+            legal = [str(m) for m in self.legal_moves()]
+        else:
+            legal = []
+        return {
+            "game": GAME_ID,
+            "seat": player,
+            "players": self.players,
+            "options": dict(self.options),
+            "target": self.options["target"],
+            "hand_number": self.hand_number,
+            "line": [{"tile": list(piece), "double": piece[0] == piece[1]} for piece in table.line],
+            "open_ends": None if table.left < 0 else [table.left, table.right],
+            "hand": _sorted_hand(hand),
+            "pips": mask_pips(hand),
+            "hand_counts": [h.bit_count() for h in table.hands],
+            "boneyard": len(table.stock),
+            "turn": turn,
+            "opening": table.left < 0,
+            "history": [dict(e, ends=list(e["ends"])) if "ends" in e else dict(e) for e in self.history],
+            "scores": self.scores[:] if self.options["target"] is not None else None,
+            "hand_results": [_copy_result(r) for r in self.hand_results],
+            "over": over,
+            "outcome": self._outcome.to_dict() if over else None,
+            "legal_moves": legal,
+        }
+
+    # -- saving ----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the whole state, JSON-ready; ``from_dict`` rebuilds it exactly (random generator included)."""
+        table = self.table
+        return {
+            "game": GAME_ID,
+            "version": 1,
+            "options": dict(self.options),
+            "rng": rng_to_json(self.rng),
+            "scores": self.scores[:],
+            "hand_number": self.hand_number,
+            "hand_results": [_copy_result(r) for r in self.hand_results],
+            "history": [dict(e, ends=list(e["ends"])) if "ends" in e else dict(e) for e in self.history],
+            "outcome": self._outcome.to_dict() if self._outcome else None,
+            "table": {
+                "hands": [[domino_text(TILES[t]) for t in mask_tiles(h)] for h in table.hands],
+                "stock": [domino_text(TILES[t]) for t in table.stock],
+                "line": [list(piece) for piece in table.line],
+                "turn": table.turn,
+                "passes": table.passes,
+                "opening_tile": None if table.opening_tile < 0 else domino_text(TILES[table.opening_tile]),
+                "ended": table.ended,
+                "winner": table.winner,
+            },
+        }
+
+    def __repr__(self) -> str:
+        return f"<DominoesState hand {self.hand_number} turn {self.current_player()} ends {self.table.left},{self.table.right}>"
+
+
+def _copy_result(result: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(result)
+    for key in ("pips", "tied", "scores"):
+        out[key] = list(result[key])
+    out["hands"] = [[list(t) for t in hand] for hand in result["hands"]]
+    return out
+
+
+def new_state(seed: int | None = None, rng: random.Random | None = None, **options: Any) -> DominoesState:
+    """Start a game: a single round or a match (``target``), seeded by ``seed`` or a given ``rng``."""
+    unknown = set(options) - {"players", "hand_size", "draw", "target"}
+    if unknown:
+        raise ValueError(f"dominoes has no option {', '.join(sorted(unknown))}")
+    return DominoesState(resolve_options(**options), rng if rng is not None else make_rng(seed))
+
+
+# ----------------------------------------------------------------------------------------------
+# Loading.
+
+
+def from_dict(data: Mapping[str, Any]) -> DominoesState:
+    """Rebuild a state from ``to_dict``'s form; raise ValueError with a clear message when it is malformed."""
+    try:
+        return _from_dict(data)
+    except ValueError as exc:
+        raise ValueError(f"bad dominoes save: {exc}") from None
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise ValueError(f"bad dominoes save: {type(exc).__name__}: {exc}") from None
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise ValueError(message)
+
+
+def _tile_id(text: Any) -> int:
+    _check(isinstance(text, str), f"not a tile: {text!r}")
+    tile = parse_domino(text)
+    _check(tile in TILE_ID, f"not a double-six tile: {text!r}")
+    return TILE_ID[tile]
+
+
+def _from_dict(data: Mapping[str, Any]) -> DominoesState:
+    _check(isinstance(data, Mapping), "a save is a JSON object")
+    _check(data.get("game") == GAME_ID, f"not a dominoes game: {data.get('game')!r}")
+    _check(data.get("version") == 1, f"unknown version {data.get('version')!r}")
+    raw = data["options"]
+    _check(isinstance(raw, Mapping), "options must be an object")
+    options = resolve_options(**{k: raw[k] for k in ("players", "hand_size", "draw", "target")})
+    _check(options == dict(raw), "options do not match their defaults")
+    players = options["players"]
+    state = DominoesState.__new__(DominoesState)
+    state.options = options
+    state.players = players
+    state.rng = rng_from_json(data["rng"])
+    scores = data["scores"]
+    _check(isinstance(scores, list) and len(scores) == players, "scores must list one number a seat")
+    _check(all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores), "bad scores")
+    state.scores = list(scores)
+    hand_number = data["hand_number"]
+    _check(isinstance(hand_number, int) and hand_number >= 1, "bad hand number")
+    state.hand_number = hand_number
+    results = data["hand_results"]
+    _check(isinstance(results, list), "hand_results must be a list")
+    state.hand_results = [_check_result(r, players) for r in results]
+    history = data["history"]
+    _check(isinstance(history, list), "history must be a list")
+    state.history = [_check_event(e, players) for e in history]
+    outcome = data["outcome"]
+    state._outcome = None if outcome is None else Outcome.from_dict(outcome)
+
+    raw_table = data["table"]
+    hands_text = raw_table["hands"]
+    _check(isinstance(hands_text, list) and len(hands_text) == players, "hands must list one hand a seat")
+    hands = []
+    seen: list[int] = []
+    for hand in hands_text:
+        _check(isinstance(hand, list), "a hand is a list of tiles")
+        ids = [_tile_id(t) for t in hand]
+        seen += ids
+        hands.append(tiles_mask(ids))
+    stock = [_tile_id(t) for t in raw_table["stock"]]
+    seen += stock
+    line_raw = raw_table["line"]
+    _check(isinstance(line_raw, list), "the line is a list of tiles")
+    line: list[tuple[int, int]] = []
+    for piece in line_raw:
+        _check(isinstance(piece, list) and len(piece) == 2 and all(isinstance(x, int) for x in piece), "bad line tile")
+        a, b = piece
+        _check((max(a, b), min(a, b)) in TILE_ID, f"not a double-six tile: {piece!r}")
+        if line:
+            _check(line[-1][1] == a, "the line's tiles do not match where they meet")
+        line.append((a, b))
+        seen.append(TILE_ID[(max(a, b), min(a, b))])
+    _check(sorted(seen) == list(range(TILE_COUNT)), "every one of the 28 tiles must be in exactly one place")
+    turn = raw_table["turn"]
+    _check(isinstance(turn, int) and 0 <= turn < players, "bad turn")
+    passes = raw_table["passes"]
+    _check(isinstance(passes, int) and 0 <= passes <= players, "bad pass count")
+    opening = raw_table["opening_tile"]
+    opening_tile = -1 if opening is None else _tile_id(opening)
+    _check(
+        opening_tile < 0 or bool(hands[turn] >> opening_tile & 1) or bool(line),
+        "the opening tile is not in the opener's hand",
+    )
+    table = Table(players, options["draw"], hands, stock, turn, opening_tile)
+    table.line = line
+    if line:
+        table.left = line[0][0]
+        table.right = line[-1][1]
+    table.passes = passes
+    ended = raw_table["ended"]
+    _check(ended in (None, OUT, BLOCKED), f"bad hand end {ended!r}")
+    table.ended = ended
+    winner = raw_table["winner"]
+    _check(winner is None or (isinstance(winner, int) and 0 <= winner < players), "bad winner")
+    table.winner = winner
+    _check((ended is None) == (state._outcome is None), "a finished hand must go with a finished game")
+    state.table = table
+    return state
+
+
+def _check_event(event: Any, players: int) -> dict[str, Any]:
+    _check(isinstance(event, Mapping), "a history entry is an object")
+    _check(isinstance(event.get("seat"), int) and 0 <= event["seat"] < players, "bad seat in history")
+    parse_move(event["move"])
+    out = dict(event)
+    if "ends" in out:
+        out["ends"] = list(out["ends"])
+    if "tile" in out:
+        out["tile"] = list(out["tile"])
+    return out
+
+
+def _check_result(result: Any, players: int) -> dict[str, Any]:
+    _check(isinstance(result, Mapping), "a hand result is an object")
+    _check(result["ended"] in (OUT, BLOCKED), "bad hand result")
+    _check(len(result["pips"]) == players and len(result["hands"]) == players, "bad hand result")
+    return _copy_result(result)

@@ -1,0 +1,52 @@
+"""Heptalion: place your dominoes on the diamond of seven symbols; the first who cannot place loses.
+
+Modules: ``board`` (the diamond, symbol layouts, placements, checks, random and lab boards),
+``rules`` (state, moves, views, saves), ``bots`` (Automa+ easy, medium, hard) and ``solve`` (the
+exact "How many can you fit?" solver and its command).
+
+Options of ``GAME.new_state(seed=S, ...)``: ``players`` (2-4; 1 = the solo puzzle "How many can you
+fit?"), ``hidden`` (hide the other hands), ``board`` ("original", "random", "lab", or 11 row strings),
+``board_seed`` (which random or lab board; None = drawn from the seed), ``start`` (first seat; None =
+drawn from the seed; "play again" passes the previous game's loser).
+"""
+
+from __future__ import annotations
+
+from ...core import GameInfo, Option
+from .bots import BOTS
+from .rules import from_dict, new_state, parse_move
+
+__all__ = ["GAME"]
+
+HOW_TO_PLAY = """\
+The board is a diamond of 56 spaces, each showing one of seven symbols, eight of each. The 28 tiles \
+are every pair of the seven symbols, doubles included; they are dealt out: 14 each with two players, \
+9 each with three (one more is laid aside face up and not used), 7 each with four.
+
+On your turn place one of your tiles on two empty spaces that share an edge and show its two \
+symbols, in either order. You cannot pass. When your turn comes and none of your tiles fits, you are \
+eliminated: with two players your opponent wins at once; with three or four the others play on until \
+one remains, who wins; everyone else shares second place.
+
+Puzzle: how many different tiles can you fit on the board? (Not all 28: that is impossible.)"""
+
+GAME = GameInfo(
+    id="heptalion",
+    name="Heptalion",
+    tagline="Fit your dominoes on the seven-symbol diamond; the first who cannot is out.",
+    how_to_play=HOW_TO_PLAY,
+    min_players=2,
+    max_players=4,
+    new_state=new_state,
+    from_dict=from_dict,
+    parse_move=parse_move,
+    bots=BOTS,
+    options=(
+        Option("players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"),
+        Option("hidden", "Hidden hands", False, (), "only the owner sees their unplayed tiles"),
+        Option("board", "Board", "original", ("original", "random", "lab"), "the published board, a random one, or a lab board"),
+        Option("board_seed", "Board number", None, (), "which random or lab board (empty: drawn from the game seed)"),
+        Option("start", "Starting player", None, (None, 0, 1, 2, 3), "the first seat; empty draws one"),
+    ),
+    order=30,
+)

@@ -1,2 +1,330 @@
+"""Automa+ for Heptalion: easy, medium and hard computer players. They read only the view.
+
+- ``easy``: a random legal placement.
+- ``medium``: one ply, scored by ``evaluate``: keep its own tiles placeable (above all the "safe" ones,
+  which no opponent placement can touch), cut the opponents'.
+- ``hard``: paranoid alpha-beta (two players: plain alpha-beta, the game having perfect information
+  when hands are visible) with iterative deepening, a transposition table and a deterministic node
+  budget (``HARD_NODES``); it searches to the end when the position is small enough, else uses
+  ``evaluate``. With hidden hands it determinises: the unseen tiles (all 28 minus its hand, the
+  covered tiles and the public discard) are dealt at random to the other seats by their tile counts,
+  each deal is searched, and the moves vote. With two players the unseen tiles are exactly the
+  opponent's hand, so one deal is exact.
+"""
+
 from __future__ import annotations
-BOTS = {}
+
+import random
+from typing import Any, Callable, Mapping, Sequence
+
+from .board import TILE_INDEX, TILES, Board, parse_tile
+from .rules import Move, board_from_view, parse_move
+
+__all__ = ["BOTS", "easy_bot", "medium_bot", "hard_bot", "make_hard_bot", "HARD_NODES", "evaluate", "Position"]
+
+HARD_NODES = 2500  # default node budget of one hard move (deterministic; see the benchmark)
+HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
+WIN = 100_000
+
+
+class Position:
+    """What a bot knows of the table: the board's masks, covered spaces, hands, who still plays."""
+
+    __slots__ = ("masks", "occ", "hands", "alive", "players")
+
+    def __init__(self, masks, occ: int, hands: list[tuple[int, ...]], alive: list[bool]) -> None:
+        self.masks = masks
+        self.occ = occ
+        self.hands = hands
+        self.alive = alive
+        self.players = len(hands)
+
+
+def _view_basics(view: Mapping[str, Any]) -> tuple[Board, int, list[int | None]]:
+    board = board_from_view(view)
+    occ = 0
+    for entry in view["covered"]:
+        a, b = entry["spaces"]
+        occ |= (1 << a) | (1 << b)
+    return board, occ, [s["tile_count"] for s in view["seats"]]
+
+
+def _hand(texts: Sequence[str]) -> tuple[int, ...]:
+    return tuple(TILE_INDEX[parse_tile(t)] for t in texts)
+
+
+def unseen_tiles(view: Mapping[str, Any]) -> list[int]:
+    """Return the tiles this seat cannot see: not in its hand, not covered, not the discard, not shown."""
+    known = set(_hand(view["hand"]))
+    known.update(TILE_INDEX[parse_tile(e["tile"])] for e in view["covered"])
+    if view.get("discard"):
+        known.add(TILE_INDEX[parse_tile(view["discard"])])
+    for seat in view["seats"]:
+        if seat["hand"] is not None:
+            known.update(_hand(seat["hand"]))
+    return [t for t in range(len(TILES)) if t not in known]
+
+
+def sample_positions(view: Mapping[str, Any], rng: random.Random, count: int) -> list[Position]:
+    """Return positions consistent with the view: hidden hands dealt from the unseen tiles at random."""
+    board, occ, counts = _view_basics(view)
+    alive = [s["status"] == "playing" for s in view["seats"]]
+    me = view["you"]
+    known: list[tuple[int, ...] | None] = []
+    for seat in view["seats"]:
+        if seat["seat"] == me:
+            known.append(_hand(view["hand"]))
+        elif seat["hand"] is not None:
+            known.append(_hand(seat["hand"]))
+        else:
+            known.append(None)
+    pool = unseen_tiles(view)
+    if all(h is not None for h in known) or len([h for h in known if h is None]) == 1:
+        count = 1  # nothing to guess: every hand is shown, or one hand holds all the unseen tiles
+    out = []
+    for _ in range(count):
+        rng.shuffle(pool)
+        hands: list[tuple[int, ...]] = []
+        at = 0
+        for seat, hand in enumerate(known):
+            if hand is None:
+                n = counts[seat]
+                hands.append(tuple(sorted(pool[at : at + n])))
+                at += n
+            else:
+                hands.append(hand)
+        out.append(Position(board.placement_masks, occ, hands, alive))
+    return out
+
+
+def _free_union(masks, occ: int, hand: tuple[int, ...]) -> int:
+    union = 0
+    for t in hand:
+        for m in masks[t]:
+            if not m & occ:
+                union |= m
+    return union
+
+
+def _strength(masks, occ: int, hand: tuple[int, ...], threat: int) -> int:
+    """Score a hand: 2 a tile that still fits, 1 more when one of its placements is out of the threat."""
+    score = 0
+    for t in hand:
+        fits = safe = False
+        for m in masks[t]:
+            if not m & occ:
+                fits = True
+                if not m & threat:
+                    safe = True
+                    break
+        if fits:
+            score += 3 if safe else 2
+    return score
+
+
+def evaluate(pos: Position, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], me: int) -> int:
+    """Score a position for ``me``: my hand's strength minus the strongest opponent's."""
+    masks = pos.masks
+    unions = [_free_union(masks, occ, hands[s]) if alive[s] else 0 for s in range(len(hands))]
+    best_other = None
+    mine = 0
+    for s in range(len(hands)):
+        if not alive[s]:
+            continue
+        threat = 0
+        for o in range(len(hands)):
+            if o != s and alive[o]:
+                threat |= unions[o]
+        value = _strength(masks, occ, hands[s], threat)
+        if s == me:
+            mine = value
+        elif best_other is None or value > best_other:
+            best_other = value
+    return mine - (best_other or 0)
+
+
+def _moves(masks, occ: int, hand: tuple[int, ...]) -> list[tuple[int, int]]:
+    return [(t, m) for t in hand for m in masks[t] if not m & occ]
+
+
+def _move_text(board: Board, t: int, m: int) -> str:
+    """Return the text of placing tile ``t`` on the spaces of mask ``m``."""
+    for (a, b), mask in zip(board.placements[t], board.placement_masks[t]):
+        if mask == m:
+            return str(Move(TILES[t], (a, b)))
+    raise AssertionError("placement not on the board")
+
+
+class _Budget(Exception):
+    pass
+
+
+class Searcher:
+    """Paranoid alpha-beta for seat ``me`` (exact two-player alpha-beta) under a node budget."""
+
+    def __init__(self, pos: Position, me: int, nodes: int) -> None:
+        self.pos = pos
+        self.me = me
+        self.budget = nodes
+        self.nodes = 0
+        self.table: dict[tuple, tuple[int, int, int]] = {}  # key -> (depth, value, flag)
+
+    def _next(self, seat: int, alive: Sequence[bool]) -> int:
+        n = len(alive)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if alive[s]:
+                return s
+        return seat
+
+    def value(self, occ, hands, alive, seat, depth, alpha, beta, ply) -> int:
+        """Return the value for ``me`` of ``seat``'s turn arriving in this position."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Budget
+        masks = self.pos.masks
+        alive = list(alive)
+        while True:
+            if sum(alive) == 1:
+                return WIN - ply if alive[self.me] else -WIN + ply
+            moves = _moves(masks, occ, hands[seat])
+            if moves:
+                break
+            if seat == self.me:
+                return -WIN + ply
+            alive[seat] = False
+            seat = self._next(seat, alive)
+        if depth <= 0:
+            return evaluate(self.pos, occ, hands, alive, self.me)
+        key = (occ, seat, tuple(alive), tuple(hands))
+        entry = self.table.get(key)
+        if entry is not None and entry[0] >= depth:
+            _, val, flag = entry
+            if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
+                return val
+        maximising = seat == self.me
+        moves = self._order(occ, hands, alive, seat, moves)
+        a0, b0 = alpha, beta
+        best = -WIN * 2 if maximising else WIN * 2
+        nxt_seat = self._next(seat, alive)
+        for t, m in moves:
+            new_hands = list(hands)
+            new_hands[seat] = tuple(x for x in hands[seat] if x != t)
+            val = self.value(occ | m, new_hands, alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
+            if maximising:
+                if val > best:
+                    best = val
+                if best > alpha:
+                    alpha = best
+            else:
+                if val < best:
+                    best = val
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                break
+        flag = 0
+        if best <= a0:
+            flag = -1
+        elif best >= b0:
+            flag = 1
+        self.table[key] = (depth, best, flag)
+        return best
+
+    def _order(self, occ, hands, alive, seat, moves):
+        """Put first the moves that cut the most placements of the other seats."""
+        masks = self.pos.masks
+        threat = 0
+        for o in range(len(hands)):
+            if o != seat and alive[o]:
+                threat |= _free_union(masks, occ, hands[o])
+        return sorted(moves, key=lambda tm: -bin(tm[1] & threat).count("1"))
+
+    def best_move(self) -> tuple[int, int] | None:
+        """Return the best root move found within the budget (iterative deepening)."""
+        pos = self.pos
+        root_moves = _moves(pos.masks, pos.occ, pos.hands[self.me])
+        if not root_moves:
+            return None
+        root_moves = self._order(pos.occ, pos.hands, pos.alive, self.me, root_moves)
+        best = root_moves[0]
+        nxt = self._next(self.me, pos.alive)
+        depth = 1
+        while depth <= 2 * 28:
+            try:
+                alpha = -WIN * 2
+                found = root_moves[0]
+                for t, m in root_moves:
+                    hands = list(pos.hands)
+                    hands[self.me] = tuple(x for x in hands[self.me] if x != t)
+                    val = self.value(pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1)
+                    if val > alpha:
+                        alpha = val
+                        found = (t, m)
+            except _Budget:
+                break
+            best = found
+            root_moves.remove(found)
+            root_moves.insert(0, found)
+            if abs(alpha) >= WIN - 100:
+                break  # proven win or loss
+            depth += 1
+        return best
+
+
+def easy_bot(view: dict[str, Any], rng: random.Random) -> Move:
+    """Play a random legal placement."""
+    moves = view["legal_moves"]
+    return parse_move(moves[rng.randrange(len(moves))])
+
+
+def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
+    """Play the placement that leaves the best ``evaluate`` score (ties broken at random)."""
+    positions = sample_positions(view, rng, 4)
+    me = view["you"]
+    board = board_from_view(view)
+    best_texts: list[str] = []
+    best_score = None
+    pos0 = positions[0]
+    for t, m in _moves(pos0.masks, pos0.occ, pos0.hands[me]):
+        score = 0
+        for pos in positions:
+            hands = list(pos.hands)
+            hands[me] = tuple(x for x in hands[me] if x != t)
+            score += evaluate(pos, pos.occ | m, hands, pos.alive, me)
+        if best_score is None or score > best_score:
+            best_score, best_texts = score, [_move_text(board, t, m)]
+        elif score == best_score:
+            best_texts.append(_move_text(board, t, m))
+    return parse_move(best_texts[rng.randrange(len(best_texts))])
+
+
+def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callable[[dict[str, Any], random.Random], Move]:
+    """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden)."""
+
+    def hard(view: dict[str, Any], rng: random.Random) -> Move:
+        """Play the move alpha-beta search prefers, voting over deals of the unseen tiles."""
+        positions = sample_positions(view, rng, deals)
+        me = view["you"]
+        board = board_from_view(view)
+        votes: dict[tuple[int, int], int] = {}
+        order: list[tuple[int, int]] = []
+        for pos in positions:
+            move = Searcher(pos, me, max(1, nodes // len(positions))).best_move()
+            if move is None:
+                continue
+            if move not in votes:
+                order.append(move)
+            votes[move] = votes.get(move, 0) + 1
+        if not order:
+            return easy_bot(view, rng)
+        best = max(order, key=lambda mv: votes[mv])
+        return parse_move(_move_text(board, *best))
+
+    hard.__name__ = f"hard_{nodes}"
+    return hard
+
+
+hard_bot = make_hard_bot()
+
+BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}

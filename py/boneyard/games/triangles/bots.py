@@ -148,8 +148,8 @@ def medium(view: Mapping[str, Any], rng: random.Random) -> Move:
 
 
 # Weights of the hard bot's score: the chance the next player is stuck, its own playable tiles, pips.
-BLOCK_WEIGHT = 30.0
-MOBILITY_WEIGHT = 4.0
+BLOCK_WEIGHT = 100.0
+MOBILITY_WEIGHT = 15.0
 PIP_WEIGHT = 1.0
 
 

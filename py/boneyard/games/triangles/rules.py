@@ -16,7 +16,10 @@ what it leaves open. Decisions taken here:
 - **Opening**: the holder of the highest triple (5-5-5 down to 0-0-0) must lay it in cell (0, 0).
   With no triple dealt, the tile with the highest total opens, ties going to the tile whose values,
   compared from the highest down, are higher (5-5-3 before 5-4-4). The opening is the opener's move
-  ``<tile>@0,0r0``; it is the only legal move at the start.
+  ``<tile>@0,0r<k>``, in any of the tile's distinct rotations (r0 only for a triple); those are the
+  only legal moves at the start. Laid next to tiles, a tile fits a cell in at most one rotation (a
+  shared side fixes an ordered pair of values, which a tile's clockwise cycle holds at most once),
+  so several rotations of one tile in one cell occur only at the opening.
 - **No fit**: with no tile that fits, the player draws (move ``draw``) one tile at a time, at most
   three a turn, and must play as soon as a tile fits. With nothing that fits and either three drawn
   this turn or an empty stock, the only move is ``pass``. Nobody may draw or pass while a tile fits.
@@ -368,7 +371,7 @@ class TrianglesState:
 
     def _compute_legal(self) -> list[Move]:
         if not self.board.values:
-            return [Place(self.opening, grid.ORIGIN, 0)]
+            return [Place(self.opening, grid.ORIGIN, rot) for rot in rotations(self.opening)]
         placements: list[Move] = list(self.board.placements(self.hands[self.current]))
         if placements:
             return placements
@@ -431,7 +434,7 @@ class TrianglesState:
             return f"you have drawn {MAX_DRAWS} tiles this turn: pass"
         assert isinstance(move, Place)
         if not self.board.values:
-            return f"the game opens with {tile_text(self.opening)} laid at 0,0 (move {legal[0]})"
+            return f"the game opens with {tile_text(self.opening)} laid at 0,0 (for example {legal[0]})"
         if move.tile not in self.hands[self.current]:
             return f"you do not hold {tile_text(move.tile)}"
         if move.rotation not in rotations(move.tile):
@@ -654,6 +657,8 @@ def _from_dict(data: Mapping[str, Any]) -> TrianglesState:
     state.current = _int(data["current"], "current", 0, players - 1)
     state.draws_left = _int(data["draws_left"], "draws_left", 0, MAX_DRAWS)
     state.passes = _int(data["passes"], "passes", 0, players)
+    if not laid and state.current != state.opener:
+        raise ValueError("malformed Triangles save: before the opening it must be the opener's turn")
     outcome = data.get("outcome")
     if outcome is not None:
         state._outcome = Outcome.from_dict(outcome)

@@ -81,10 +81,10 @@ def rival_voids(view: dict[str, Any]) -> list[set[int]]:
 
 
 # Weights of the hard bot's evaluation (tuned in the arena against medium).
-W_NEXT_STUCK = 30.0  # chance the next player cannot match either end
+W_NEXT_STUCK = 100.0  # chance the next player cannot match either end
 W_OTHER_STUCK = 8.0  # same for the rivals after them
-W_FOLLOW = 6.0  # own tiles left that fit the ends we leave (capped at two)
-W_SPREAD = 2.0  # distinct numbers left in own hand
+W_FOLLOW = 2.0  # own tiles left that fit the ends we leave (capped at two)
+W_SPREAD = 1.0  # distinct numbers left in own hand
 W_DOUBLE = 6.0  # medium's taste: doubles first
 W_PIPS = 0.6  # medium's taste: heavy tiles first
 

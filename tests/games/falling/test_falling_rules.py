@@ -311,8 +311,9 @@ def test_power_points_are_one_for_two_halves_and_four_for_three():
     state = state_with(board_of(("s", 2, 15, 4, 1)), (4, 6))
     state.command("hard_drop")
     assert (state.turn_score, state.power) == (2, 1)
-    state = state_with(board_of(("s", 2, 15, 4, 1), ("s", 2, 14, 4, 2)), (4, 6))
-    state.command("hard_drop")  # 4 beside a column of two 4s: three halves
+    state = state_with(board_of(("s", 2, 15, 4, 1), ("s", 4, 15, 4, 2)), (6, 4))
+    state.command("rotate_cw")
+    state.command("hard_drop")  # the 4 fills the gap between two 4s: three halves
     assert (state.turn_score, state.power) == (3, 4)
 
 

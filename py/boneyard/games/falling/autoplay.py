@@ -83,14 +83,12 @@ def _shape(board: Board, w: Weights) -> float:
     heights = [0] * WIDTH
     holes = 0
     for col in range(WIDTH):
-        seen = False
-        for row in range(HEIGHT):
-            if val[row * WIDTH + col] >= 0:
-                if not seen:
-                    heights[col] = HEIGHT - row
-                    seen = True
-            elif seen:
-                holes += 1
+        column = val[col::WIDTH]
+        row = 0
+        while row < HEIGHT and column[row] < 0:
+            row += 1
+        heights[col] = HEIGHT - row
+        holes += column[row:].count(-1)
     top = max(heights)
     bump = sum(abs(heights[c] - heights[c + 1]) for c in range(WIDTH - 1))
     # chances: two same-value halves with one open cell between them (row or column): the next half of
@@ -115,8 +113,8 @@ def _shape(board: Board, w: Weights) -> float:
 
 def _outcome(board: Board, place: Placement, a: int, b: int) -> tuple[int, Board]:
     after = board.copy()
-    after.place(place.col, place.row, place.orientation, a, b, 1_000_000)
-    return after.resolve(), after
+    cells = after.place(place.col, place.row, place.orientation, a, b, 1_000_000)
+    return after.resolve(changed=cells), after
 
 
 def _gain(score: int, w: Weights) -> float:
@@ -124,26 +122,33 @@ def _gain(score: int, w: Weights) -> float:
 
 
 def choose(board: Board, col: int, row: int, orientation: int, values: tuple[int, int],
-           next_values: tuple[int, int] | None = None, weights: Weights = Weights()) -> Placement:
-    """Return the best placement of the falling domino (ties: the shortest path, then leftmost)."""
-    best: Placement | None = None
-    best_value = float("-inf")
+           next_values: tuple[int, int] | None = None, weights: Weights = Weights(),
+           width: int = 0) -> Placement:
+    """Return the best placement of the falling domino (ties: the shortest path, then leftmost).
+
+    With ``next_values`` and ``width`` > 0, the ``width`` best placements by themselves are scored
+    again by the best placement of the next domino that follows them.
+    """
     a, b = values
-    for place in reachable(board, col, row, orientation):
+    scored: list[tuple[float, int, Placement, int, Board]] = []
+    for n, place in enumerate(reachable(board, col, row, orientation)):
         score, after = _outcome(board, place, a, b)
+        scored.append((_gain(score, weights) + _shape(after, weights), n, place, score, after))
+    if next_values is None or width <= 0:
+        return max(scored, key=lambda item: (item[0], -item[1]))[2]
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    na, nb = next_values
+    best: Placement = scored[0][2]
+    best_value = float("-inf")
+    for _, n, place, score, after in scored[:width]:
         value = _gain(score, weights)
-        if next_values is not None and after.fits(SPAWN_COL, 0, 0):
-            follow = float("-inf")
-            na, nb = next_values
-            for nxt in reachable(after, SPAWN_COL, 0, 0):
-                s2, final = _outcome(after, nxt, na, nb)
-                follow = max(follow, _gain(s2, weights) + _shape(final, weights))
-            value += follow if follow > float("-inf") else _shape(after, weights)
+        if after.fits(SPAWN_COL, 0, 0):
+            value += max(_gain(s2, weights) + _shape(final, weights)
+                         for s2, final in (_outcome(after, nxt, na, nb) for nxt in reachable(after, SPAWN_COL, 0, 0)))
         else:
-            value += _shape(after, weights)
+            value += _shape(after, weights) - 1000.0
         if value > best_value:
             best, best_value = place, value
-    assert best is not None  # the domino's own position is always reachable
     return best
 
 
@@ -157,7 +162,7 @@ class AutoPlayer:
     """
 
     delay: int = 0
-    lookahead: bool = False
+    lookahead: int = 0
     weights: Weights = field(default_factory=Weights)
     _piece: int = 0
     _plan: list[str] = field(default_factory=list)
@@ -187,12 +192,12 @@ class AutoPlayer:
     def _make_plan(self, state: FallingState) -> list[str]:
         nxt = tuple(state.bag[0]) if self.lookahead and state.bag else None
         place = choose(state.board, state.col, state.row, state.orientation, state.values,
-                       nxt, self.weights)  # type: ignore[arg-type]
+                       nxt, self.weights, self.lookahead)  # type: ignore[arg-type]
         return [*place.path, "hard_drop"]
 
 
 def play_game(seed: int, set: str = "norm", mode: str = "sprint", max_sets: int = 10,
-              lookahead: bool = False, weights: Weights = Weights(), delay: int = HUMAN_DELAY) -> FallingState:
+              lookahead: int = 0, weights: Weights = Weights(), delay: int = HUMAN_DELAY) -> FallingState:
     """Autoplay one seeded game to its end (cascades resolve at once) and return the final state.
 
     ``delay`` steps pass between two commands (the default, 10 commands a second, is a quick human's
@@ -207,7 +212,7 @@ def play_game(seed: int, set: str = "norm", mode: str = "sprint", max_sets: int 
     return state
 
 
-def run(set: str, mode: str, games: int, seed: int, max_sets: int = 10, lookahead: bool = False) -> dict[str, Any]:
+def run(set: str, mode: str, games: int, seed: int, max_sets: int = 10, lookahead: int = 0) -> dict[str, Any]:
     """Autoplay ``games`` seeded games and return the summary the command prints."""
     rng = make_rng(seed)
     seeds = [derive_seed(rng) for _ in range(games)]
@@ -217,11 +222,12 @@ def run(set: str, mode: str, games: int, seed: int, max_sets: int = 10, lookahea
         results.append(play_game(s, set, mode, max_sets, lookahead))
     seconds = time.perf_counter() - t0
     steps = sum(r.steps for r in results)
-    # the simulation alone: replay the recorded input logs
+    # the simulation alone: replay the recorded input logs, as fast as it goes, then step by step timed
     t1 = time.perf_counter()
     for s, r in zip(seeds, results):
         replay(s, r.options(), r.log, until=r.steps)
     sim_seconds = time.perf_counter() - t1
+    step_times, view_times = _time_steps(seeds[:5], results[:5])
     powers = [r.power for r in results]
     maxes = [r.max_score for r in results]
     speeds = [r.speed for r in results]
@@ -246,7 +252,42 @@ def run(set: str, mode: str, games: int, seed: int, max_sets: int = 10, lookahea
         "steps_per_s": round(steps / seconds, 1),
         "ms_per_domino": round(1000 * seconds / max(1, sum(r.turns for r in results)), 3),
         "sim_steps_per_s": round(steps / sim_seconds, 1),
+        "step_us_median": round(_quantile(step_times, 0.5), 2),
+        "step_us_p99": round(_quantile(step_times, 0.99), 2),
+        "step_us_p999": round(_quantile(step_times, 0.999), 2),
+        "step_us_max": round(max(step_times), 2),
+        "view_us_median": round(_quantile(view_times, 0.5), 2),
+        "view_us_max": round(max(view_times), 2),
     }
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _time_steps(seeds: Sequence[int], results: Sequence[FallingState]) -> tuple[list[float], list[float]]:
+    """Replay games with the screen's animation time and time every step and every 10th view, in µs."""
+    clock = time.perf_counter
+    steps: list[float] = []
+    views: list[float] = []
+    for seed, result in zip(seeds, results):
+        options = {**result.options(), "cascade_steps": 12}
+        state = new_state(seed, **options)
+        log = list(result.log)
+        k = 0
+        while not state.is_over() and state.steps < 4 * result.steps:
+            while k < len(log) and log[k][0] <= state.steps:
+                state.command(log[k][1])  # refused during an animation the autoplay did not have
+                k += 1
+            t = clock()
+            state.step()
+            steps.append((clock() - t) * 1e6)
+            if state.steps % 10 == 0:
+                t = clock()
+                state.view()
+                views.append((clock() - t) * 1e6)
+    return steps, views
 
 
 def _sets_played(state: FallingState) -> float:
@@ -262,7 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-sets", type=int, default=10, help="cap of a Marathon game, in sets (default 10)")
-    parser.add_argument("--lookahead", action="store_true", help="also try every placement of the next domino")
+    parser.add_argument("--lookahead", type=int, default=0, metavar="K",
+                        help="rescore the K best placements by the best follow-up of the next domino (0: off)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or args.max_sets < 1:
@@ -272,13 +314,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(result))
     else:
         print(f"Bonefall autoplay: {result['games']} games, {args.set} {args.mode}, seed {args.seed}"
-              f"{' (lookahead)' if args.lookahead else ''}")
+              f"{f' (lookahead {args.lookahead})' if args.lookahead else ''}")
         print(f"  Max    mean {result['mean_max']:.2f}  best {result['best_max']}")
         print(f"  Power  mean {result['mean_power']:.2f}  best {result['best_power']}  per set {result['power_per_set']:.2f}")
         print(f"  Speed  mean {result['mean_speed']:.2f}  best {result['best_speed']:.2f}")
         print(f"  dominoes per game {result['mean_dominoes']}, topped out {result['topped_out']}")
         print(f"  {result['steps']} steps in {result['seconds']} s: {result['steps_per_s']:.0f} steps/s with the "
               f"autoplayer ({result['ms_per_domino']} ms a domino); simulation alone {result['sim_steps_per_s']:.0f} steps/s")
+        print(f"  one step: median {result['step_us_median']} us, p99 {result['step_us_p99']} us, p99.9 "
+              f"{result['step_us_p999']} us, max {result['step_us_max']} us; view(): median "
+              f"{result['view_us_median']} us, max {result['view_us_max']} us")
     return 0
 
 

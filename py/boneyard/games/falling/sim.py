@@ -152,13 +152,14 @@ class Board:
             row += 1
         return row
 
-    def place(self, col: int, row: int, orientation: int, a: int, b: int, piece: int) -> None:
-        """Write a domino (first half ``a``, second ``b``) into the grid as domino ``piece``."""
+    def place(self, col: int, row: int, orientation: int, a: int, b: int, piece: int) -> tuple[int, int]:
+        """Write a domino (first half ``a``, second ``b``) into the grid as domino ``piece``; return its cells."""
         ca, ra, cb, rb = piece_cells(col, row, orientation)
         i, j = ra * WIDTH + ca, rb * WIDTH + cb
         self.val[i], self.val[j] = a, b
         self.pid[i] = self.pid[j] = piece
         self.mate[i], self.mate[j] = j, i
+        return i, j
 
     def put(self, col: int, row: int, value: int, piece: int, mate: tuple[int, int] | None = None) -> None:
         """Write one half (for hand-built positions); ``mate`` is its partner's ``(col, row)``."""
@@ -183,20 +184,23 @@ class Board:
             val[k], pid[k] = v, p
             mate[k] = m + shift if m >= 0 else -1
 
-    def settle(self, moves: list[dict[str, Any]] | None = None) -> bool:
+    def settle(self, moves: list[dict[str, Any]] | None = None, landed: list[int] | None = None) -> bool:
         """Let everything fall to rest, tipping overhanging horizontal dominoes; tell whether anything moved.
 
         One pass from the bottom row up settles the whole grid: when a unit is reached, everything below
         it is already at rest. A single square or a vertical domino falls down its column; a horizontal
         domino falls while both halves hang free; resting with one half supported and the cell below the
         other half empty, it tips over into that column (the overhanging half below) and falls on. With
-        ``moves`` given, each unit that moved is appended as a fall event entry.
+        ``moves`` given, each unit that moved is appended as a fall event entry; with ``landed``, the
+        cells where moved halves came to rest.
         """
         val, pid, mate = self.val, self.pid, self.mate
         done: set[int] = set()
         moved = False
         for row in range(HEIGHT - 2, -1, -1):
             base = row * WIDTH
+            if val[base:base + WIDTH] == _EMPTY_ROW:
+                continue
             for col in range(WIDTH):
                 i = base + col
                 if val[i] < 0:
@@ -252,6 +256,8 @@ class Board:
                     if after == [i, i + 1] and not tipped:
                         continue
                 moved = True
+                if landed is not None:
+                    landed.extend(after)
                 if moves is not None and before is not None:
                     moves.append(
                         {
@@ -297,6 +303,35 @@ class Board:
                     k = j
         return sorted(marked)
 
+    def matches_through(self, cells: Iterable[int]) -> list[int]:
+        """Return the cells that annihilate in runs through any of ``cells``, in cell order.
+
+        Same rule as ``find_matches``, looking only at the lines through ``cells``: after a board at rest
+        changes, every new match runs through a cell that was filled or moved into.
+        """
+        val, pid = self.val, self.pid
+        marked: set[int] = set()
+        for i in cells:
+            v = val[i]
+            if v < 0:
+                continue
+            row, col = divmod(i, WIDTH)
+            for dr, dc, need in _DIRECTIONS:
+                run = [i]
+                r, c = row - dr, col - dc
+                while 0 <= r < HEIGHT and 0 <= c < WIDTH and val[r * WIDTH + c] == v:
+                    run.append(r * WIDTH + c)
+                    r, c = r - dr, c - dc
+                r, c = row + dr, col + dc
+                while 0 <= r < HEIGHT and 0 <= c < WIDTH and val[r * WIDTH + c] == v:
+                    run.append(r * WIDTH + c)
+                    r, c = r + dr, c + dc
+                if len(run) >= need:
+                    p = pid[i]
+                    if need == 3 or any(pid[k] != p for k in run):
+                        marked.update(run)
+        return sorted(marked)
+
     def remove(self, cells: Iterable[int]) -> None:
         """Annihilate ``cells``: their partners become single squares."""
         val, pid, mate = self.val, self.pid, self.mate
@@ -307,25 +342,29 @@ class Board:
                 mate[m] = -1
             val[i], pid[i], mate[i] = -1, 0, -1
 
-    def resolve(self, events: list[dict[str, Any]] | None = None, frames: list[Any] | None = None) -> int:
+    def resolve(self, events: list[dict[str, Any]] | None = None, frames: list[Any] | None = None,
+                changed: Iterable[int] | None = None) -> int:
         """Play out a turn after a domino locked: tip, annihilate, fall, repeat; return the turn score.
 
         With ``events`` given, appends one event a round: ``{"kind": "fall", "moves": [...]}`` or
         ``{"kind": "annihilate", "cells": [...], "count": n, "score": turn score so far}``. With ``frames``
-        given, appends a copy of the grid as it was before each event (for the renderer).
+        given, appends a copy of the grid as it was before each event (for the renderer). ``changed``
+        (the cells of the domino just locked, on a board otherwise at rest) lets the search for matches
+        look only where something changed; without it the whole grid is searched.
         """
         score = 0
+        touched: list[int] | None = None if changed is None else list(changed)
         while True:
             if events is None:
-                self.settle()
+                self.settle(None, touched)
             else:
                 before = self.state_copy() if frames is not None else None
                 moves: list[dict[str, Any]] = []
-                if self.settle(moves):
+                if self.settle(moves, touched):
                     events.append({"kind": "fall", "moves": moves})
                     if frames is not None:
                         frames.append(before)
-            matches = self.find_matches()
+            matches = self.find_matches() if touched is None else self.matches_through(touched)
             if not matches:
                 return score
             score += len(matches)
@@ -344,6 +383,8 @@ class Board:
                     }
                 )
             self.remove(matches)
+            if touched is not None:
+                touched = []
 
     def state_copy(self) -> list[list[int]]:
         """Return ``[values, ids, partners]`` as fresh lists (JSON-ready)."""
@@ -381,6 +422,8 @@ class Board:
         return out
 
 
+_EMPTY_ROW = [-1] * WIDTH
+_DIRECTIONS = ((0, 1, 2), (1, 0, 2), (1, 1, 3), (1, -1, 3))  # (row step, col step, halves needed)
 _LINK = {1: "right", -1: "left", WIDTH: "down", -WIDTH: "up"}
 
 
@@ -529,13 +572,13 @@ class FallingState:
     def _lock(self) -> None:
         """Fix the falling domino where it is and resolve the turn."""
         a, b = self.values
-        self.board.place(self.col, self.row, self.orientation, a, b, self.piece)
+        cells = self.board.place(self.col, self.row, self.orientation, a, b, self.piece)
         self.piece = 0
         self.turns += 1
         self.events = []
         self.frames = []
         animate = self.cascade_steps > 0
-        score = self.board.resolve(self.events, self.frames if animate else None)
+        score = self.board.resolve(self.events, self.frames if animate else None, cells)
         self.turn_score = score
         if score:
             self.scoring_turns += 1

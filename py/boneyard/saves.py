@@ -1,0 +1,196 @@
+"""Save files: the versioned JSON envelope, migration of old schemas, and validation on load.
+
+A saved game is one JSON text under one ``localStorage`` key (one write, so a reader never sees half a
+save)::
+
+    {"schema": 2, "game": "dominoes", "saved_at": "2026-11-30T08:00:00Z", "state": {...}}
+
+Loading never crashes: ``load_save`` either returns a valid, migrated ``Save`` or raises ``SaveError``
+whose ``message`` tells the player what was wrong. The browser adapter then moves the text aside under
+``broken_key(...)`` so nothing is ever silently deleted. Settings and stats are stored the same way
+under their own ``kind`` (``load_record``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping
+
+__all__ = [
+    "SCHEMA",
+    "PREFIX",
+    "SaveError",
+    "Save",
+    "save_key",
+    "broken_key",
+    "now_iso",
+    "dump_save",
+    "load_save",
+    "dump_record",
+    "load_record",
+    "MIGRATIONS",
+]
+
+SCHEMA = 2
+PREFIX = "boneyard:"
+MAX_SAVE_CHARS = 2_000_000  # a save is a few KiB; anything this large is not ours
+
+
+class SaveError(ValueError):
+    """A save that cannot be loaded; ``kind`` names the problem, ``message`` explains it to the player."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Save:
+    """A loaded, validated save at the current schema."""
+
+    game: str
+    saved_at: str
+    state: dict[str, Any]
+    schema: int = SCHEMA
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the envelope as a JSON-ready dict."""
+        return {"schema": self.schema, "game": self.game, "saved_at": self.saved_at, "state": self.state}
+
+
+def save_key(game_id: str) -> str:
+    """Return the localStorage key of the game in progress of ``game_id``."""
+    return f"{PREFIX}save:{game_id}"
+
+
+def broken_key(when: datetime | None = None, original: str = "") -> str:
+    """Return the key a broken save is moved aside to: ``boneyard:broken:<time>[:<original key>]``."""
+    stamp = (when or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    suffix = f":{original.removeprefix(PREFIX)}" if original else ""
+    return f"{PREFIX}broken:{stamp}{suffix}"
+
+
+def now_iso(when: datetime | None = None) -> str:
+    """Return an ISO-8601 UTC time stamp to the second, ending in Z."""
+    return (when or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Migrations: MIGRATIONS[n] turns a schema-n envelope into a schema-(n+1) one.
+
+
+def _v1_to_v2(envelope: dict[str, Any]) -> dict[str, Any]:
+    """Schema 1 stamped ``saved_at`` as Unix seconds; schema 2 uses ISO-8601 text."""
+    saved = envelope.get("saved_at")
+    if isinstance(saved, (int, float)) and not isinstance(saved, bool):
+        try:
+            envelope["saved_at"] = now_iso(datetime.fromtimestamp(float(saved), timezone.utc))
+        except (OverflowError, OSError, ValueError):
+            raise SaveError("invalid", "The save's time stamp is impossible.") from None
+    envelope["schema"] = 2
+    return envelope
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def _parse_json(text: Any) -> Any:
+    if not isinstance(text, str):
+        raise SaveError("corrupt", "The save is not text.")
+    if len(text) > MAX_SAVE_CHARS:
+        raise SaveError("foreign", "The save is far too large to be a Boneyard save.")
+    if not text.strip():
+        raise SaveError("truncated", "The save is empty.")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()) - 1 or "Unterminated" in exc.msg:
+            raise SaveError("truncated", "The save was cut off part-way (it is incomplete).") from None
+        raise SaveError("corrupt", f"The save is damaged (unreadable at character {exc.pos}).") from None
+    except (RecursionError, ValueError):
+        raise SaveError("corrupt", "The save is damaged (it is not valid JSON).") from None
+
+
+def _check_schema(envelope: Mapping[str, Any]) -> int:
+    schema = envelope.get("schema")
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        raise SaveError("foreign", "This is not a Boneyard save (it has no valid schema number).")
+    if schema > SCHEMA:
+        raise SaveError(
+            "newer",
+            f"This save comes from a newer version of Boneyard (format {schema}; this version reads up to "
+            f"{SCHEMA}). Reload to update, then resume it.",
+        )
+    return schema
+
+
+def _migrate(envelope: dict[str, Any]) -> dict[str, Any]:
+    schema = _check_schema(envelope)
+    while schema < SCHEMA:
+        envelope = MIGRATIONS[schema](envelope)
+        schema = envelope["schema"]
+    return envelope
+
+
+def dump_save(game: str, state: Mapping[str, Any], when: datetime | None = None) -> str:
+    """Return the JSON text of a save of ``state`` (a game's ``to_dict()`` or a wrapper of it)."""
+    envelope = {"schema": SCHEMA, "game": game, "saved_at": now_iso(when), "state": state}
+    return json.dumps(envelope, separators=(",", ":"), allow_nan=False)
+
+
+def load_save(
+    text: Any,
+    expected_game: str | None = None,
+    validate: Callable[[str, dict[str, Any]], object] | None = None,
+) -> Save:
+    """Parse, migrate and validate a save; raise SaveError saying what is wrong.
+
+    ``validate(game, state)`` (for example the game's ``from_dict``) may raise ValueError, KeyError or
+    TypeError for a state it cannot rebuild; that becomes a SaveError too.
+    """
+    data = _parse_json(text)
+    if not isinstance(data, dict):
+        raise SaveError("foreign", "This is not a Boneyard save (it is not a save envelope).")
+    if not {"schema", "game", "state"} <= data.keys():
+        raise SaveError("foreign", "This is not a Boneyard save (schema, game or state is missing).")
+    envelope = _migrate(dict(data))
+    game, state, saved_at = envelope.get("game"), envelope.get("state"), envelope.get("saved_at", "")
+    if not isinstance(game, str) or not game:
+        raise SaveError("foreign", "The save does not say which game it belongs to.")
+    if expected_game is not None and game != expected_game:
+        raise SaveError("foreign", f"The save belongs to another game ({game!r}, not {expected_game!r}).")
+    if not isinstance(state, dict):
+        raise SaveError("invalid", "The saved game is damaged (its state is not a record).")
+    if not isinstance(saved_at, str):
+        raise SaveError("invalid", "The save's time stamp is damaged.")
+    if validate is not None:
+        try:
+            validate(game, state)
+        except SaveError:
+            raise
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise SaveError("invalid", f"The saved game is damaged and cannot be resumed ({exc}).") from None
+        except RecursionError:
+            raise SaveError("invalid", "The saved game is damaged and cannot be resumed.") from None
+    return Save(game=game, saved_at=saved_at, state=state, schema=envelope["schema"])
+
+
+def dump_record(kind: str, data: Mapping[str, Any], schema: int = 1) -> str:
+    """Return the JSON text of a settings or stats record: ``{"schema": n, kind: data}``."""
+    return json.dumps({"schema": schema, kind: data}, separators=(",", ":"), allow_nan=False)
+
+
+def load_record(text: Any, kind: str, schema: int = 1) -> dict[str, Any]:
+    """Parse a settings or stats record; raise SaveError if it is not one of ``schema`` or older."""
+    data = _parse_json(text)
+    if not isinstance(data, dict) or not isinstance(data.get(kind), dict):
+        raise SaveError("foreign", f"The stored {kind} are not in Boneyard's format.")
+    version = data.get("schema")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SaveError("foreign", f"The stored {kind} have no valid schema number.")
+    if version > schema:
+        raise SaveError("newer", f"The stored {kind} come from a newer version of Boneyard.")
+    return data[kind]

@@ -1,0 +1,152 @@
+"""Results kept across games: wins, losses, draws, streaks, a local leaderboard, and best scores.
+
+Only games against the computer count (the rules say so); the shell records a result when such a game
+ends. Everything is plain data with a JSON form, so the Stats screen and the tests read the same thing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+RESULTS = ("win", "loss", "draw")
+MAX_ENTRIES = 500  # tallies kept (game, mode, name); the oldest beyond it are dropped
+
+
+@dataclass
+class Tally:
+    """One player's record in one mode of one game."""
+
+    game: str
+    mode: str
+    label: str
+    name: str
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    last: str = ""  # date of the last game
+
+    @property
+    def played(self) -> int:
+        """Return the number of games played."""
+        return self.wins + self.losses + self.draws
+
+    @property
+    def win_rate(self) -> float:
+        """Return the share of games won (0 when none were played)."""
+        return self.wins / self.played if self.played else 0.0
+
+    def add(self, result: str, date: str) -> None:
+        """Count one game's result."""
+        if result == "win":
+            self.wins += 1
+            self.streak += 1
+            self.best_streak = max(self.best_streak, self.streak)
+        elif result == "loss":
+            self.losses += 1
+            self.streak = 0
+        else:
+            self.draws += 1
+            self.streak = 0
+        self.last = date
+
+
+@dataclass
+class Best:
+    """A best score of a real-time game mode, with when it was reached."""
+
+    value: float
+    date: str
+
+
+@dataclass
+class Stats:
+    """Every tally and every best score."""
+
+    tallies: list[Tally] = field(default_factory=list)
+    bests: dict[str, dict[str, Best]] = field(default_factory=dict)  # "game:mode" -> score name -> best
+
+    def tally(self, game: str, mode: str, label: str, name: str) -> Tally:
+        """Return the tally of ``name`` in a mode, creating it when new."""
+        for t in self.tallies:
+            if t.game == game and t.mode == mode and t.name == name:
+                t.label = label or t.label
+                return t
+        t = Tally(game=game, mode=mode, label=label, name=name)
+        self.tallies.append(t)
+        del self.tallies[:-MAX_ENTRIES]
+        return t
+
+    def record(self, game: str, mode: str, label: str, name: str, result: str, date: str) -> Tally:
+        """Count a finished game against the computer; return the updated tally."""
+        if result not in RESULTS:
+            raise ValueError(f"result must be one of {RESULTS}, not {result!r}")
+        t = self.tally(game, mode, label, name)
+        t.add(result, date)
+        return t
+
+    def record_scores(self, game: str, mode: str, scores: Mapping[str, float], date: str) -> list[str]:
+        """Keep each score that beats the best of its mode; return the names of the new bests."""
+        bests = self.bests.setdefault(f"{game}:{mode}", {})
+        improved = []
+        for name, value in scores.items():
+            if name not in bests or value > bests[name].value:
+                bests[name] = Best(float(value), date)
+                improved.append(name)
+        return improved
+
+    def for_player(self, name: str, game: str | None = None) -> list[Tally]:
+        """Return one player's tallies (of one game, or all), most played first."""
+        rows = [t for t in self.tallies if t.name == name and (game is None or t.game == game)]
+        return sorted(rows, key=lambda t: (-t.played, t.game, t.mode))
+
+    def leaderboard(self, game: str, mode: str | None = None, limit: int = 10) -> list[Tally]:
+        """Return the best records of a game (or one mode): most wins, then best rate, then best streak."""
+        rows = [t for t in self.tallies if t.game == game and (mode is None or t.mode == mode) and t.played]
+        rows.sort(key=lambda t: (-t.wins, -t.win_rate, -t.best_streak, t.name))
+        return rows[:limit]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON-ready form."""
+        return {
+            "tallies": [asdict(t) for t in self.tallies],
+            "bests": {key: {n: asdict(b) for n, b in scores.items()} for key, scores in self.bests.items()},
+        }
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("a count is not a whole number")
+    return value
+
+
+def stats_from_json(data: Mapping[str, Any]) -> Stats:
+    """Rebuild Stats from ``to_json``'s form; raise ValueError when it is damaged."""
+    if not isinstance(data, Mapping):
+        raise ValueError("stats are not a record")
+    stats = Stats()
+    for row in data.get("tallies", []):
+        if not isinstance(row, Mapping):
+            raise ValueError("a tally is not a record")
+        t = Tally(
+            game=str(row["game"]), mode=str(row["mode"]), label=str(row.get("label", row["mode"])),
+            name=str(row["name"]), wins=_int(row.get("wins", 0)), losses=_int(row.get("losses", 0)),
+            draws=_int(row.get("draws", 0)), streak=_int(row.get("streak", 0)),
+            best_streak=_int(row.get("best_streak", 0)), last=str(row.get("last", "")),
+        )
+        stats.tallies.append(t)
+    bests = data.get("bests", {})
+    if not isinstance(bests, Mapping):
+        raise ValueError("best scores are not a record")
+    for key, scores in bests.items():
+        if not isinstance(scores, Mapping):
+            raise ValueError("best scores are not a record")
+        stats.bests[str(key)] = {}
+        for name, best in scores.items():
+            value = best["value"]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError("a best score is not a number")
+            stats.bests[str(key)][str(name)] = Best(float(value), str(best.get("date", "")))
+    return stats

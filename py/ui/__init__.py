@@ -1,0 +1,1 @@
+"""Boneyard's browser layer: the only code that imports js, pyscript or pyodide."""

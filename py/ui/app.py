@@ -1,0 +1,527 @@
+"""The app in the page: routes the address to a screen, turns clicks into actions, saves, plays.
+
+This is the thin browser layer: it reads and writes the DOM and localStorage and schedules the
+computer's moves; every rule question goes to the engine, every screen's markup comes from pure
+modules (``ui.screens``, ``ui.games.*``). Any error inside a handler is reported to the player and
+logged; it never stops the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from datetime import datetime, timezone
+from typing import Any
+
+from pyodide.ffi import create_proxy, jsnull
+from pyscript import document, window
+
+from boneyard import saves
+from boneyard.core import IllegalMoveError
+from boneyard.games import GAMES
+
+from . import screens
+from .games import screen_for
+from .html import Markup, h
+from .screen import TableContext
+from .session import Seat, Session
+from .storage import Storage
+
+COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
+COMPUTER_DELAY_FAST_S = 0.05
+
+
+def _js(value: Any) -> Any:
+    """Return None for JS null and undefined (Pyodide gives ``jsnull`` for null), else the value."""
+    return None if value is None or value is jsnull else value
+
+
+def _attr(element: Any, name: str) -> str | None:
+    value = _js(element.getAttribute(name))
+    return None if value is None else str(value)
+
+
+def by_id(element_id: str) -> Any:
+    """Return the element with this id, or None."""
+    return _js(document.getElementById(element_id))
+
+
+class LocalStorage:
+    """window.localStorage with JS null read as None (what ``ui.storage.Storage`` expects)."""
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+
+    @property
+    def length(self) -> int:
+        return int(self.backend.length)
+
+    def key(self, index: int) -> str | None:
+        return _js(self.backend.key(index))
+
+    def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
+        return _js(self.backend.getItem(key))
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        self.backend.setItem(key, value)
+
+    def removeItem(self, key: str) -> None:  # noqa: N802
+        self.backend.removeItem(key)
+
+
+class App:
+    """The one app object of the page."""
+
+    def __init__(self) -> None:
+        self.root = by_id("app")
+        self.announcer = by_id("announcer")
+        self.early_reports: list[tuple[str, str]] = []
+        self.ready = False
+        self.storage = Storage(LocalStorage(window.localStorage), self.report)
+        self.settings = self.storage.load_settings()
+        self.stats = self.storage.load_stats()
+        self.forms: dict[str, dict[str, Any]] = {}
+        self.sessions: dict[str, Session] = {}
+        self.table_ui: dict[str, dict[str, Any]] = {}
+        self.generation = 0
+        self.computer_busy = False
+        self.board_width = 640
+        self.route: tuple[str, str] = ("home", "")
+        self.last_route: tuple[str, str] | None = None
+        self._proxies: list[Any] = []
+        self.load_saved_games()
+
+    # -- start ------------------------------------------------------------------------------------
+    def load_saved_games(self) -> None:
+        """Load every saved game now, so a broken one is reported at once and moved aside."""
+        for key in self.storage.keys(saves.PREFIX + "save:"):
+            game_id = key.removeprefix(saves.PREFIX + "save:")
+            if game_id not in GAMES:
+                text = self.storage.get(key) or ""
+                self.storage.move_aside(key, text, f"A saved game of an unknown game ({game_id!r}) was found.")
+                continue
+            session = self.storage.load_game(game_id, Session.from_json)
+            if session is not None:
+                self.sessions[game_id] = session
+
+    def mount(self) -> None:
+        """Attach the page's event listeners, draw the first screen, and mark the page ready."""
+        self.apply_look()
+        for kind, handler in (
+            ("click", self.on_click),
+            ("change", self.on_change),
+            ("input", self.on_input),
+            ("keydown", self.on_keydown),
+        ):
+            proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
+            self._proxies.append(proxy)
+            document.addEventListener(kind, proxy)
+        for kind, handler in (
+            ("hashchange", lambda event: self.navigate()),
+            ("resize", lambda event: self.on_resize()),
+            ("storage", self.on_storage),
+            ("boneyard:update-ready", lambda event: self.offer_update()),
+        ):
+            proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
+            self._proxies.append(proxy)
+            window.addEventListener(kind, proxy)
+        self.navigate()
+        by_id("loading").hidden = True
+        self.root.hidden = False
+        self.ready = True
+        for kind, message in self.early_reports:
+            self.toast(kind, message)
+        self.early_reports.clear()
+        document.documentElement.setAttribute("data-ready", "true")
+        window.boneyardBoot.done()
+
+    def guard(self, handler: Any, event: Any) -> None:
+        """Run an event handler; report instead of crashing on any error."""
+        try:
+            handler(event)
+        except Exception as exc:  # noqa: BLE001 - the page must survive anything
+            window.console.error("Boneyard: " + traceback.format_exc())
+            self.report("error", f"Something went wrong: {exc}. Your game is safe; try again.")
+
+    # -- reports ------------------------------------------------------------------------------------
+    def report(self, kind: str, message: str) -> None:
+        """Tell the player something (a toast; errors and warnings stay until closed)."""
+        if not getattr(self, "ready", False):
+            self.early_reports.append((kind, message))
+            return
+        self.toast(kind, message)
+
+    def toast(self, kind: str, message: str, action: Markup | str = "") -> None:
+        """Show a message in the toast area."""
+        box = by_id("toasts")
+        item = document.createElement("div")
+        item.className = f"toast toast-{kind}"
+        item.setAttribute("role", "alert" if kind in ("error", "warning") else "status")
+        item.innerHTML = str(
+            h("p", {}, message)
+            + Markup(action)
+            + h("button", {"type": "button", "class_": "toast-close", "data_action": "close-toast", "aria_label": "Dismiss"}, "×")
+        )
+        box.appendChild(item)
+        if kind == "info":
+            window.setTimeout(create_once(lambda: item.remove()), 5000)
+
+    def announce(self, message: str) -> None:
+        """Read a message out to screen readers."""
+        if self.announcer is not None:
+            self.announcer.textContent = ""
+            self.announcer.textContent = message
+
+    def offer_update(self) -> None:
+        """Offer the new version of the site that has just been installed."""
+        self.toast(
+            "info",
+            "A new version of Boneyard is ready.",
+            h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "reload"}, "Reload"),
+        )
+
+    # -- look -----------------------------------------------------------------------------------------
+    def reduced_motion(self) -> bool:
+        """Tell whether the system asks for reduced motion."""
+        return bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+
+    def animations(self) -> bool:
+        """Tell whether to animate."""
+        return self.settings.animations_on(self.reduced_motion())
+
+    def apply_look(self) -> None:
+        """Apply the theme and the motion setting to the page."""
+        theme = self.settings.theme
+        if theme == "auto":
+            theme = "dark" if window.matchMedia("(prefers-color-scheme: dark)").matches else "light"
+        document.documentElement.setAttribute("data-theme", theme)
+        document.documentElement.setAttribute("data-motion", "on" if self.animations() else "off")
+
+    # -- routing --------------------------------------------------------------------------------------
+    def parse_route(self) -> tuple[str, str]:
+        """Return (screen, argument) from the address's hash."""
+        parts = [p for p in str(window.location.hash).lstrip("#").split("/") if p]
+        if not parts:
+            return ("home", "")
+        return (parts[0], parts[1] if len(parts) > 1 else "")
+
+    def go(self, hash_: str) -> None:
+        """Navigate to a screen."""
+        if str(window.location.hash) == hash_:
+            self.navigate()
+        else:
+            window.location.hash = hash_
+
+    def navigate(self) -> None:
+        """Draw the screen the address names."""
+        self.route = self.parse_route()
+        self.render()
+
+    def render(self) -> None:
+        """Draw the current screen, keeping the focus where it was."""
+        focused = _js(document.activeElement)
+        focus_id = _attr(focused, "id") if focused is not None and focused != document.body else None
+        name, arg = self.route
+        markup = self.screen_markup(name, arg)
+        self.root.innerHTML = str(markup)
+        changed = self.route != self.last_route
+        self.last_route = self.route
+        if changed:
+            title = by_id("screen-title")
+            document.title = f"{title.textContent} — Boneyard" if title is not None else "Boneyard"
+            main = by_id("main")
+            if main is not None and self.ready:
+                main.focus()
+            window.scrollTo(0, 0)
+        elif focus_id:
+            again = by_id(focus_id)
+            if again is not None:
+                again.focus()
+        self.after_render()
+
+    def screen_markup(self, name: str, arg: str) -> Markup:
+        """Return the markup of a screen."""
+        playable = {gid for gid in GAMES if screen_for(gid) is not None}
+        if name == "home":
+            return screens.home(GAMES.values(), set(self.sessions), playable, self.settings)
+        if name == "settings":
+            return screens.settings_screen(self.settings, self.reduced_motion(), self.storage.broken())
+        if name == "stats":
+            return screens.stats_screen(self.stats, GAMES.values(), self.settings.name)
+        info = GAMES.get(arg)
+        if info is None:
+            return screens.not_found(f"#/{name}/{arg}")
+        if name == "rules":
+            return screens.rules(info, arg in playable)
+        screen = screen_for(arg)
+        if screen is None:
+            return screens.rules(info, False)
+        if name == "setup":
+            return self.setup_markup(info, screen)
+        if name == "play":
+            session = self.sessions.get(arg)
+            if session is None:
+                window.location.replace(f"#/setup/{arg}")
+                return self.setup_markup(info, screen)
+            return screens.frame(
+                session.info.name if info.realtime else f"{info.name} · {session.mode_label}",
+                screen.render(self.context(session)),
+                back="#/",
+            )
+        return screens.not_found(f"#/{name}/{arg}")
+
+    # -- setup ------------------------------------------------------------------------------------------
+    def setup_markup(self, info: Any, screen: Any) -> Markup:
+        """Return the setup screen of a game."""
+        form = self.forms.setdefault(info.id, {})
+        modes = screen.modes()
+        mode, players = screen.mode_from_form(form)
+        return screens.setup(
+            info,
+            form,
+            screen.custom_fields(form),
+            players,
+            mode.players is not None,
+            [(m.key, m.label) for m in modes],
+            [lv for lv in info.levels if lv != "random"] or ["random"],
+            mode.note,
+        )
+
+    def start_game(self, game_id: str) -> None:
+        """Deal a new game from the setup form and open its table."""
+        info = GAMES[game_id]
+        screen = screen_for(game_id)
+        form = self.forms.setdefault(game_id, {})
+        mode, players = screen.mode_from_form(form)
+        vs_computer = form.get("opponents", "computer") == "computer" and info.max_players > 1 and bool(info.bots)
+        if info.max_players == 1:
+            seats = [Seat("human", self.settings.name)]
+        elif vs_computer:
+            levels = [lv for lv in info.levels if lv != "random"] or ["random"]
+            default = "medium" if "medium" in levels else levels[-1]
+            seats = [Seat("human", self.settings.name)] + [
+                Seat("computer", f"Computer {i} ({screens.LEVEL_LABELS.get(form.get(f'level_{i}', default), '')})".replace(" ()", ""),
+                     form.get(f"level_{i}", default))
+                for i in range(1, players)
+            ]
+        else:
+            seats = [Seat("human", str(form.get(f"name_{i}", f"Player {i + 1}")).strip() or f"Player {i + 1}") for i in range(players)]
+        label = mode.label if vs_computer or info.max_players == 1 else f"{mode.label}, same device"
+        session = Session.start(info, seats, mode.key if vs_computer or info.max_players == 1 else mode.key + "-device", label, mode.options)
+        self.generation += 1
+        self.sessions[game_id] = session
+        self.table_ui[game_id] = {}
+        self.save(session)
+        self.go(f"#/play/{game_id}")
+
+    # -- the table ----------------------------------------------------------------------------------------
+    def context(self, session: Session) -> TableContext:
+        """Return what the game's screen may use."""
+        game_id = session.info.id
+        return TableContext(
+            session=session,
+            settings=self.settings,
+            ui=self.table_ui.setdefault(game_id, {}),
+            animations=self.animations(),
+            play=lambda move: self.human_move(session, move),
+            announce=self.announce,
+            rerender=self.render,
+            board_width=self.board_width,
+        )
+
+    def human_move(self, session: Session, move: Any) -> bool:
+        """Play a person's move; report a refusal; save; let the computer answer."""
+        try:
+            session.play(move)
+        except IllegalMoveError as exc:
+            self.report("warning", str(exc))
+            return False
+        self.after_move(session)
+        return True
+
+    def after_move(self, session: Session) -> None:
+        """Save, count a finished game, redraw, and start the computer if it is to move."""
+        if session.state.is_over():
+            self.finish(session)
+        else:
+            self.save(session)
+        if self.route == ("play", session.info.id):
+            self.render()
+        self.schedule_computer()
+
+    def finish(self, session: Session) -> None:
+        """Count a finished game in the stats (against the computer only) and forget its save."""
+        if session.vs_computer and not session.recorded:
+            seat = session.human_seats[0]
+            result = session.result_for(seat)
+            if result is not None:
+                today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+                self.stats.record(session.info.id, session.mode, session.mode_label, self.settings.name, result, today)
+                self.storage.save_stats(self.stats)
+        session.recorded = True
+        self.storage.drop_game(session.info.id)
+
+    def save(self, session: Session) -> None:
+        """Save a game in progress."""
+        self.storage.save_game(session.info.id, session.to_json())
+
+    def schedule_computer(self) -> None:
+        """Start the computer's moves, one at a time with a short pause, if it is to move."""
+        name, game_id = self.route
+        session = self.sessions.get(game_id) if name == "play" else None
+        if self.computer_busy or session is None or not session.computer_to_move():
+            return
+        self.computer_busy = True
+        asyncio.ensure_future(self.computer_turns(session, self.generation))
+
+    async def computer_turns(self, session: Session, generation: int) -> None:
+        """Play the computer's moves until a person is to move (or the player leaves)."""
+        try:
+            while session.computer_to_move() and generation == self.generation and self.route == ("play", session.info.id):
+                await asyncio.sleep(COMPUTER_DELAY_S if self.animations() else COMPUTER_DELAY_FAST_S)
+                if generation != self.generation or self.route != ("play", session.info.id):
+                    break
+                try:
+                    session.computer_move()
+                except Exception as exc:  # noqa: BLE001
+                    window.console.error("Boneyard: " + traceback.format_exc())
+                    self.report("error", f"The computer could not move ({exc}).")
+                    break
+                if session.state.is_over():
+                    self.finish(session)
+                else:
+                    self.save(session)
+                self.render()
+        finally:
+            self.computer_busy = False
+
+    def after_render(self) -> None:
+        """Measure the table and redraw it once if its width changed; start the computer if due."""
+        board = by_id("table-board")
+        if board is not None:
+            width = int(board.clientWidth)
+            if width and abs(width - self.board_width) > 8:
+                self.board_width = width
+                self.render()
+                return
+        if self.route[0] == "play":
+            self.schedule_computer()
+
+    def on_resize(self) -> None:
+        """Redraw the table for the new width."""
+        if self.route[0] == "play":
+            self.after_render()
+
+    def on_storage(self, event: Any) -> None:
+        """Follow another tab's save of the game on screen (the last writer wins)."""
+        key = _js(event.key)
+        if key is None or not str(key).startswith(saves.PREFIX + "save:"):
+            return
+        game_id = str(key).removeprefix(saves.PREFIX + "save:")
+        if game_id not in GAMES or self.computer_busy:
+            return
+        session = self.storage.load_game(game_id, Session.from_json)
+        if session is None:
+            self.sessions.pop(game_id, None)
+        else:
+            self.sessions[game_id] = session
+            self.table_ui[game_id] = {}
+        self.generation += 1
+        if self.route[1] == game_id or self.route[0] == "home":
+            if self.route[0] == "play":
+                self.report("info", "This game was played on in another tab; showing the latest position.")
+            self.render()
+
+    # -- events ------------------------------------------------------------------------------------------
+    def on_click(self, event: Any) -> None:
+        """Route a click on anything with ``data-action``."""
+        target = _js(event.target)
+        target = _js(target.closest("[data-action]")) if target is not None else None
+        if target is None or target.hasAttribute("disabled"):
+            return
+        action = _attr(target, "data-action") or ""
+        value = _attr(target, "data-value") or ""
+        event.preventDefault()
+        self.do(action, value, target)
+
+    def do(self, action: str, value: str, target: Any = None) -> None:
+        """Carry out an app-level action, or pass it to the table's screen."""
+        if action == "close-toast":
+            target.closest(".toast").remove()
+        elif action == "reload":
+            window.location.reload()
+        elif action == "start-game":
+            self.start_game(value)
+        elif action == "delete-broken":
+            if value.startswith(saves.PREFIX + "broken:"):
+                self.storage.remove(value)
+                self.render()
+        elif action == "new-game":
+            self.go(f"#/setup/{value}")
+        elif action == "home":
+            self.go("#/")
+        elif self.route[0] == "play":
+            session = self.sessions.get(self.route[1])
+            screen = screen_for(self.route[1])
+            if session is not None and screen is not None:
+                screen.on_action(self.context(session), action, value)
+
+    def on_change(self, event: Any) -> None:
+        """Keep setup forms and settings in step with their controls."""
+        target = _js(event.target)
+        if target is None or not hasattr(target, "getAttribute"):
+            return
+        setting = _attr(target, "data-setting")
+        if setting:
+            value: Any = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
+            self.settings = self.settings.replace(**{setting: value})
+            self.storage.save_settings(self.settings)
+            self.apply_look()
+            self.render()
+            return
+        field = _attr(target, "data-field")
+        if field and self.route[0] == "setup":
+            form = self.forms.setdefault(self.route[1], {})
+            form[field] = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
+            self.render()
+
+    def on_input(self, event: Any) -> None:
+        """Remember typed names without redrawing (which would move the caret)."""
+        target = _js(event.target)
+        field = _attr(target, "data-field") if target is not None and hasattr(target, "getAttribute") else None
+        if field and self.route[0] == "setup" and str(target.type) == "text":
+            self.forms.setdefault(self.route[1], {})[field] = str(target.value)
+
+    def on_keydown(self, event: Any) -> None:
+        """Offer the table's keyboard shortcuts."""
+        if self.route[0] != "play":
+            return
+        target = _js(event.target)
+        tag = str(getattr(target, "tagName", "")).lower() if target is not None else ""
+        if tag in ("input", "select", "textarea"):
+            return
+        screen = screen_for(self.route[1])
+        session = self.sessions.get(self.route[1])
+        handler = getattr(screen, "on_key", None)
+        if session is not None and handler is not None and handler(self.context(session), str(event.key)):
+            event.preventDefault()
+
+
+def create_once(fn: Any) -> Any:
+    """Return a JS callback that runs ``fn`` once and frees itself."""
+    from pyodide.ffi import create_once_callable
+
+    return create_once_callable(fn)
+
+
+def start() -> None:
+    """Build the app and show it (called by main.py)."""
+    try:
+        window.boneyardBoot.stage("Setting the table…", 94)
+        app = App()
+        app.mount()
+        window.boneyardApp = create_proxy(app)  # for debugging from the console
+    except Exception as exc:  # noqa: BLE001 - show the player a readable error, not a blank page
+        window.console.error("Boneyard: " + traceback.format_exc())
+        window.boneyardBoot.fail(f"Boneyard could not start: {exc}")
+        raise

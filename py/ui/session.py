@@ -1,0 +1,201 @@
+"""A game being played in the page: the state, who sits in each seat, and the computer players.
+
+Pure Python (no browser): the app drives it, the saves store ``to_json()``, and the tests play whole
+games through it under CPython. Every rule question goes to the engine's state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from boneyard.core import GameInfo, IllegalMoveError, fresh_seed, make_rng, rng_from_json, rng_to_json
+from boneyard.games import get_game
+
+__all__ = ["Seat", "Session", "SessionError"]
+
+
+class SessionError(ValueError):
+    """A stored session that cannot be rebuilt."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: a person on this device, or the computer at a level."""
+
+    kind: str  # "human" or "computer"
+    name: str
+    level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """Tell whether the computer plays this seat."""
+        return self.kind == "computer"
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON-ready form."""
+        return {"kind": self.kind, "name": self.name, "level": self.level}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Seat:
+        """Rebuild a seat; raise SessionError when it is damaged."""
+        kind = data.get("kind")
+        if kind not in ("human", "computer") or not isinstance(data.get("name"), str):
+            raise SessionError("a seat is damaged")
+        level = data.get("level")
+        if kind == "computer" and not isinstance(level, str):
+            raise SessionError("a computer seat has no level")
+        return cls(kind=kind, name=data["name"], level=level)
+
+
+@dataclass
+class Session:
+    """One game in the page: the engine state plus its seats, mode and the computers' generator."""
+
+    info: GameInfo
+    state: Any
+    seats: list[Seat]
+    mode: str  # stats key of the mode, e.g. "classic-2"
+    mode_label: str  # what players read, e.g. "Classic, 2 players"
+    options: dict[str, Any]
+    seed: int
+    bot_rng: Any = None
+    recorded: bool = False  # the result has gone into the stats
+    extra: dict[str, Any] = field(default_factory=dict)  # screen-specific data kept with the save
+
+    @classmethod
+    def start(
+        cls,
+        info: GameInfo,
+        seats: list[Seat],
+        mode: str,
+        mode_label: str,
+        options: Mapping[str, Any],
+        seed: int | None = None,
+    ) -> Session:
+        """Deal a new game."""
+        seed = fresh_seed() if seed is None else seed
+        state = info.new_state(seed=seed, **dict(options))
+        return cls(
+            info=info,
+            state=state,
+            seats=list(seats),
+            mode=mode,
+            mode_label=mode_label,
+            options=dict(options),
+            seed=seed,
+            bot_rng=make_rng(seed ^ 0x5EED),
+        )
+
+    # -- who is where --------------------------------------------------------------------------
+    @property
+    def vs_computer(self) -> bool:
+        """Tell whether any seat is the computer's (only such games count in the stats)."""
+        return any(seat.is_computer for seat in self.seats)
+
+    @property
+    def human_seats(self) -> list[int]:
+        """Return the seats people play."""
+        return [i for i, seat in enumerate(self.seats) if not seat.is_computer]
+
+    def to_move(self) -> int | None:
+        """Return the seat to move, or None when the game is over."""
+        return None if self.state.is_over() else self.state.current_player()
+
+    def computer_to_move(self) -> bool:
+        """Tell whether the computer plays the next move."""
+        seat = self.to_move()
+        return seat is not None and self.seats[seat].is_computer
+
+    def viewer(self) -> int:
+        """Return the seat whose eyes the table is drawn for.
+
+        Against the computer: the (first) person. On one device: the person to move (or, between
+        turns and at the end, the last person who moved).
+        """
+        humans = self.human_seats
+        if not humans:
+            return 0
+        if len(humans) == 1:
+            return humans[0]
+        seat = self.to_move()
+        if seat is not None and not self.seats[seat].is_computer:
+            return seat
+        return int(self.extra.get("last_human", humans[0]))
+
+    # -- moves ----------------------------------------------------------------------------------
+    def play(self, move: Any) -> None:
+        """Play a person's move for the seat to move; raise IllegalMoveError when the rules refuse it."""
+        seat = self.to_move()
+        if seat is None:
+            raise IllegalMoveError("The game is over.")
+        self.state.play(move)
+        if not self.seats[seat].is_computer:
+            self.extra["last_human"] = seat
+
+    def computer_move(self) -> Any:
+        """Let the computer choose and play the next move; return the move."""
+        seat = self.to_move()
+        if seat is None or not self.seats[seat].is_computer:
+            raise IllegalMoveError("It is not the computer's turn.")
+        bot = self.info.bot(self.seats[seat].level or "easy")
+        move = bot(self.state.view(seat), self.bot_rng)
+        self.state.play(move)
+        return move
+
+    # -- the end ----------------------------------------------------------------------------------
+    def result_for(self, seat: int) -> str | None:
+        """Return "win", "loss" or "draw" for a seat once the game is over."""
+        outcome = self.state.outcome() if self.state.is_over() else None
+        if outcome is None:
+            return None
+        if outcome.winner is not None:
+            return "win" if outcome.winner == seat else "loss"
+        if not outcome.winners or seat in outcome.winners:
+            return "draw"
+        return "loss"
+
+    # -- saving -----------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON-ready form stored in the save's ``state``."""
+        return {
+            "game_state": self.state.to_dict(),
+            "seats": [seat.to_json() for seat in self.seats],
+            "mode": self.mode,
+            "mode_label": self.mode_label,
+            "options": self.options,
+            "seed": self.seed,
+            "bot_rng": rng_to_json(self.bot_rng),
+            "recorded": self.recorded,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, game_id: str, data: Mapping[str, Any]) -> Session:
+        """Rebuild a session from ``to_json``'s form; raise ValueError (or SessionError) when damaged."""
+        info = get_game(game_id)
+        if not isinstance(data, Mapping):
+            raise SessionError("the saved game is not a record")
+        try:
+            seats = [Seat.from_json(s) for s in data["seats"]]
+            state = info.from_dict(data["game_state"])
+            session = cls(
+                info=info,
+                state=state,
+                seats=seats,
+                mode=str(data["mode"]),
+                mode_label=str(data.get("mode_label", data["mode"])),
+                options=dict(data.get("options", {})),
+                seed=int(data.get("seed", 0)),
+                bot_rng=rng_from_json(data["bot_rng"]),
+                recorded=bool(data.get("recorded", False)),
+                extra=dict(data.get("extra", {})),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise SessionError(f"the saved game is missing {exc}") from None
+        if not info.realtime and not state.is_over() and not 0 <= state.current_player() < len(seats):
+            raise SessionError("the saved seats do not match the saved game")
+        for seat in seats:
+            if seat.is_computer:
+                info.bot(seat.level or "")
+        return session

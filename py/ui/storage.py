@@ -1,0 +1,162 @@
+"""The browser's localStorage, seen through Boneyard's save rules.
+
+Pure Python over any object with ``getItem``/``setItem``/``removeItem``/``key``/``length`` (the page
+passes ``window.localStorage``; the tests pass a dict-backed fake), so it is tested under CPython.
+
+- Every write is one ``setItem`` of one whole JSON text: another tab reads the old save or the new
+  one, never half of each (last writer wins per key).
+- A save that cannot be loaded is reported through ``report`` and moved aside under
+  ``boneyard:broken:<time>:<key>``; the original is removed only once the copy is stored, so nothing is
+  ever silently lost.
+- A full storage (quota exceeded) is reported and play goes on; the failed write changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from boneyard import saves
+from boneyard.settings import Settings, settings_from_json
+from boneyard.stats import Stats, stats_from_json
+
+SETTINGS_KEY = saves.PREFIX + "settings"
+STATS_KEY = saves.PREFIX + "stats"
+
+Report = Callable[[str, str], None]  # (kind: "info"|"warning"|"error", message)
+
+
+def _is_quota_error(exc: BaseException) -> bool:
+    name = str(getattr(exc, "name", "")) + " " + type(exc).__name__ + " " + str(exc)
+    return "quota" in name.lower() or "QuotaExceeded" in name
+
+
+class Storage:
+    """Saves, settings and stats in localStorage, with every failure reported and nothing lost."""
+
+    def __init__(self, backend: Any, report: Report, clock: Callable[[], datetime] | None = None) -> None:
+        self.backend = backend
+        self.report = report
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.full = False  # the last write failed for lack of room
+
+    # -- raw access -----------------------------------------------------------------------------
+    def get(self, key: str) -> str | None:
+        """Return the text under ``key`` (None when absent or storage is unavailable)."""
+        try:
+            value = self.backend.getItem(key)
+        except Exception:  # noqa: BLE001 - storage disabled by the browser: play without saves
+            return None
+        return None if value is None else str(value)
+
+    def set(self, key: str, value: str) -> bool:
+        """Store ``value`` under ``key`` in one write; report a full storage; return success."""
+        try:
+            self.backend.setItem(key, value)
+        except Exception as exc:  # noqa: BLE001 - the browser raises a DOMException
+            if _is_quota_error(exc):
+                if not self.full:
+                    self.report(
+                        "error",
+                        "Your browser's storage for this site is full, so this game is not being saved. "
+                        "Play goes on; free some space (Settings > Stored data) to save again.",
+                    )
+                self.full = True
+            else:
+                self.report("error", f"The game could not be saved ({exc}). Play goes on.")
+            return False
+        self.full = False
+        return True
+
+    def remove(self, key: str) -> None:
+        """Delete ``key`` (used only for finished games and by the player's own choice)."""
+        try:
+            self.backend.removeItem(key)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def keys(self, prefix: str = saves.PREFIX) -> list[str]:
+        """Return the stored keys that start with ``prefix``, sorted."""
+        found = []
+        try:
+            for index in range(int(self.backend.length)):
+                key = self.backend.key(index)
+                if key is not None and str(key).startswith(prefix):
+                    found.append(str(key))
+        except Exception:  # noqa: BLE001
+            return []
+        return sorted(found)
+
+    def move_aside(self, key: str, text: str, why: str) -> str | None:
+        """Keep a broken record under a ``boneyard:broken:`` key and report it; return the new key."""
+        aside = saves.broken_key(self.clock(), key)
+        if self.set(aside, text):
+            self.remove(key)
+            self.report("warning", f"{why} It was kept aside as “{aside}” and a fresh start was made.")
+            return aside
+        self.report("warning", f"{why} It could not be moved aside (storage is full), so it was left where it was.")
+        return None
+
+    # -- games ------------------------------------------------------------------------------------
+    def save_game(self, game_id: str, state: dict[str, Any]) -> bool:
+        """Save a game in progress."""
+        return self.set(saves.save_key(game_id), saves.dump_save(game_id, state, self.clock()))
+
+    def load_game(self, game_id: str, rebuild: Callable[[str, dict[str, Any]], Any]) -> Any | None:
+        """Return ``rebuild(game, state)`` for the saved game, or None; a broken save is reported and moved aside."""
+        key = saves.save_key(game_id)
+        text = self.get(key)
+        if text is None:
+            return None
+        built: list[Any] = []
+        try:
+            saves.load_save(text, expected_game=game_id, validate=lambda g, s: built.append(rebuild(g, s)))
+        except saves.SaveError as exc:
+            self.move_aside(key, text, f"The saved game could not be resumed: {exc.message}")
+            return None
+        return built[0]
+
+    def has_game(self, game_id: str) -> bool:
+        """Tell whether a saved game of ``game_id`` exists (it may still turn out broken)."""
+        return self.get(saves.save_key(game_id)) is not None
+
+    def drop_game(self, game_id: str) -> None:
+        """Forget a finished (or abandoned) game."""
+        self.remove(saves.save_key(game_id))
+
+    # -- settings and stats -----------------------------------------------------------------------
+    def load_settings(self) -> Settings:
+        """Return the stored settings (defaults when none; a damaged record is reported and moved aside)."""
+        text = self.get(SETTINGS_KEY)
+        if text is None:
+            return Settings()
+        try:
+            return settings_from_json(saves.load_record(text, "settings"))
+        except saves.SaveError as exc:
+            self.move_aside(SETTINGS_KEY, text, f"Your settings could not be read: {exc.message}")
+            return Settings()
+
+    def save_settings(self, settings: Settings) -> bool:
+        """Store the settings."""
+        return self.set(SETTINGS_KEY, saves.dump_record("settings", settings.to_json()))
+
+    def load_stats(self) -> Stats:
+        """Return the stored stats (empty when none; a damaged record is reported and moved aside)."""
+        text = self.get(STATS_KEY)
+        if text is None:
+            return Stats()
+        try:
+            return stats_from_json(saves.load_record(text, "stats"))
+        except saves.SaveError as exc:
+            self.move_aside(STATS_KEY, text, f"Your stats could not be read: {exc.message}")
+        except (ValueError, KeyError, TypeError) as exc:
+            self.move_aside(STATS_KEY, text, f"Your stats are damaged ({exc}).")
+        return Stats()
+
+    def save_stats(self, stats: Stats) -> bool:
+        """Store the stats."""
+        return self.set(STATS_KEY, saves.dump_record("stats", stats.to_json()))
+
+    def broken(self) -> list[str]:
+        """Return the keys of the records kept aside."""
+        return self.keys(saves.PREFIX + "broken:")

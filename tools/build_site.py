@@ -1,0 +1,137 @@
+"""Build the static site into ``site/``: our files, the vendored runtime, and the service worker.
+
+    python3 tools/build_site.py [--out site]
+
+- Copies ``index.html``, ``pyscript.toml``, ``manifest.webmanifest``, ``css/``, ``icons/``, ``js/`` and
+  every ``.py`` file under ``py/`` into the output folder.
+- Copies the runtime from ``node_modules`` (installed by ``npm ci`` from ``package-lock.json``) into
+  ``site/vendor/``: Pyodide's five runtime files and PyScript's ``dist`` without source maps.
+- Writes ``site/pyscript.toml``: the repository's ``pyscript.toml`` plus a ``[files]`` table listing
+  every module under ``py/`` (HTTP lists no folders, so each file is named), so the page can never miss
+  a module that the repository has.
+- Writes ``sw.js`` from ``js/sw.template.js`` with the list of every file of the site and a version
+  that is a hash of their contents, so a changed site is a new service worker with a new cache.
+
+The output folder is what a static host serves; nothing in it needs a server of ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
+FILES_HEADER = "[files]"
+
+
+def python_sources(root: Path = ROOT) -> list[str]:
+    """Return every Python module of the page, as paths relative to the repository, sorted."""
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in (root / "py").rglob("*.py")
+        if "__pycache__" not in p.parts
+    )
+
+
+def files_table(sources: list[str]) -> str:
+    """Return pyscript.toml's [files] table mapping each module to the same path in the page's FS."""
+    lines = [FILES_HEADER]
+    for path in sources:
+        # py/boneyard/core.py is fetched from ./py/boneyard/core.py and lands at ./boneyard/core.py,
+        # so `import boneyard` and `import ui` work from the interpreter's working folder.
+        target = path.removeprefix("py/")
+        lines.append(f'"./{path}" = "./{target}"')
+    return "\n".join(lines) + "\n"
+
+
+def render_config(config_text: str, sources: list[str]) -> str:
+    """Return the config text with its [files] table replaced by the one for ``sources``."""
+    lines = config_text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if line.strip() == FILES_HEADER:
+            return "".join(lines[:index]) + files_table(sources)
+    return config_text.rstrip("\n") + "\n\n" + files_table(sources)
+
+
+def write_config(out: Path) -> None:
+    """Write out/pyscript.toml: the repository's settings plus a [files] table of every module."""
+    text = render_config((ROOT / "pyscript.toml").read_text(), python_sources())
+    (out / "pyscript.toml").write_text(text)
+
+
+def copy_runtime(out: Path) -> None:
+    """Copy Pyodide and PyScript from node_modules into out/vendor."""
+    modules = ROOT / "node_modules"
+    pyodide = modules / "pyodide"
+    pyscript = modules / "@pyscript" / "core" / "dist"
+    if not (pyodide / "pyodide.mjs").exists() or not (pyscript / "core.js").exists():
+        raise SystemExit("build_site: node_modules lacks pyodide or @pyscript/core; run `npm ci` (make does)")
+    (out / "vendor" / "pyodide").mkdir(parents=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(pyodide / name, out / "vendor" / "pyodide" / name)
+    shutil.copytree(pyscript, out / "vendor" / "pyscript", ignore=shutil.ignore_patterns("*.map"))
+
+
+def site_files(out: Path) -> list[str]:
+    """Return every file of the built site (but the service worker) relative to it, sorted."""
+    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != "sw.js")
+
+
+def site_version(out: Path, files: list[str]) -> str:
+    """Return a short hash of the names and contents of the site's files."""
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0")
+        digest.update(hashlib.sha256((out / name).read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def write_service_worker(out: Path) -> str:
+    """Write sw.js with the precache list and the version; return the version."""
+    files = site_files(out)
+    version = site_version(out, files)
+    template = (ROOT / "js" / "sw.template.js").read_text()
+    precache = ["./"] + [f"./{name}" for name in files]
+    text = template.replace("__VERSION__", version).replace("__FILES__", json.dumps(precache, indent=1))
+    (out / "sw.js").write_text(text)
+    (out / "version.json").write_text(json.dumps({"version": version}) + "\n")
+    return version
+
+
+def build(out: Path) -> str:
+    """Build the whole site into ``out``; return its version."""
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for item in SITE_ITEMS:
+        src = ROOT / item
+        if src.is_dir():
+            shutil.copytree(src, out / item, ignore=shutil.ignore_patterns("*.template.js"))
+        elif src.exists():
+            shutil.copy2(src, out / item)
+    for source in python_sources():
+        dest = out / source
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / source, dest)
+    write_config(out)
+    copy_runtime(out)
+    return write_service_worker(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the site."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "site"))
+    args = parser.parse_args(argv)
+    version = build(Path(args.out))
+    print(f"built {args.out} (version {version})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

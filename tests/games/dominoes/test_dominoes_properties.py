@@ -188,12 +188,12 @@ def test_thousands_of_random_games_keep_every_invariant():
 
 def test_save_restore_and_hidden_information_at_every_step():
     for index, options in enumerate(OPTION_MIX):
-        count = 15 if options.get("target") else 80
+        count = 10 if options.get("target") else 60
         for state, rng in random_games(count, seed=2000 + index, options=options):
             play_and_check(state, rng, deep=True)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=40)
 @given(seed=st.integers(0, 2**63 - 1), options=st.sampled_from(OPTION_MIX), mover=st.integers(0, 2**32))
 def test_any_seed_plays_to_a_consistent_end(seed, options, mover):
     play_and_check(new_state(seed=seed, **options), random.Random(mover), deep=True)

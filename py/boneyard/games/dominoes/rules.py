@@ -86,8 +86,10 @@ def _fit_codes(t: int, left: int, right: int) -> tuple[int, ...]:
 _TILES_WITH = tuple(frozenset(t for t in range(TILE_COUNT) if n in TILES[t]) for n in range(7))
 # FIT[t * 49 + left * 7 + right]: the lay codes of tile t when the open ends are (left, right).
 FIT = tuple(_fit_codes(t, left, right) for t in range(TILE_COUNT) for left in range(7) for right in range(7))
-# BIT[1 << t] == t, for reading a mask one tile at a time.
+# BIT[1 << t] == t, for reading a mask one tile at a time; BITS[t] == 1 << t.
 BIT = {1 << t: t for t in range(TILE_COUNT)}
+BITS = tuple(1 << t for t in range(TILE_COUNT))
+ALL_TILES = tuple(range(TILE_COUNT))
 # The opening order of the highest-double rule: doubles from 6-6 down, then (with no double dealt)
 # the heaviest tile, ties going to the one with the higher end.
 OPENING_ORDER = tuple(
@@ -325,14 +327,15 @@ class Table:
 
 def deal(rng: random.Random, players: int, hand_size: int, draw_game: bool, opener: int | None) -> Table:
     """Shuffle and deal a hand; ``opener`` (the last hand's winner) opens with any tile, else the highest double rule."""
-    order = list(range(TILE_COUNT))
-    rng.shuffle(order)
+    random = rng.random
+    order = sorted(ALL_TILES, key=lambda _: random())  # a uniform shuffle: iid random sort keys
     hands = []
     dealt = 0
+    bits = BITS
     for seat in range(players):
         mask = 0
         for t in order[seat * hand_size : (seat + 1) * hand_size]:
-            mask |= 1 << t
+            mask |= bits[t]
         hands.append(mask)
         dealt |= mask
     stock = order[players * hand_size :]

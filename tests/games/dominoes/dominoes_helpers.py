@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator
 
-from boneyard.games.dominoes.rules import TILE_ID, DominoesState, Table, new_state, tiles_mask
+from boneyard.games.dominoes.rules import TILE_ID, DominoesState, Table, mask_tiles, new_state, tiles_mask
 from boneyard.tiles import parse_domino
 
 
@@ -53,3 +53,19 @@ def random_games(count: int, seed: int, options: dict[str, Any]) -> Iterator[tup
     master = random.Random(seed)
     for _ in range(count):
         yield new_state(seed=master.getrandbits(63), **options), random.Random(master.getrandbits(63))
+
+
+def hidden_twin(state: DominoesState, seat: int, rng: random.Random) -> DominoesState:
+    """Return the state with every tile ``seat`` may not see dealt differently (same counts)."""
+    twin = state.clone()
+    table = twin.table
+    others = [s for s in range(table.players) if s != seat]
+    hidden = [t for s in others for t in mask_tiles(table.hands[s])] + list(table.stock)
+    rng.shuffle(hidden)
+    at = 0
+    for s in others:
+        count = table.hands[s].bit_count()
+        table.hands[s] = tiles_mask(hidden[at : at + count])
+        at += count
+    table.stock = hidden[at:]
+    return twin

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from dominoes_helpers import position, random_games
-from test_dominoes_properties import hidden_twin
+from dominoes_helpers import hidden_twin, position, random_games
 
 from boneyard.arena import run_arena
 from boneyard.games.dominoes import GAME

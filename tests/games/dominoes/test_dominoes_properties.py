@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from dominoes_helpers import random_games
+from dominoes_helpers import hidden_twin, random_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +17,6 @@ from boneyard.games.dominoes.rules import (
     from_dict,
     mask_tiles,
     new_state,
-    tiles_mask,
 )
 
 OPTION_MIX = [
@@ -100,22 +99,6 @@ def check_hand_result(result: dict, options: dict) -> None:
             assert result["winner"] == lows[0]
             expected = sum(pips) - low
     assert result["points"] == (expected if options.get("target") else 0)
-
-
-def hidden_twin(state: DominoesState, seat: int, rng: random.Random) -> DominoesState:
-    """Return the state with every tile ``seat`` may not see dealt differently (same counts)."""
-    twin = state.clone()
-    table = twin.table
-    others = [s for s in range(table.players) if s != seat]
-    hidden = [t for s in others for t in mask_tiles(table.hands[s])] + list(table.stock)
-    rng.shuffle(hidden)
-    at = 0
-    for s in others:
-        count = table.hands[s].bit_count()
-        table.hands[s] = tiles_mask(hidden[at : at + count])
-        at += count
-    table.stock = hidden[at:]
-    return twin
 
 
 def play_and_check(state: DominoesState, rng: random.Random, deep: bool) -> int:

@@ -12,8 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from dominoes_helpers import moves_text, position, random_games
-from test_dominoes_properties import hidden_twin
+from dominoes_helpers import hidden_twin, moves_text, position, random_games
 
 from boneyard.games.dominoes import GAME, MODES
 from boneyard.games.dominoes.bots import easy_bot, hard_bot, medium_bot, rival_voids

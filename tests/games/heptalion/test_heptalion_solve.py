@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import random
 
-import pytest
 from heptalion_helpers import random_game
 
 from boneyard.games.heptalion.board import DARK, LAB_BOARDS, ORIGINAL, Board, random_board

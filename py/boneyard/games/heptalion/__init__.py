@@ -8,6 +8,31 @@ Options of ``GAME.new_state(seed=S, ...)``: ``players`` (2-4; 1 = the solo puzzl
 fit?"), ``hidden`` (hide the other hands), ``board`` ("original", "random", "lab", or 11 row strings),
 ``board_seed`` (which random or lab board; None = drawn from the seed), ``start`` (first seat; None =
 drawn from the seed; "play again" passes the previous game's loser).
+
+Move text: ``"T-P@12,13"``: the tile (symbols in SYMBOLS order "XCDSTPL"), then the spaces its first
+and second symbol land on. ``parse_move`` also takes ``"P-T@13,12"``; doubles list the lower space first.
+
+``state.view(seat)`` (JSON-ready, the only thing bots and screens see):
+
+- ``game`` "heptalion"; ``name`` "Heptalion", "Heptalion (Random)" or "Heptalion (Lab)";
+- ``board``: ``{"rows": [11 strings of 11 characters, a space where there is no square], "kind":
+  "original" | "random" | "lab" | "custom", "seed": int | None}``;
+- ``spaces``: per space ``{"id", "row", "col", "symbol", "covered"}`` (row/col in the 11x11 grid);
+- ``covered``: placed tiles in order, ``{"number" (1 = first placed), "seat", "tile", "spaces": [a, b],
+  "move", "latest" (True for the most recent one)}``;
+- ``players`` (1-4), ``solo`` (the puzzle), ``you`` (this seat), ``hidden``, ``start`` (the starred
+  seat), ``turn`` (seat to move, None when over), ``hand`` (this seat's unplayed tiles);
+- ``seats``: per seat ``{"seat", "status" ("playing" | "eliminated" | "winner"), "tile_count", "hand"
+  (list of tiles, or None when hidden from this seat), "placed" (tiles it placed), "start"}``;
+- ``discard``: the 3-player game's public discarded tile, else None;
+- ``eliminated``: seats in order of elimination;
+- ``history``: public events in order: ``{"kind": "place", "seat", "move", "number"}``,
+  ``{"kind": "eliminated", "seat", "order" (1 = first out), "after" (tiles placed by then)}``,
+  ``{"kind": "winner", "seat"}`` or, solo, ``{"kind": "no_fit", "seat": 0, "placed"}``;
+- ``legal_moves``: the move texts of this seat when it is to move, else [];
+- ``outcome``: None, or ``Outcome.to_dict()``: winners [seat], termination "eliminated" (solo:
+  "fit"), placings (1 the winner, 2 everyone else), scores (tiles left in each hand; solo: tiles
+  placed), detail (a sentence).
 """
 
 from __future__ import annotations

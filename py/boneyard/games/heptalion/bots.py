@@ -22,7 +22,7 @@ from .rules import Move, board_from_view, parse_move
 
 __all__ = ["BOTS", "easy_bot", "medium_bot", "hard_bot", "make_hard_bot", "HARD_NODES", "evaluate", "Position"]
 
-HARD_NODES = 2500  # default node budget of one hard move (deterministic; see the benchmark)
+HARD_NODES = 8000  # default node budget of one hard move (deterministic; see bench.py)
 HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
 WIN = 100_000
 

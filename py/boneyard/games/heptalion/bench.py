@@ -1,0 +1,120 @@
+"""Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
+
+    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|arena|all]
+        [--games N] [--seeds N]
+
+Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Sequence
+
+from ...arena import _format, run_arena
+from . import GAME
+from .board import lab_search, random_board
+from .bots import HARD_NODES, hard_bot, medium_bot
+from .rules import new_state
+from .solve import solve
+
+PAGE_FACTOR = 1.45
+
+
+def _summary(label: str, seconds: Sequence[float]) -> str:
+    med, worst = statistics.median(seconds), max(seconds)
+    return (
+        f"{label}: n={len(seconds)} median {med * 1000:.2f} ms, max {worst * 1000:.2f} ms "
+        f"(page ~{med * PAGE_FACTOR * 1000:.2f} / {worst * PAGE_FACTOR * 1000:.2f} ms)"
+    )
+
+
+def bench_boards(seeds: int) -> None:
+    """Time random board generation over many seeds."""
+    times = []
+    for seed in range(seeds):
+        t0 = time.perf_counter()
+        random_board(seed)
+        times.append(time.perf_counter() - t0)
+    print(_summary("random board generation", times))
+
+
+def bench_lab(seeds: int) -> None:
+    """Time the original-style (lab) board search."""
+    times = []
+    for seed in range(seeds):
+        t0 = time.perf_counter()
+        lab_search(seed)
+        times.append(time.perf_counter() - t0)
+    print(_summary("lab board search", times))
+
+
+def bench_solve(seeds: int) -> None:
+    """Time the exact solver on the original and on random boards."""
+    original = solve()
+    print(f"original: max {original.max_tiles}, {original.nodes} nodes, {original.seconds * 1000:.2f} ms")
+    times, maxima = [], {}
+    for seed in range(seeds):
+        solution = solve(random_board(seed))
+        times.append(solution.seconds)
+        maxima[solution.max_tiles] = maxima.get(solution.max_tiles, 0) + 1
+    print(_summary("solver on random boards", times) + f"; maxima {dict(sorted(maxima.items()))}")
+
+
+def bench_hard(games: int) -> None:
+    """Time hard's moves in seeded games against medium (2, 3, 4 players; visible and hidden)."""
+    for players in (2, 3, 4):
+        for hidden in (False, True):
+            times = []
+            for seed in range(games):
+                state = new_state(seed=seed, players=players, hidden=hidden)
+                rng = random.Random(seed)
+                while not state.is_over():
+                    seat = state.current_player()
+                    view = state.view(seat)
+                    if seat == 0:
+                        t0 = time.perf_counter()
+                        move = hard_bot(view, rng)
+                        times.append(time.perf_counter() - t0)
+                    else:
+                        move = medium_bot(view, rng)
+                    state.play(move)
+            print(_summary(f"hard move ({HARD_NODES} nodes), {players} players, hidden={hidden}", times))
+
+
+def bench_arena(games: int) -> None:
+    """Run the 2-player arena pairs the issue asks for, visible and hidden hands."""
+    for hidden in (False, True):
+        for seats in (["medium", "easy"], ["hard", "medium"]):
+            result = run_arena(GAME, seats, games, seed=1, options={"hidden": hidden})
+            print(f"--- {','.join(seats)} hidden={hidden}")
+            print(_format(result))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the chosen benchmarks."""
+    parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
+    parser.add_argument("--part", default="all", choices=("boards", "lab", "solve", "hard", "arena", "all"))
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seeds", type=int, default=1000)
+    args = parser.parse_args(argv)
+    parts = ("boards", "lab", "solve", "hard", "arena") if args.part == "all" else (args.part,)
+    for part in parts:
+        if part == "boards":
+            bench_boards(args.seeds)
+        elif part == "lab":
+            bench_lab(min(args.seeds, 30))
+        elif part == "solve":
+            bench_solve(args.seeds)
+        elif part == "hard":
+            bench_hard(min(args.games, 20))
+        else:
+            bench_arena(args.games)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

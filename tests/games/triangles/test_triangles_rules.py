@@ -332,7 +332,7 @@ def test_draw_one_at_a_time_at_most_three_then_pass_even_with_stock():
     state.play("pass")
     assert state.current_player() == 1 and state.view(1)["draws_left"] == 3
     assert state.passes == 0  # a pass with tiles in the stock does not count toward a block
-    assert [h["move"] for h in state.view(1)["history"]] == ["draw", "draw", "draw", "pass"]
+    assert [h["move"] for h in state.view(1)["history"]] == ["5-5-5@0,0r0", "draw", "draw", "draw", "pass"]
 
 
 def test_play_as_soon_as_a_drawn_tile_fits():
@@ -503,6 +503,8 @@ def test_save_resumes_identically():
         lambda d: d["table"][0].update(rotation="x"),
         lambda d: d.update(history=[[0, "nonsense"]]),
         lambda d: d.update(history=[5]),
+        lambda d: d.update(history=[]),
+        lambda d: d["history"][0].__setitem__(0, 1),
         lambda d: d.update(outcome={"x": 1}),
     ],
 )

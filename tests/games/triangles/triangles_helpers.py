@@ -53,7 +53,9 @@ def position(
         "current": current,
         "draws_left": draws_left,
         "passes": passes,
-        "history": [[s, m] for s, m in (history or [])],
+        "history": [[s, m] for s, m in history]
+        if history is not None
+        else [[0, f"{t}@{c[0]},{c[1]}r{r}"] for t, c, r in table],
         "outcome": None,
         "rng": [3, [0] * 624 + [624], None],
     }

@@ -649,6 +649,9 @@ def _from_dict(data: Mapping[str, Any]) -> TrianglesState:
         parse_move(text)
         history.append((_int(seat, "history seat", 0, players - 1), str(text)))
     state.history = history
+    laid_texts = [(item.seat, str(Place(item.tile, item.cell, item.rotation))) for item in laid]
+    if [entry for entry in history if entry[1] not in ("draw", "pass")] != laid_texts:
+        raise ValueError("malformed Triangles save: the history does not match the tiles on the table")
     opening = laid[0].tile if laid else None
     if opening is None:
         state.opener, state.opening = opening_tile(hands)

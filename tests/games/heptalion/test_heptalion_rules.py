@@ -7,12 +7,14 @@ from collections import Counter
 
 import pytest
 from heptalion_helpers import deal, ids, random_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.games.heptalion import GAME
 from boneyard.games.heptalion.board import NEIGHBOURS, ORIGINAL, SPACE_AT, TILE_INDEX, TILES, parse_tile
-from boneyard.games.heptalion.rules import HeptalionState, Move, from_dict, new_state, parse_move
+from boneyard.games.heptalion.rules import HeptalionState, Move, from_dict, new_state, parse_move, selection_targets
 from boneyard.tiles import SYMBOLS
 
 
@@ -364,6 +366,9 @@ def test_you_cannot_pass_voluntarily():
             state.play(text)
     with pytest.raises(IllegalMoveError):
         state.play(None)  # type: ignore[arg-type]
+    for junk in (Move(("X",), (1, 2)), Move(("X", "X"), ("a", "b")), Move(("Q", "X"), (1, 2)), Move("XX", (1, 2, 3))):  # type: ignore[arg-type]
+        with pytest.raises(IllegalMoveError):
+            state.play(junk)
     assert all(str(m) != "pass" for m in state.legal_moves())
 
 
@@ -486,6 +491,25 @@ def test_only_playable_tiles_and_matching_spaces():
     assert state.view(1 - seat)["legal_moves"] == []
 
 
+def test_select_a_tile_then_its_first_then_its_second_space():
+    """"Select a tile, its first space, then its second space. Selecting another tile changes your local
+    choice; tapping the first space again resets it." The engine gives the screen, per playable tile,
+    the spaces that can be clicked first and, for each, the spaces that complete the placement."""
+    state = new_state(seed=1)
+    view = state.view(state.current_player())
+    targets = selection_targets(view["legal_moves"])
+    assert set(targets) == {str(m).split("@")[0] for m in state.legal_moves()}
+    completed = set()
+    for tile, firsts in targets.items():
+        for first, seconds in firsts.items():
+            for second in seconds:
+                # the tile's ends land on the two spaces in whichever order the symbols match
+                options = {str(parse_move(f"{tile}@{x},{y}")) for x, y in ((first, second), (second, first))}
+                (move,) = options & set(view["legal_moves"])
+                completed.add(move)
+    assert completed == set(view["legal_moves"])
+
+
 def test_most_recent_domino_is_marked():
     """"The most recent placed domino has a darker outline. Covered dominoes are face down.\""""
     states = list(random_game(2))
@@ -531,6 +555,8 @@ def test_clone_is_independent():
         lambda d: d["board"].update(kind="original", rows=list(__import__("boneyard.games.heptalion.board", fromlist=["x"]).random_board(1).rows)),
         lambda d: d.pop("board"),
         lambda d: d.update(discard="X-X"),
+        lambda d: d.update(seed="abc"),
+        lambda d: d.update(moves=[5]),
     ],
 )
 def test_from_dict_refuses_malformed_saves(mutate):
@@ -585,3 +611,35 @@ def test_lab_board_option_and_custom_rows():
 def test_symbols_are_the_shared_symbol_set():
     assert set(ORIGINAL.symbols) == set(SYMBOLS)
     assert ids(["X-X"]) == [0]
+
+
+# -- fuzzing: never another exception type ---------------------------------------------------------
+
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.text(max_size=20) | st.from_regex(r"[XCDSTPLQ]-[XCDSTPLQ]@-?[0-9]{1,3},-?[0-9]{1,3}", fullmatch=True))
+def test_play_refuses_any_text_cleanly(text):
+    """Any text is either a legal move or refused with IllegalMoveError."""
+    state = new_state(seed=1)
+    legal = {str(m) for m in state.legal_moves()}
+    try:
+        move = parse_move(text)
+    except ValueError:
+        move = None
+    try:
+        state.play(text)
+    except IllegalMoveError:
+        assert move is None or str(move) not in legal
+    else:
+        assert move is not None and str(move) in legal
+
+
+@settings(deadline=None, max_examples=100)
+@given(st.integers(0, 10_000), st.sampled_from([1, 2, 3, 4]), st.booleans(), st.sampled_from(["original", "random", "lab"]))
+def test_games_round_trip_from_any_seed(seed, players, hidden, board):
+    """Seeded games of every kind are reproducible: the same seed and options give the same save."""
+    a = new_state(seed=seed, players=players, hidden=hidden, board=board)
+    b = new_state(seed=seed, players=players, hidden=hidden, board=board)
+    assert a.to_dict() == b.to_dict()
+    assert from_dict(json.loads(json.dumps(a.to_dict()))).to_dict() == a.to_dict()

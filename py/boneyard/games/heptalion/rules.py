@@ -39,7 +39,7 @@ from .board import (
     tile_text,
 )
 
-__all__ = ["Move", "parse_move", "HeptalionState", "new_state", "from_dict", "HAND_SIZES", "board_from_view"]
+__all__ = ["Move", "parse_move", "selection_targets", "HeptalionState", "new_state", "from_dict", "HAND_SIZES", "board_from_view"]
 
 GAME_ID = "heptalion"
 SAVE_VERSION = 1
@@ -95,6 +95,23 @@ def parse_move(text: str) -> Move:
     if a == b:
         raise ValueError(f"not a move: {text!r} (a tile covers two different spaces)")
     return make_move(ends[0], ends[1], a, b)
+
+
+def selection_targets(legal_moves: Sequence[str]) -> dict[str, dict[int, list[int]]]:
+    """Map each playable tile's text to the spaces a player may click first, each to its second spaces.
+
+    Either end may be clicked first, so both spaces of every legal placement appear as a first space.
+    """
+    targets: dict[str, dict[int, list[int]]] = {}
+    for text in legal_moves:
+        move = parse_move(text)
+        a, b = move.spaces
+        firsts = targets.setdefault(tile_text(move.tile), {})
+        for first, second in ((a, b), (b, a)):
+            seconds = firsts.setdefault(first, [])
+            if second not in seconds:
+                seconds.append(second)
+    return targets
 
 
 def _board_for(board: Any, board_seed: int | None, rng: random.Random) -> Board:
@@ -252,6 +269,10 @@ class HeptalionState:
                 raise IllegalMoveError(str(exc)) from None
         if not isinstance(move, Move):
             raise IllegalMoveError(f"not a move: {move!r}")
+        try:  # normalise a hand-built Move (ends swapped, odd field types) through its text
+            move = parse_move(str(move))
+        except (ValueError, TypeError, IndexError) as exc:
+            raise IllegalMoveError(f"not a move: {exc}") from None
         if self.turn is None:
             raise IllegalMoveError("the game is over")
         seat = self.turn
@@ -406,6 +427,8 @@ def from_dict(data: Mapping[str, Any]) -> HeptalionState:
         if isinstance(start, bool) or not isinstance(start, int):
             raise ValueError("start must be a seat number")
         seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ValueError("seed must be an integer or null")
         state = HeptalionState(board, hands, start, bool(data.get("hidden", False)), discard_index, seed)
         if len(hands) != data.get("players", len(hands)):
             raise ValueError("the number of players does not match the deal")

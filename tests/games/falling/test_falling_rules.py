@@ -234,7 +234,8 @@ def test_survivors_fall_to_fill_gaps_as_units_and_single_squares():
     assert board.resolve(events) == 2
     assert cell(board, 2, 15) == 1 and board.mate[15 * WIDTH + 2] == -1  # the single square fell
     assert [e["kind"] for e in events] == ["annihilate", "fall"]
-    assert events[1]["moves"] == [{"piece": 2, "tipped": False, "halves": [{"value": 1, "from": [2, 14], "to": [2, 15]}]}]
+    fell = [{"value": 1, "from": [2, 14], "to": [2, 15]}]
+    assert events[1]["moves"] == [{"piece": 2, "tipped": False, "halves": fell}]
 
 
 def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
@@ -437,4 +438,5 @@ def test_tagline_relaxing_and_easy_to_play():
     """Relaxing and easy to play, yet challenging strategic puzzle."""
     state = new_state(seed=1)
     assert gravity_steps(state.level) >= 30  # level 1 falls slowly: half a second a row or more
-    assert set(state.view()["legal_moves"]) == {"wait", "left", "right", "rotate_cw", "rotate_ccw", "soft_drop", "hard_drop"}
+    assert set(state.view()["legal_moves"]) == {"wait", "left", "right", "rotate_cw", "rotate_ccw",
+                                                "soft_drop", "hard_drop"}

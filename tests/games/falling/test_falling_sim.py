@@ -40,7 +40,8 @@ def test_registered_as_a_realtime_one_player_game():
     assert GAMES["falling"] is GAME
     assert GAME.name == "Bonefall" and GAME.realtime and GAME.min_players == GAME.max_players == 1
     assert GAME.bots == {}
-    assert {o.name: o.choices for o in GAME.options} == {"set": ("norm", "max"), "mode": ("sprint", "marathon")}
+    choices = {o.name: o.choices for o in GAME.options}
+    assert choices == {"set": ("norm", "max"), "mode": ("sprint", "marathon")}
     state = GAME.new_state(seed=3, set="max", mode="marathon")
     assert state.set_name == "max" and state.mode == "marathon" and state.current_player() == 0
     with pytest.raises(ValueError):
@@ -207,7 +208,8 @@ def test_property_random_play_keeps_every_invariant(seed, set_name, mode, rate):
         check_invariants(state)
         _accounting(state)
 
-    state = random_play(seed, 4000, {"set": set_name, "mode": mode, "cascade_steps": seed % 3 * 5}, rate, check)
+    options = {"set": set_name, "mode": mode, "cascade_steps": seed % 3 * 5}
+    state = random_play(seed, 4000, options, rate, check)
     assert state.power >= (state.max_score - 1) ** 2 if state.max_score else state.power == 0
 
 

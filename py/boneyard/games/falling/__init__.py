@@ -61,9 +61,10 @@ GAME = GameInfo(
     parse_move=parse_move,
     bots={},
     options=(
-        Option("set", "Domino set", "norm", ("norm", "max"), "Norm: the 28 dominoes of 0-6; Max: the 55 of 0-9."),
+        Option("set", "Domino set", "norm", ("norm", "max"),
+               "Norm: the 28 dominoes of 0-6; Max: the 55 of 0-9."),
         Option("mode", "Game type", "sprint", ("sprint", "marathon"),
-               "Sprint: one set; Marathon: a new set whenever one runs out, until there is no room at the top."),
+               "Sprint: one set. Marathon: a new set whenever one runs out, until the top is full."),
     ),
     realtime=True,
     order=90,

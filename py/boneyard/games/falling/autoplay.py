@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from ...core import derive_seed, make_rng
-from .sim import HEIGHT, SETS, SIZE, SPAWN_COL, WIDTH, Board, FallingState, new_state, piece_cells, replay
+from .sim import HEIGHT, SETS, SIZE, SPAWN_COL, WIDTH, Board, FallingState, new_state, replay
 
 __all__ = ["Weights", "Placement", "reachable", "choose", "AutoPlayer", "play_game", "run", "main"]
 
@@ -143,8 +143,8 @@ def choose(board: Board, col: int, row: int, orientation: int, values: tuple[int
     for _, n, place, score, after in scored[:width]:
         value = _gain(score, weights)
         if after.fits(SPAWN_COL, 0, 0):
-            value += max(_gain(s2, weights) + _shape(final, weights)
-                         for s2, final in (_outcome(after, nxt, na, nb) for nxt in reachable(after, SPAWN_COL, 0, 0)))
+            follow = (_outcome(after, nxt, na, nb) for nxt in reachable(after, SPAWN_COL, 0, 0))
+            value += max(_gain(s2, weights) + _shape(final, weights) for s2, final in follow)
         else:
             value += _shape(after, weights) - 1000.0
         if value > best_value:
@@ -297,14 +297,16 @@ def _sets_played(state: FallingState) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the autoplay command."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.falling.autoplay", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m boneyard.games.falling.autoplay",
+                                     description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--set", choices=("norm", "max"), default="norm")
     parser.add_argument("--mode", choices=("sprint", "marathon"), default="sprint")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-sets", type=int, default=10, help="cap of a Marathon game, in sets (default 10)")
+    parser.add_argument("--max-sets", type=int, default=10,
+                        help="cap of a Marathon game, in sets (default 10)")
     parser.add_argument("--lookahead", type=int, default=0, metavar="K",
-                        help="rescore the K best placements by the best follow-up of the next domino (0: off)")
+                        help="rescore the K best placements by the next domino's best follow-up (0: off)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or args.max_sets < 1:
@@ -316,11 +318,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"Bonefall autoplay: {result['games']} games, {args.set} {args.mode}, seed {args.seed}"
               f"{f' (lookahead {args.lookahead})' if args.lookahead else ''}")
         print(f"  Max    mean {result['mean_max']:.2f}  best {result['best_max']}")
-        print(f"  Power  mean {result['mean_power']:.2f}  best {result['best_power']}  per set {result['power_per_set']:.2f}")
+        print(f"  Power  mean {result['mean_power']:.2f}  best {result['best_power']}  "
+              f"per set {result['power_per_set']:.2f}")
         print(f"  Speed  mean {result['mean_speed']:.2f}  best {result['best_speed']:.2f}")
         print(f"  dominoes per game {result['mean_dominoes']}, topped out {result['topped_out']}")
-        print(f"  {result['steps']} steps in {result['seconds']} s: {result['steps_per_s']:.0f} steps/s with the "
-              f"autoplayer ({result['ms_per_domino']} ms a domino); simulation alone {result['sim_steps_per_s']:.0f} steps/s")
+        print(f"  {result['steps']} steps in {result['seconds']} s: {result['steps_per_s']:.0f} steps/s with "
+              f"the autoplayer ({result['ms_per_domino']} ms a domino); simulation alone "
+              f"{result['sim_steps_per_s']:.0f} steps/s")
         print(f"  one step: median {result['step_us_median']} us, p99 {result['step_us_p99']} us, p99.9 "
               f"{result['step_us_p999']} us, max {result['step_us_max']} us; view(): median "
               f"{result['view_us_median']} us, max {result['view_us_max']} us")

@@ -10,6 +10,20 @@ The simulation knows nothing of clocks or drawing: ``step()`` is one sixtieth of
 draws every random number from its own seeded generator, so a game is reproducible from its seed,
 options and input log (``replay``), and ``to_dict`` / ``from_dict`` resume it exactly.
 
+Rule decisions (DESIGN.md, "Falling puzzle", and where it is silent):
+- Speed: level = 1 + dominoes locked // 10; a domino descends one row every ``gravity_steps(level)``
+  steps (36 at level 1, about 0.6 s a row, down to 2). ``soft_drop`` moves it one row at once (the screen
+  repeats it while the key is held); ``hard_drop`` drops and locks it at once. A landed domino locks after
+  ``LOCK_DELAY`` steps; a move or rotation on the ground restarts that delay, at most ``MAX_LOCK_RESETS``
+  times a domino. Moves and rotations that would leave the well or overlap a half are refused; there are
+  no wall kicks. Rotation turns the domino inside its 2x2 box (see ``piece_cells``).
+- Tip-over: a horizontal domino at rest with exactly one half supported (by the floor or a half) and the
+  cell under the other half empty tips over, in the falling domino's turn and during cascades alike.
+- Matches are looked for only once everything is at rest; all matches of a round vanish together.
+- Sprint also ends if the next domino has no room at the top ("topped out"), as Marathon does. An
+  optional ``max_sets`` caps a Marathon ("set cap") so that autoplayed games finish.
+- Speed score = Power per minute of unpaused play = Power * 3600 / steps played.
+
 Grid cells are numbered ``row * WIDTH + col``. A board keeps three parallel lists: the value of each
 half (-1 for an empty cell), the id of the domino it belongs to (0 for empty) and the cell of its
 partner half (-1 when the partner was annihilated: a single square).
@@ -86,7 +100,8 @@ def _lines(min_len: int, diagonal: bool) -> tuple[tuple[int, ...], ...]:
         found += [tuple(r * WIDTH + c for r in range(HEIGHT)) for c in range(WIDTH)]
     else:
         for dc in (1, -1):
-            starts = [(0, c) for c in range(WIDTH)] + [(r, 0 if dc == 1 else WIDTH - 1) for r in range(1, HEIGHT)]
+            edge = 0 if dc == 1 else WIDTH - 1
+            starts = [(0, c) for c in range(WIDTH)] + [(r, edge) for r in range(1, HEIGHT)]
             for r0, c0 in starts:
                 line = []
                 r, c = r0, c0
@@ -124,7 +139,8 @@ class Board:
 
     __slots__ = ("val", "pid", "mate")
 
-    def __init__(self, val: list[int] | None = None, pid: list[int] | None = None, mate: list[int] | None = None):
+    def __init__(self, val: list[int] | None = None, pid: list[int] | None = None,
+                 mate: list[int] | None = None) -> None:
         self.val = val if val is not None else [-1] * SIZE
         self.pid = pid if pid is not None else [0] * SIZE
         self.mate = mate if mate is not None else [-1] * SIZE
@@ -153,7 +169,7 @@ class Board:
         return row
 
     def place(self, col: int, row: int, orientation: int, a: int, b: int, piece: int) -> tuple[int, int]:
-        """Write a domino (first half ``a``, second ``b``) into the grid as domino ``piece``; return its cells."""
+        """Write domino ``piece`` (first half ``a``, second ``b``) into the grid; return its two cells."""
         ca, ra, cb, rb = piece_cells(col, row, orientation)
         i, j = ra * WIDTH + ca, rb * WIDTH + cb
         self.val[i], self.val[j] = a, b
@@ -418,7 +434,8 @@ class Board:
             if val[i] >= 0:
                 m = mate[i]
                 link = None if m < 0 else _LINK[m - i]
-                out.append({"col": i % WIDTH, "row": i // WIDTH, "value": val[i], "piece": pid[i], "link": link})
+                out.append({"col": i % WIDTH, "row": i // WIDTH, "value": val[i], "piece": pid[i],
+                            "link": link})
         return out
 
 
@@ -521,7 +538,8 @@ class FallingState:
             self._end("topped out")
             return
         self.values = self.bag.pop(0)
-        if not self.bag and self.mode == "marathon" and (self.max_sets is None or self.sets_dealt < self.max_sets):
+        more = self.max_sets is None or self.sets_dealt < self.max_sets
+        if not self.bag and self.mode == "marathon" and more:
             self._deal()
         self.dominoes.append(self.values)
         self.piece = len(self.dominoes)
@@ -673,7 +691,7 @@ class FallingState:
         return moves
 
     def play(self, move: Move | str) -> None:
-        """Apply a Move (or its text): a command, or ``wait`` for one step; raise IllegalMoveError if refused."""
+        """Apply a Move or its text (a command, or ``wait``: one step); raise IllegalMoveError if refused."""
         try:
             parsed = move if isinstance(move, Move) else parse_move(str(move))
         except ValueError as exc:
@@ -856,7 +874,11 @@ class FallingState:
             state.events = list(data["events"])
             state.frames = [[[int(x) for x in lst] for lst in frame] for frame in data["frames"]]
             state.log = [(int(s), str(c)) for s, c in data["log"]]
-            if phase == FALLING and not (state.piece and state.board.fits(state.col, state.row, state.orientation)):
+            if state.orientation not in (0, 1, 2, 3):
+                raise ValueError(f"bad orientation {state.orientation}")
+            if phase == FALLING and not (
+                state.piece and state.board.fits(state.col, state.row, state.orientation)
+            ):
                 raise ValueError("the falling domino overlaps the board")
             if phase == RESOLVING and (state.cascade_steps <= 0 or not state.events
                                        or len(state.frames) != len(state.events)):
@@ -895,7 +917,8 @@ def from_dict(data: Mapping[str, Any]) -> FallingState:
     return FallingState.from_dict(data)
 
 
-def replay(seed: int, options: Mapping[str, Any], log: Iterable[Sequence[Any]], until: int | None = None) -> FallingState:
+def replay(seed: int, options: Mapping[str, Any], log: Iterable[Sequence[Any]],
+           until: int | None = None) -> FallingState:
     """Rebuild a game from its seed, options and input log ``[(step, command), ...]``.
 
     Each command is applied once the game has run ``step`` steps; with ``until``, the game then runs

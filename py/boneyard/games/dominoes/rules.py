@@ -64,6 +64,9 @@ PASS = DRAW + 1
 # NUMBER_MASK[n]: the tiles that show the number n (seven each).
 NUMBER_MASK = tuple(sum(1 << t for t in range(TILE_COUNT) if n in TILES[t]) for n in range(7))
 
+# ENDS_MASK[left * 7 + right]: the tiles that fit at least one of the open ends.
+ENDS_MASK = tuple(NUMBER_MASK[left] | NUMBER_MASK[right] for left in range(7) for right in range(7))
+
 # OTHER[t * 7 + n]: the number tile t shows at its free half when laid against n (-1: it does not fit).
 OTHER = tuple(
     (LOW[t] if HIGH[t] == n else HIGH[t]) if n in TILES[t] else -1 for t in range(TILE_COUNT) for n in range(7)
@@ -268,14 +271,15 @@ class Table:
             if self.opening_tile >= 0:
                 return [self.opening_tile << 1]
             return [t << 1 for t in mask_tiles(hand)]
-        right = self.right
-        fit = hand & (NUMBER_MASK[left] | NUMBER_MASK[right])
+        base = left * 7 + self.right
+        fit = hand & ENDS_MASK[base]
         if not fit:
             if self.draw_game and self.stock:
                 return [DRAW]
             return [PASS]
+        if not fit & (fit - 1):  # one tile fits: the common case
+            return list(FIT[BIT[fit] * 49 + base])
         codes: list[int] = []
-        base = left * 7 + right
         fits = FIT
         bit = BIT
         while fit:

@@ -238,7 +238,7 @@ class Searcher:
         for o in range(len(hands)):
             if o != seat and alive[o]:
                 threat |= _free_union(masks, occ, hands[o])
-        return sorted(moves, key=lambda tm: -bin(tm[1] & threat).count("1"))
+        return sorted(moves, key=lambda tm: -(tm[1] & threat).bit_count())
 
     def best_move(self) -> tuple[int, int] | None:
         """Return the best root move found within the budget (iterative deepening)."""

@@ -52,14 +52,29 @@
     root.dataset.bootError = "true";
   }
 
+  var updating = false;
+  var checking = false; // a return visit's update check is under way
+
+  function reveal() {
+    var loading = $("loading");
+    if (loading) loading.hidden = true;
+  }
+
   window.boneyardBoot = {
     stage: function (text, value) { setProgress(value || percent, text); },
     fail: fail,
+    // Python calls done() once the app is drawn; the loading screen stays up while an update installs.
     done: function () {
       ready = true;
       clearInterval(creep);
-      setProgress(100, "Ready");
       console.info("Boneyard ready in " + Math.round(performance.now() - started) + " ms");
+      if (updating || checking) {
+        setProgress(96, updating ? "Updating Boneyard to the new version…" : "Checking for a new version…");
+        return false;
+      }
+      setProgress(100, "Ready");
+      reveal();
+      return true;
     },
     startedAt: started,
   };
@@ -92,19 +107,72 @@
     if (!ready) fail("Starting is taking far longer than usual. Reload the page to try again.");
   }, 120000);
 
-  // Offline: the service worker precaches the whole site. When a new version takes over, a page that
-  // is still loading reloads at once (never a mix of old and new files); a page in play offers it.
+  // Offline: the service worker precaches the whole site. On a return visit the worker checks for a new
+  // version at once; if one is installing, the loading screen stays up and the page reloads into the
+  // new version as soon as it takes over, so a load never mixes old and new files. A page already in
+  // play when a new version arrives offers a reload instead.
   if ("serviceWorker" in navigator && location.protocol.indexOf("http") === 0) {
-    var hadController = !!navigator.serviceWorker.controller;
-    navigator.serviceWorker.addEventListener("controllerchange", function () {
+    var sw = navigator.serviceWorker;
+    var hadController = !!sw.controller;
+    sw.addEventListener("controllerchange", function () {
       if (!hadController) { hadController = true; return; }
-      if (!ready) { location.reload(); return; }
+      if (!ready || updating) { location.reload(); return; }
       window.dispatchEvent(new CustomEvent("boneyard:update-ready"));
     });
-    addEventListener("load", function () {
-      navigator.serviceWorker.register("sw.js").catch(function (err) {
-        console.warn("Boneyard: offline support is unavailable:", err);
+    var follow = function (worker) {
+      if (!worker || worker.boneyardFollowed) return;
+      if (ready && !checking && !updating) return; // a page in play: "controllerchange" offers a reload
+      worker.boneyardFollowed = true;
+      updating = true;
+      setProgress(percent, "Updating Boneyard to the new version…");
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "redundant") { // the update failed: carry on with this version
+          updating = false;
+          if (ready) { setProgress(100, "Ready"); reveal(); }
+        }
       });
-    });
+    };
+    var settle = function () { // the update check is over: show the app if it is waiting for that
+      checking = false;
+      if (ready && !updating) { setProgress(100, "Ready"); reveal(); }
+    };
+    var register = function () {
+      return sw.register("sw.js").then(function (reg) {
+        reg.addEventListener("updatefound", function () { follow(reg.installing); });
+        return reg;
+      });
+    };
+    var text = function (response) { return response.ok ? response.text() : null; };
+    var published = function () {
+      return fetch("version.json", { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) { return data && data.version; });
+    };
+    if (hadController) {
+      // Return visit: compare the version this worker serves with the published one (a tiny request;
+      // offline it fails at once). A new version: keep the loading screen up, install it, reload.
+      checking = true;
+      var timeout = new Promise(function (resolve) { setTimeout(resolve, 4000); });
+      var check = Promise.all([fetch("__boneyard_version").then(text), published()]).then(function (versions) {
+        if (versions[0] && versions[1] && versions[0] !== versions[1]) {
+          updating = true;
+          setProgress(percent, "Updating Boneyard to the new version…");
+          return register().then(function (reg) {
+            return reg.update().then(function () { follow(reg.installing || reg.waiting); });
+          }).catch(function (err) { // the new version could not be installed: carry on with this one
+            console.warn("Boneyard: the update failed:", err);
+            updating = false;
+          });
+        }
+        return register();
+      });
+      Promise.race([check, timeout]).then(settle, settle);
+    } else {
+      // First visit: precache only once the app is up, so the runtime is not downloaded twice at once.
+      var waitReady = setInterval(function () {
+        if (ready) { clearInterval(waitReady); register().catch(function (err) {
+          console.warn("Boneyard: offline support is unavailable:", err);
+        }); }
+      }, 250);
+    }
   }
 })();

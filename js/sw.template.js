@@ -30,6 +30,10 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (url.pathname.endsWith("/version.json")) return; // always from the network
+  if (url.pathname.endsWith("/__boneyard_version")) { // which version this worker serves
+    event.respondWith(new Response(VERSION, { headers: { "Content-Type": "text/plain" } }));
+    return;
+  }
   event.respondWith(
     caches.open(CACHE).then((cache) =>
       cache.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request))

@@ -78,8 +78,10 @@ def copy_runtime(out: Path) -> None:
 
 
 def site_files(out: Path) -> list[str]:
-    """Return every file of the built site (but the service worker) relative to it, sorted."""
-    return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != "sw.js")
+    """Return every file of the built site (but the service worker and version.json), sorted."""
+    return sorted(
+        p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name not in ("sw.js", "version.json")
+    )
 
 
 def site_version(out: Path, files: list[str]) -> str:

@@ -126,7 +126,6 @@ class App:
             self._proxies.append(proxy)
             window.addEventListener(kind, proxy)
         self.navigate()
-        by_id("loading").hidden = True
         self.root.hidden = False
         self.ready = True
         for kind, message in self.early_reports:
@@ -514,13 +513,39 @@ def create_once(fn: Any) -> Any:
     return create_once_callable(fn)
 
 
+def check_modules() -> str:
+    """Import every module the page's file system holds; return JSON {"modules": [...], "failed": {...}}.
+
+    The browser tests compare the list with the ``py/`` tree, so a module the configuration forgot
+    (or one that fails to import in the page) fails a test.
+    """
+    import importlib
+    import json
+    import os
+
+    modules, failed = [], {}
+    for package in ("boneyard", "ui"):
+        for folder, _dirs, files in os.walk(package):
+            for name in sorted(files):
+                if not name.endswith(".py"):
+                    continue
+                path = os.path.join(folder, name)
+                module = path[:-3].replace(os.sep, ".").removesuffix(".__init__")
+                modules.append(path)
+                try:
+                    importlib.import_module(module)
+                except Exception as exc:  # noqa: BLE001 - report, do not stop
+                    failed[path] = repr(exc)
+    return json.dumps({"modules": sorted(modules), "failed": failed})
+
+
 def start() -> None:
     """Build the app and show it (called by main.py)."""
     try:
         window.boneyardBoot.stage("Setting the table…", 94)
         app = App()
+        window.boneyardCheckModules = create_proxy(check_modules)
         app.mount()
-        window.boneyardApp = create_proxy(app)  # for debugging from the console
     except Exception as exc:  # noqa: BLE001 - show the player a readable error, not a blank page
         window.console.error("Boneyard: " + traceback.format_exc())
         window.boneyardBoot.fail(f"Boneyard could not start: {exc}")

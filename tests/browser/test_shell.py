@@ -1,0 +1,102 @@
+"""The page itself: loading screen, home screen, ready marker, offline-only requests, every module
+reachable, phone layout, keyboard focus and an accessibility audit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from boneyard.games import GAMES
+
+from .conftest import READY, READY_TIMEOUT_MS, ROOT, Watch, new_context, watch_page
+
+SCREENS = ["#/", "#/settings", "#/stats"] + [f"#/rules/{gid}" for gid in GAMES] + [f"#/setup/{gid}" for gid in GAMES]
+
+
+def test_loading_screen_paints_before_python_then_gives_way(browser, base_url):
+    """The loading screen shows the name and a progress bar before Python runs, then the home screen."""
+    watch = Watch()
+    context = new_context(browser, watch)
+    page = context.new_page()
+    watch_page(page, watch)
+    page.goto(base_url + "/", wait_until="domcontentloaded")
+    assert page.get_attribute("html", "data-ready") is None
+    loading = page.locator("#loading")
+    assert loading.is_visible()
+    assert "Boneyard" in loading.inner_text()
+    assert page.locator("#loading [role=progressbar]").is_visible()
+    assert page.locator("#app").is_hidden()
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    assert loading.is_hidden()
+    assert page.locator("#app").is_visible()
+    fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint').map(e => e.startTime)")
+    assert fcp, "the loading screen painted nothing"
+    watch.assert_clean(page)
+    context.close()
+
+
+def test_home_lists_every_registered_game(app_page):
+    cards = app_page.locator(".game-card")
+    assert cards.count() == len(GAMES)
+    for info in GAMES.values():
+        card = app_page.locator(f".game-card[data-game='{info.id}']")
+        assert info.name in card.inner_text()
+        assert card.locator("a", has_text="How to play").count() == 1
+
+
+def test_every_module_under_py_is_reachable_and_imports_in_the_page(app_page):
+    result = json.loads(app_page.evaluate("boneyardCheckModules()"))
+    on_disk = sorted(
+        p.relative_to(ROOT / "py").as_posix() for p in (ROOT / "py").rglob("*.py")
+        if "__pycache__" not in p.parts and p.name != "main.py"
+    )
+    assert result["modules"] == on_disk
+    assert result["failed"] == {}
+
+
+@pytest.mark.parametrize("hash_", SCREENS)
+def test_every_screen_renders_without_errors(app_page, watch, hash_):
+    app_page.evaluate(f"location.hash = {hash_!r}")
+    app_page.wait_for_function("document.querySelector('#screen-title') !== null")
+    assert app_page.locator("#screen-title").inner_text().strip()
+    watch.assert_clean(app_page)
+
+
+def test_phone_portrait_has_no_horizontal_scrolling(app_page):
+    app_page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        for hash_ in SCREENS:
+            app_page.evaluate(f"location.hash = {hash_!r}")
+            app_page.wait_for_timeout(150)
+            over = app_page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert over <= 0, f"{hash_} scrolls sideways by {over}px at 360px"
+    finally:
+        app_page.set_viewport_size({"width": 1100, "height": 850})
+
+
+def test_keyboard_reaches_the_games_with_a_visible_focus(app_page):
+    app_page.evaluate("location.hash = '#/'")
+    app_page.wait_for_timeout(150)
+    app_page.locator("body").focus()
+    seen = []
+    for _ in range(12):
+        app_page.keyboard.press("Tab")
+        seen.append(app_page.evaluate(
+            "(() => { const e = document.activeElement; const s = getComputedStyle(e);"
+            " return e === document.body ? ['', true] : [e.textContent.trim(), s.outlineStyle !== 'none' && s.outlineWidth !== '0px']; })()"
+        ))
+    names = [name for name, _ in seen]
+    assert any("How to play" in n for n in names), names
+    assert all(visible for name, visible in seen if name), seen
+
+
+@pytest.mark.parametrize("hash_", ["#/", "#/settings", "#/stats", "#/rules/dominoes", "#/setup/dominoes"])
+def test_accessibility_audit_finds_nothing_serious(app_page, hash_):
+    app_page.evaluate(f"location.hash = {hash_!r}")
+    app_page.wait_for_timeout(200)
+    results = Axe().run(app_page)
+    serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not serious, json.dumps([(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1)

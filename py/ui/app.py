@@ -224,6 +224,8 @@ class App:
         markup = self.screen_markup(name, arg)
         self.root.innerHTML = str(markup)
         changed = self.route != self.last_route
+        if changed and self.last_route is not None and self.last_route[0] == "play":
+            self.leave_table(self.last_route[1])
         self.last_route = self.route
         if changed:
             title = by_id("screen-title")
@@ -326,7 +328,18 @@ class App:
             announce=self.announce,
             rerender=self.render,
             board_width=self.board_width,
+            save=lambda: self.save(session),
+            finish=lambda: self.finish(session),
+            record_scores=lambda scores: self.record_scores(session, scores),
         )
+
+    def record_scores(self, session: Session, scores: dict[str, float]) -> list[str]:
+        """Keep a real-time game's best scores for its mode; return the names of new bests."""
+        today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+        improved = self.stats.record_scores(session.info.id, session.mode, scores, today)
+        if improved:
+            self.storage.save_stats(self.stats)
+        return improved
 
     def human_move(self, session: Session, move: Any) -> bool:
         """Play a person's move; report a refusal; save; let the computer answer."""
@@ -404,7 +417,18 @@ class App:
                 self.render()
                 return
         if self.route[0] == "play":
+            session = self.sessions.get(self.route[1])
+            hook = getattr(screen_for(self.route[1]), "after_render", None)
+            if session is not None and hook is not None:
+                hook(self.context(session))
             self.schedule_computer()
+
+    def leave_table(self, game_id: str) -> None:
+        """Tell a table screen that the player left it (it stops its loops and saves)."""
+        session = self.sessions.get(game_id)
+        hook = getattr(screen_for(game_id), "leave", None)
+        if session is not None and hook is not None:
+            hook(self.context(session))
 
     def on_resize(self) -> None:
         """Redraw the table for the new width."""

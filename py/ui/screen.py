@@ -34,6 +34,9 @@ class TableContext:
     announce: Callable[[str], None]  # read out to screen readers, and shown in the status line
     rerender: Callable[[], None]
     board_width: int = 640  # pixels available to the table, measured by the app
+    save: Callable[[], None] = lambda: None  # save the session now (real-time games save when they pause)
+    finish: Callable[[], None] = lambda: None  # the game ended outside play(): count it and forget the save
+    record_scores: Callable[[dict[str, float]], list[str]] = lambda scores: []  # keep best scores; new bests
     flags: dict[str, Any] = field(default_factory=dict)
 
 
@@ -52,4 +55,7 @@ class GameScreen(Protocol):
 
     def on_action(self, ctx: TableContext, action: str, value: str) -> None: ...
 
-    def default_seats(self, players: int, vs_computer: bool, name: str) -> list[Seat]: ...
+    # Optional hooks (the app calls them when present):
+    #   on_key(ctx, key) -> bool            a key pressed on the table (True: handled)
+    #   after_render(ctx) -> None           the table's markup is in the page (bind canvas, start a loop)
+    #   leave(ctx) -> None                  the player leaves the table (stop loops, pause, save)

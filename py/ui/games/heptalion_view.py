@@ -1,0 +1,285 @@
+"""Heptalion's table as HTML: the seven symbols, the diamond board, tiles, player panels, the log.
+
+Pure Python (no browser): each function takes plain data (the engine's view, the selection) and returns
+Markup, so tests render every piece under CPython. The board is a CSS grid of 11 x 11 cells; every
+space is a square showing its symbol as an SVG shape (``<use>`` of a sprite drawn once per table),
+a covered pair is one face-down domino spanning its two cells.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+from boneyard.tiles import SYMBOL_NAMES, SYMBOLS
+
+from ..html import Markup, h, join
+
+# Each symbol: its SVG drawing (viewBox -12 -12 24 24) and its colour. Shapes differ on their own
+# (not by colour alone): a saltire, a ring, a tall rhombus, a solid square, a small dot, a plus, a clover.
+SYMBOL_COLOURS = {
+    "X": "#c0392b",
+    "C": "#1f5fa8",
+    "D": "#7b3fa0",
+    "S": "#0f6e5e",
+    "T": "#2b2b2b",
+    "P": "#c2610f",
+    "L": "#2e8b3a",
+}
+
+
+def _symbol_shape(sym: str) -> str:
+    c = SYMBOL_COLOURS[sym]
+    if sym == "X":
+        return f'<path d="M-7,-7 L7,7 M7,-7 L-7,7" stroke="{c}" stroke-width="4.2" stroke-linecap="round" fill="none"/>'
+    if sym == "C":
+        return f'<circle r="7" stroke="{c}" stroke-width="3.4" fill="none"/>'
+    if sym == "D":
+        return f'<path d="M0,-10 L7,0 L0,10 L-7,0 Z" fill="{c}"/>'
+    if sym == "S":
+        return f'<rect x="-7" y="-7" width="14" height="14" rx="1.5" fill="{c}"/>'
+    if sym == "T":
+        return f'<circle r="4" fill="{c}"/>'
+    if sym == "P":
+        return f'<path d="M0,-8.5 V8.5 M-8.5,0 H8.5" stroke="{c}" stroke-width="4.2" stroke-linecap="round" fill="none"/>'
+    if sym == "L":
+        return (
+            f'<g fill="{c}"><circle cx="0" cy="-4.6" r="4"/><circle cx="4.6" cy="0" r="4"/>'
+            f'<circle cx="0" cy="4.6" r="4"/><circle cx="-4.6" cy="0" r="4"/>'
+            f'<path d="M0,0 L3,10" stroke="{c}" stroke-width="2" stroke-linecap="round"/></g>'
+        )
+    raise ValueError(f"no symbol {sym!r}")
+
+
+def sprite() -> Markup:
+    """Return the hidden SVG sprite defining the seven symbols (``#hx-s-X`` ...)."""
+    symbols = "".join(f'<symbol id="hx-s-{s}" viewBox="-12 -12 24 24">{_symbol_shape(s)}</symbol>' for s in SYMBOLS)
+    return Markup(f'<svg class="hx-sprite" width="0" height="0" aria-hidden="true" focusable="false"><defs>{symbols}</defs></svg>')
+
+
+def symbol_icon(sym: str, cls: str = "hx-sym") -> Markup:
+    """Return one symbol as a small inline SVG (decorative: the text beside it names it)."""
+    return Markup(
+        f'<svg class="{cls} hx-sym-{sym}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+        f'<use href="#hx-s-{sym}"/></svg>'
+    )
+
+
+def symbol_name(sym: str) -> str:
+    """Return a symbol's name ("dot")."""
+    return SYMBOL_NAMES[sym]
+
+
+def tile_name(tile: str) -> str:
+    """Return a tile's spoken name: ``"T-P"`` -> "dot–plus"."""
+    a, b = tile.split("-")
+    return f"{symbol_name(a)}–{symbol_name(b)}"
+
+
+def tile_face(tile: str) -> Markup:
+    """Return the two halves of a face-up tile."""
+    a, b = tile.split("-")
+    return join([h("span", {"class_": "hx-half"}, symbol_icon(a)), h("span", {"class_": "hx-half"}, symbol_icon(b))])
+
+
+def tile_button(tile: str, *, playable: bool, selected: bool = False, small: bool = False) -> Markup:
+    """Return a tile of a hand: a button when it can be played now, else an inert face."""
+    cls = "hx-tile" + (" is-small" if small else "") + (" is-playable" if playable else " is-dead") + (" is-selected" if selected else "")
+    label = tile_name(tile)
+    if playable:
+        return h(
+            "button",
+            {"type": "button", "class_": cls, "data_action": "tile", "data_value": tile, "data_tile": tile,
+             "aria_pressed": "true" if selected else "false", "aria_label": f"Tile {label}"},
+            tile_face(tile),
+        )
+    return h("span", {"class_": cls, "data_tile": tile, "role": "img", "aria_label": f"Tile {label}" + ("" if small else ", no room for it now")},
+             tile_face(tile))
+
+
+def tile_back(count: int) -> Markup:
+    """Return ``count`` face-down tiles (a hidden hand)."""
+    return join([h("span", {"class_": "hx-tile hx-back", "aria_hidden": "true"}) for _ in range(count)])
+
+
+# -- the board ------------------------------------------------------------------------------------
+
+
+def board(
+    view: Mapping[str, Any],
+    *,
+    clickable: Iterable[int] = (),
+    first: int | None = None,
+    pending: tuple[str, int, int] | None = None,
+    solution: Sequence[Mapping[str, Any]] | None = None,
+    board_id: str | None = "table-board",
+    label: str = "The board",
+) -> Markup:
+    """Return the diamond: every space a cell, covered pairs as face-down dominoes.
+
+    ``clickable`` spaces are buttons (``data-action="space"``); ``first`` is the chosen first space;
+    ``pending`` (tile, first space, second space) is the unconfirmed placement shown face up;
+    ``solution`` (placements with "tile" and "spaces") draws a layout face up instead of the game.
+    """
+    clickable = set(clickable)
+    spaces = view["spaces"]
+    covered_by: dict[int, Mapping[str, Any]] = {}
+    pieces: list[Markup] = []
+    dominoes = solution if solution is not None else view["covered"]
+    for placed in dominoes:
+        a, b = placed["spaces"]
+        covered_by[a] = covered_by[b] = placed
+    pend_cells: set[int] = set()
+    if pending is not None:
+        pend_cells = {pending[1], pending[2]}
+    for sp in spaces:
+        sid = sp["id"]
+        if sid in covered_by:
+            continue
+        sym = sp["symbol"]
+        style = f"grid-row:{sp['row'] + 1};grid-column:{sp['col'] + 1}"
+        name = symbol_name(sym)
+        cls = f"hx-cell hx-c-{sym}"
+        if sid in pend_cells:
+            cls += " is-pending"
+        if sid == first:
+            cls += " is-first"
+        if sid in clickable:
+            cls += " is-target"
+            what = "reset this choice" if sid == first else "place here"
+            pieces.append(h(
+                "button",
+                {"type": "button", "class_": cls, "style": style, "data_action": "space", "data_value": str(sid),
+                 "data_space": str(sid), "aria_label": f"Space {sid}, {name}: {what}"},
+                symbol_icon(sym),
+            ))
+        else:
+            pieces.append(h("span", {"class_": cls, "style": style, "data_space": str(sid), "role": "img", "aria_label": f"Space {sid}, {name}"},
+                            symbol_icon(sym)))
+    rows = {sp["id"]: (sp["row"], sp["col"]) for sp in spaces}
+    for placed in dominoes:
+        pieces.append(_domino(placed, rows, face_up=solution is not None))
+    if pending is not None:
+        tile, a, b = pending
+        pieces.append(_domino({"tile": tile, "spaces": [a, b], "latest": False}, rows, face_up=True, pending=True,
+                              symbols=(spaces[a]["symbol"], spaces[b]["symbol"])))
+    props = {"class_": "hx-board" + (" is-solution" if solution is not None else ""), "role": "group", "aria_label": label}
+    if board_id:
+        props["id"] = board_id
+    return h("div", props, pieces)
+
+
+def _domino(placed: Mapping[str, Any], rows: Mapping[int, tuple[int, int]], *, face_up: bool, pending: bool = False,
+            symbols: tuple[str, str] | None = None) -> Markup:
+    a, b = placed["spaces"]
+    (ra, ca), (rb, cb) = rows[a], rows[b]
+    top, left = min(ra, rb), min(ca, cb)
+    vertical = ca == cb
+    style = f"grid-row:{top + 1}/span {2 if vertical else 1};grid-column:{left + 1}/span {1 if vertical else 2}"
+    cls = "hx-domino " + ("is-v" if vertical else "is-h")
+    if placed.get("latest"):
+        cls += " is-latest"
+    if pending:
+        cls += " is-pending"
+    if face_up:
+        cls += " is-face"
+        if symbols is None:
+            x, y = placed["tile"].split("-")
+            # The tile's first symbol lies on its first space.
+            symbols = (x, y)
+        first_cell = (ra, ca) <= (rb, cb)
+        ends = symbols if first_cell else (symbols[1], symbols[0])
+        label = ("Your placement: " if pending else "") + tile_name(placed["tile"])
+        return h("span", {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
+                 h("span", {"class_": "hx-half"}, symbol_icon(ends[0])), h("span", {"class_": "hx-half"}, symbol_icon(ends[1])))
+    label = f"Domino {placed.get('number', '')} face down" + (", the latest" if placed.get("latest") else "")
+    return h("span", {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"})
+
+
+# -- seats ------------------------------------------------------------------------------------------
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def seat_order(players: int, first: int) -> list[int]:
+    """Return the seats in playing order starting with ``first`` (your panel comes first)."""
+    return [(first + i) % players for i in range(players)]
+
+
+def status_chip(seat_view: Mapping[str, Any], eliminated: Sequence[int], turn: int | None) -> Markup:
+    """Return a seat's state: to move, eliminated (with its order) or winner."""
+    s = seat_view["seat"]
+    if seat_view["status"] == "winner":
+        return h("span", {"class_": "hx-chip is-winner"}, "Winner")
+    if seat_view["status"] == "eliminated":
+        order = eliminated.index(s) + 1 if s in eliminated else 0
+        return h("span", {"class_": "hx-chip is-out"}, f"Out ({ORDINAL.get(order, str(order))})" if order else "Out")
+    if turn == s:
+        return h("span", {"class_": "hx-chip is-turn"}, "To move")
+    return ""
+
+
+def panel(
+    seat_view: Mapping[str, Any],
+    *,
+    name: str,
+    who: str,
+    eliminated: Sequence[int],
+    turn: int | None,
+    mine: bool,
+    hand: Sequence[str] | None,
+    playable: Iterable[str] = (),
+    selected: str | None = None,
+    thinking: bool = False,
+) -> Markup:
+    """Return one player's panel: name, ★ for the starting player, state, and the hand."""
+    playable = set(playable)
+    s = seat_view["seat"]
+    star = h("span", {"class_": "hx-star", "title": "Starting player", "aria_label": "starting player"}, "★") if seat_view["start"] else ""
+    count = seat_view["tile_count"]
+    head = h(
+        "div", {"class_": "hx-panel-head"},
+        h("span", {"class_": "hx-name"}, name, star),
+        status_chip(seat_view, eliminated, turn),
+    )
+    meta = h("p", {"class_": "hx-meta"}, who, f" · {count} tile{'s' if count != 1 else ''} in hand · {seat_view['placed']} placed",
+             h("span", {"class_": "hx-thinking"}, " · thinking…") if thinking else "")
+    if hand is None:
+        tiles = h("div", {"class_": "hx-hand is-hidden", "aria_label": f"{count} hidden tiles"}, tile_back(count))
+    else:
+        tiles = h(
+            "div", {"class_": "hx-hand", "role": "group", "aria_label": ("Your tiles" if mine else f"{name}'s tiles")},
+            [tile_button(t, playable=t in playable, selected=t == selected, small=not mine) for t in hand],
+        ) if hand else h("p", {"class_": "hx-meta"}, "No tiles left.")
+    cls = "hx-panel" + (" is-mine" if mine else "") + (" is-turn" if turn == s else "") + (
+        " is-out" if seat_view["status"] == "eliminated" else "") + (" is-winner" if seat_view["status"] == "winner" else "")
+    return h("section", {"class_": cls, "data_seat": str(s), "aria_label": f"{name}"}, head, meta, tiles)
+
+
+def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Return one public event as a sentence."""
+    who = names[event["seat"]] if 0 <= event["seat"] < len(names) else f"Seat {event['seat'] + 1}"
+    kind = event["kind"]
+    if kind == "place":
+        tile = event["move"].split("@")[0]
+        return f"{who} placed {tile_name(tile)}."
+    if kind == "eliminated":
+        return f"{who} is eliminated: no tile fits ({ORDINAL.get(event['order'], event['order'])} out)."
+    if kind == "winner":
+        return f"{who} wins!"
+    if kind == "no_fit":
+        return f"No more tiles fit: {event['placed']} placed."
+    return ""
+
+
+def log(history: Sequence[Mapping[str, Any]], names: Sequence[str], limit: int = 8) -> Markup:
+    """Return the latest public events, newest first."""
+    items = [h("li", {"class_": f"hx-ev-{e['kind']}"}, event_text(e, names)) for e in list(history)[-limit:]][::-1]
+    if not items:
+        items = [h("li", {"class_": "hx-ev-none"}, "No tiles placed yet.")]
+    return h("details", {"class_": "hx-log", "open": True}, h("summary", {}, "Game log"), h("ol", {}, items))
+
+
+def legend() -> Markup:
+    """Return the key of the seven symbols."""
+    return h("ul", {"class_": "hx-legend", "aria_label": "The seven symbols"},
+             [h("li", {}, symbol_icon(s), symbol_name(s)) for s in SYMBOLS])

@@ -1,0 +1,418 @@
+"""The Triangles table screen's markup and click flow, under CPython (no browser)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from boneyard.core import IllegalMoveError
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from ui.games import screen_for
+from ui.games import triangles_layout as lay
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+SCREEN = screen_for("triangles")
+INFO = GAMES["triangles"]
+
+
+def start(seed: int = 7, players: int = 2, device: bool = False, moves: int = 0) -> Session:
+    """Deal a game and play ``moves`` random moves, then the computers, until a person is to move."""
+    if device:
+        seats = [Seat("human", f"P{i + 1}") for i in range(players)]
+    else:
+        seats = [Seat("human", "Ana")] + [Seat("computer", f"Computer {i}", "easy") for i in range(1, players)]
+    session = Session.start(INFO, seats, f"players-{players}", f"{players} players", {"players": players}, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if session.state.is_over():
+            break
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            legal = session.state.legal_moves()
+            session.play(legal[rng.randrange(len(legal))])
+    while not session.state.is_over() and session.computer_to_move():
+        session.computer_move()
+    return session
+
+
+class Harness:
+    """A TableContext whose play() goes through the session (and lets the computers answer)."""
+
+    def __init__(self, session: Session, settings: Settings | None = None) -> None:
+        self.session = session
+        self.ui: dict = {}
+        self.played: list[str] = []
+        self.refused: list[str] = []
+        self.heard: list[str] = []
+        self.renders = 0
+        self.settings = settings or Settings()
+
+    @property
+    def ctx(self) -> TableContext:
+        return TableContext(
+            session=self.session, settings=self.settings, ui=self.ui, animations=False, play=self.play,
+            announce=self.heard.append, rerender=self.rerender,
+        )
+
+    def rerender(self) -> None:
+        self.renders += 1
+        SCREEN.render(self.ctx)
+
+    def play(self, move: str) -> bool:
+        try:
+            self.session.play(move)
+        except IllegalMoveError as exc:
+            self.refused.append(str(exc))
+            return False
+        self.played.append(str(move))
+        while not self.session.state.is_over() and self.session.computer_to_move():
+            self.session.computer_move()
+        return True
+
+    def render(self) -> str:
+        return str(SCREEN.render(self.ctx))
+
+    def act(self, action: str, value: str = "") -> str:
+        SCREEN.on_action(self.ctx, action, value)
+        return self.render()
+
+
+def spots_in(markup: str) -> set[tuple[int, int]]:
+    return {(int(r), int(c)) for r, c in re.findall(r'class="tri-spot[^"]*" id="spot-(-?\d+)_(-?\d+)"', markup)}
+
+
+def placeable(seed: int = 11, moves: int = 14) -> Session:
+    """Return a position after about ``moves`` moves where the person to move can lay a tile."""
+    for extra in range(0, 40, 2):
+        session = start(seed=seed, moves=moves + extra)
+        if not session.state.is_over() and any("@" in str(m) for m in session.state.legal_moves()):
+            return session
+    raise AssertionError("no placeable position")
+
+
+def legal_cells(session: Session, tile: str) -> dict[tuple[int, int], list[int]]:
+    found: dict = {}
+    for move in session.state.legal_moves():
+        text = str(move)
+        if text.startswith(tile + "@"):
+            found.setdefault(move.cell, []).append(move.rotation)
+    return found
+
+
+# -- setup -------------------------------------------------------------------------------------------
+
+
+def test_setup_offers_players_2_to_4():
+    assert SCREEN.modes() == []
+    for value, expected in (("2", 2), ("3", 3), ("4", 4), ("9", 2), ("x", 2), (None, 2)):
+        mode, players = SCREEN.mode_from_form({"players": value} if value is not None else {})
+        assert players == expected and mode.options == {"players": expected} and mode.players is None
+        assert mode.key == f"players-{expected}"
+
+
+def test_the_pure_modules_import_nothing_from_the_browser():
+    folder = Path(__file__).resolve().parents[2] / "py" / "ui" / "games"
+    for name in ("triangles.py", "triangles_layout.py"):
+        text = (folder / name).read_text()
+        assert not re.search(r"^\s*(from|import)\s+(js|pyscript|pyodide)\b", text, re.M), name
+
+
+# -- the opening ---------------------------------------------------------------------------------------
+
+
+def find_human_opener(players: int = 2) -> Session:
+    for seed in range(200):
+        session = start(seed=seed, players=players)
+        if session.to_move() == 0 and not session.state.view(0)["table"]:
+            opening = session.state.view(0)["opening"]
+            a, b, c = opening.split("-")
+            if not a == b == c:
+                return session
+    raise AssertionError("no seed where the person opens with a plain tile")
+
+
+def test_the_opening_tile_takes_its_rotation_before_it_is_placed():
+    session = find_human_opener()
+    opening = session.state.view(0)["opening"]
+    harness = Harness(session)
+    page = harness.render()
+    assert f"you open with {opening}" in page
+    assert f'aria-label="Tile {opening}, playable"' in page
+    page = harness.act("select", opening)
+    assert spots_in(page) == {(0, 0)}
+    assert "3 ways to turn it" in page
+    page = harness.act("cell", "0,0")
+    assert harness.played == [] and harness.ui["pending"] == [0, 0, 0]
+    assert 'id="tri-confirm"' in page and 'id="tri-rotate"' in page
+    page = harness.act("cell", "0,0")  # tapping again turns it
+    assert harness.ui["pending"] == [0, 0, 1]
+    page = harness.act("rotate")
+    assert harness.ui["pending"] == [0, 0, 2]
+    page = harness.act("rotate")
+    assert harness.ui["pending"] == [0, 0, 0]
+    harness.act("rotate")
+    harness.act("confirm")
+    assert harness.played == [f"{opening}@0,0r1"]
+    assert "sel" not in harness.ui and "pending" not in harness.ui
+
+
+# -- spots -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_marked_spots_are_exactly_the_legal_cells_of_every_tile(seed):
+    session = placeable(seed)
+    harness = Harness(session)
+    view = session.state.view(0)
+    assert view["current_player"] == 0
+    for tile in view["hand"]:
+        harness.ui.clear()
+        page = harness.act("select", tile)
+        assert spots_in(page) == set(legal_cells(session, tile)), tile
+        playable = f'aria-label="Tile {tile}, playable"' in page
+        assert playable == bool(legal_cells(session, tile))
+
+
+def test_a_marked_spot_places_the_tile_and_an_unmarked_cell_does_not():
+    session = placeable()
+    view = session.state.view(0)
+    harness = Harness(session)
+    tile = next(t for t in view["hand"] if legal_cells(session, t))
+    cells = legal_cells(session, tile)
+    placed = {tuple(t["cell"]) for t in view["table"]}
+    open_cells = [c for c in lay.frontier(placed) if c not in cells]
+    assert open_cells
+    page = harness.act("select", tile)
+    for cell in open_cells[:5]:
+        page = harness.act("cell", f"{cell[0]},{cell[1]}")
+        assert harness.played == [] and f"{tile} does not fit at row {cell[0]}, column {cell[1]}" in page
+    cell = sorted(cells)[0]
+    harness.act("cell", f"{cell[0]},{cell[1]}")
+    assert harness.played == [lay.move_text(tile, cell, cells[cell][0])]
+    assert any(t["cell"] == list(cell) and t["tile"] == tile for t in session.state.view(0)["table"])
+
+
+def test_no_spots_without_a_tile_and_none_on_the_computers_turn():
+    session = placeable()
+    harness = Harness(session)
+    page = harness.act("cell", "0,1")
+    assert harness.played == [] and "Choose a tile from your hand first." in page
+    assert spots_in(page) == set()
+    # the computer to move: the hand is disabled and a tap does nothing
+    comp = start(seed=11, moves=0)
+    while comp.to_move() == 0:
+        comp.play(comp.state.legal_moves()[0])
+    waiting = Harness(comp)
+    page = waiting.render()
+    if not comp.state.is_over():
+        assert 'data-turn="wait"' in page and "is thinking" in page
+        tile = comp.state.view(0)["hand"][0]
+        page = waiting.act("select", tile)
+        assert "sel" not in waiting.ui and spots_in(page) == set()
+
+
+def test_suggestions_off_marks_no_tile():
+    session = placeable()
+    harness = Harness(session, Settings(suggestions=False))
+    page = harness.render()
+    assert "is-playable" not in page and ", playable" not in page
+
+
+# -- draw and pass -----------------------------------------------------------------------------------------
+
+
+def find(predicate, moves_range=range(6, 60, 2), seeds=range(60)):
+    for seed in seeds:
+        for moves in moves_range:
+            session = start(seed=seed, moves=moves)
+            if not session.state.is_over() and predicate(session):
+                return session
+    raise AssertionError("no position found")
+
+
+def test_draw_is_offered_only_when_nothing_fits_and_shows_the_draws_left():
+    session = find(lambda s: [str(m) for m in s.state.legal_moves()] == ["draw"])
+    harness = Harness(session)
+    page = harness.render()
+    left = session.state.view(0)["draws_left"]
+    assert re.search(r'data-action="draw" id="tri-draw"', page)
+    assert f"{left} left" in page and "nothing fits" in page
+    assert re.search(r'data-action="pass" disabled', page)
+    hand = len(session.state.view(0)["hand"])
+    page = harness.act("draw")
+    assert harness.played == ["draw"]
+    assert "You drew" in harness.ui["msg"] or session.to_move() != 0
+    if session.to_move() == 0:
+        assert len(session.state.view(0)["hand"]) == hand + 1
+        drawn = session.state.view(0)["hand"][-1]
+        if legal_cells(session, drawn):
+            assert harness.ui["sel"] == drawn and spots_in(page)
+
+
+def test_draw_and_pass_are_disabled_while_a_tile_fits():
+    session = placeable()
+    assert any("@" in str(m) for m in session.state.legal_moves())
+    page = Harness(session).render()
+    assert re.search(r'data-action="draw" disabled', page)
+    assert re.search(r'data-action="pass" disabled', page)
+    harness = Harness(session)
+    harness.act("draw")
+    harness.act("pass")
+    assert harness.played == []
+
+
+def test_pass_when_the_engine_says_so():
+    session = find(lambda s: [str(m) for m in s.state.legal_moves()] == ["pass"], range(20, 80, 3))
+    harness = Harness(session)
+    page = harness.render()
+    assert re.search(r'data-action="pass" id="tri-pass"', page)
+    harness.act("pass")
+    assert harness.played == ["pass"]
+
+
+# -- shared device ---------------------------------------------------------------------------------------
+
+
+def test_the_privacy_cover_hides_the_next_persons_tiles_until_they_ask():
+    session = start(seed=5, players=3, device=True)
+    harness = Harness(session)
+    seat = session.to_move()
+    page = harness.render()
+    assert f"Pass the device to P{seat + 1}" in page and 'id="tri-reveal"' in page
+    assert "tri-hand-tile" not in page and 'data-turn="privacy"' in page
+    page = harness.act("reveal")
+    assert "Pass the device" not in page and 'data-turn="you"' in page
+    hand = session.state.view(seat)["hand"]
+    assert all(f'id="hand-{t}"' in page for t in hand)
+    move = str(session.state.legal_moves()[0])
+    harness.act("select", move.split("@")[0])
+    harness.act("cell", move.split("@")[1].split("r")[0])
+    if harness.ui.get("pending"):
+        harness.act("confirm")
+    assert len(harness.played) == 1
+    nxt = session.to_move()
+    page = harness.render()
+    assert nxt != seat and f"Pass the device to P{nxt + 1}" in page
+    assert not any(f'id="hand-{t}"' in page for t in session.state.view(nxt)["hand"])
+
+
+# -- the end ------------------------------------------------------------------------------------------------
+
+
+def play_out(session: Session) -> None:
+    rng = random.Random(1)
+    while not session.state.is_over():
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            legal = session.state.legal_moves()
+            session.play(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_summary_shows_each_seats_pips_and_new_game_and_home(seed):
+    session = start(seed=seed, players=3)
+    play_out(session)
+    outcome = session.state.outcome()
+    page = Harness(session).render()
+    assert 'data-turn="over"' in page and 'id="tri-summary"' in page
+    assert 'data-action="new-game" data-value="triangles"' in page and 'data-action="home"' in page
+    assert 'id="tri-draw"' not in page
+    names = ["You", "Computer 1", "Computer 2"]
+    rows = re.findall(r'<tr[^>]*><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
+    assert [(n, int(pl), int(p)) for n, pl, p in rows] == [
+        (names[s], outcome.placings[s], outcome.scores[s]) for s in range(3)]
+    if len(outcome.winners) == 1:
+        w = outcome.winners[0]
+        assert ("You win!" if w == 0 else f"{names[w]} wins") in page
+    else:
+        assert "A draw" in page
+
+
+# -- zoom and keys ----------------------------------------------------------------------------------------
+
+
+def test_zoom_buttons_and_keys_change_the_view_box_and_fit_restores_it():
+    session = placeable(11, 20)
+    harness = Harness(session)
+    page = harness.render()
+    auto = re.search(r'viewBox="([^"]+)"', page).group(1)
+    harness.act("zoom", "in")
+    box = harness.ui["view"]
+    assert box[2] < float(auto.split()[2])
+    page = harness.render()
+    assert f'viewBox="{lay.box_attr(tuple(box))}"' in page and "is-manual" in page
+    assert SCREEN.on_key(harness.ctx, "-") and harness.ui["view"][2] > box[2]
+    assert SCREEN.on_key(harness.ctx, "0") and harness.ui["view"] is None
+    assert re.search(r'viewBox="([^"]+)"', harness.render()).group(1) == auto
+    assert not SCREEN.on_key(harness.ctx, "Enter")
+    harness.ui["view"] = ["bad", 1, 2, 3]  # a damaged box falls back to the fit
+    assert re.search(r'viewBox="([^"]+)"', harness.render()).group(1) == auto
+
+
+def test_the_fit_grows_with_the_layout_and_keeps_a_minimum():
+    small = lay.fit_box([(0, 0)])
+    assert small[2] >= lay.MIN_W and small[3] >= lay.MIN_H
+    session = start(seed=11, moves=40)
+    cells = [tuple(t["cell"]) for t in session.state.view(0)["table"]]
+    x, y, w, h = lay.fit_box(cells)
+    from boneyard.games.triangles import grid
+    x0, y0, x1, y1 = grid.bounding_box(cells)
+    assert x <= x0 and y <= y0 and x + w >= x1 and y + h >= y1
+    assert lay.zoom_box((0, 0, 10, 5), 1 / 100)[2] == lay.ZOOM_MIN_W
+    assert lay.zoom_box((0, 0, 10, 5), 100)[2] == lay.ZOOM_MAX_W
+
+
+def test_escape_puts_the_tile_back():
+    session = placeable()
+    harness = Harness(session)
+    tile = session.state.view(0)["hand"][0]
+    harness.act("select", tile)
+    assert SCREEN.on_key(harness.ctx, "Escape") and "sel" not in harness.ui
+    assert not SCREEN.on_key(harness.ctx, "Escape")
+
+
+# -- words ---------------------------------------------------------------------------------------------------
+
+
+def test_the_log_groups_draws_with_the_move_that_ends_the_turn():
+    history = [
+        {"seat": 0, "move": "5-5-5@0,0r0"},
+        {"seat": 1, "move": "draw"}, {"seat": 1, "move": "draw"}, {"seat": 1, "move": "3-5-5@0,1r2"},
+        {"seat": 0, "move": "draw"}, {"seat": 0, "move": "draw"}, {"seat": 0, "move": "draw"}, {"seat": 0, "move": "pass"},
+        {"seat": 1, "move": "draw"},
+    ]
+    names = {0: "You", 1: "Computer 1"}
+    assert lay.log_lines(history, names.get) == [
+        "You laid 5-5-5", "Computer 1 drew 2 tiles and laid 3-5-5", "You drew 3 tiles and passed", "Computer 1 drew a tile",
+    ]
+    assert lay.log_lines(history, names.get, limit=1) == ["Computer 1 drew a tile"]
+
+
+def test_aria_labels_name_tiles_and_spots():
+    session = placeable()
+    harness = Harness(session)
+    tile = next(t for t in session.state.view(0)["hand"] if legal_cells(session, t))
+    page = harness.act("select", tile)
+    cell = sorted(legal_cells(session, tile))[0]
+    assert f'aria-label="Place at row {cell[0]}, column {cell[1]}"' in page
+    assert f'aria-label="Tile {tile}, playable"' in page and 'aria-pressed="true"' in page
+    assert 'tabindex="0" role="button"' in page
+    assert harness.heard and tile in harness.heard[-1]
+
+
+def test_news_reads_out_each_move_once():
+    session = placeable()
+    harness = Harness(session)
+    assert SCREEN.news(harness.ctx) == []  # the first drawing after a load reads nothing old
+    move = str(session.state.legal_moves()[0])
+    harness.play(move)
+    news = SCREEN.news(harness.ctx)
+    assert news and news[0].startswith("You laid")
+    assert SCREEN.news(harness.ctx) == []

@@ -9,6 +9,9 @@
 - Writes ``site/pyscript.toml``: the repository's ``pyscript.toml`` plus a ``[files]`` table listing
   every module under ``py/`` (HTTP lists no folders, so each file is named), so the page can never miss
   a module that the repository has.
+- Adds the Pyodide memory snapshot and points the page's interpreter at its loader
+  (``tools/snapshot.py``; made with Node, cached in ``build/snapshot/``). Without it the page boots
+  the normal way.
 - Writes ``sw.js`` from ``js/sw.template.js`` with the list of every file of the site and a version
   that is a hash of their contents, so a changed site is a new service worker with a new cache.
 
@@ -21,6 +24,7 @@ import argparse
 import hashlib
 import json
 import shutil
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +81,18 @@ def copy_runtime(out: Path) -> None:
     shutil.copytree(pyscript, out / "vendor" / "pyscript", ignore=shutil.ignore_patterns("*.map"))
 
 
+def add_snapshot(out: Path) -> None:
+    """Add the memory snapshot (tools/snapshot.py); if it cannot be made, the site boots without it."""
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    import snapshot
+
+    try:
+        snapshot.install(out)
+    except Exception as error:  # noqa: BLE001 - any failure: build on, the page falls back
+        print(f"build_site: no memory snapshot ({error}); the page will boot without it", file=sys.stderr)
+
+
 def site_files(out: Path) -> list[str]:
     """Return every file of the built site (but the service worker and version.json), sorted."""
     return sorted(
@@ -122,6 +138,7 @@ def build(out: Path) -> str:
         shutil.copy2(ROOT / source, dest)
     write_config(out)
     copy_runtime(out)
+    add_snapshot(out)
     return write_service_worker(out)
 
 

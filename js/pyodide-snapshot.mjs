@@ -1,0 +1,130 @@
+// Boneyard's interpreter module: PyScript imports it (pyscript.toml `interpreter`, written by
+// tools/build_site.py) and calls its loadPyodide(options). It boots Pyodide from the memory snapshot
+// that tools/snapshot.py built (Python already started, the stdlib and the engine already imported),
+// and boots the normal way whenever the snapshot is missing, does not match the files served beside
+// it, or fails to restore. The player never sees the difference but in speed; developers get one
+// console line saying which way it booted, and `window.boneyardSnapshot` says the same for tests.
+import * as runtime from "../vendor/pyodide/pyodide.mjs";
+
+export const version = runtime.version;
+
+const here = import.meta.url;
+const INDEX_URL = new URL("../vendor/pyodide/", here).href;
+const MANIFEST_URL = new URL("../snapshot/manifest.json", here).href;
+const FORMAT = 1;
+
+const status = { used: false, reason: "not started", ms: null };
+globalThis.boneyardSnapshot = status;
+
+const started = performance.now();
+
+async function sha256(buffer) {
+  const digest = await crypto.subtle.digest("SHA-256", buffer);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.arrayBuffer();
+}
+
+async function readManifest() {
+  const response = await fetch(MANIFEST_URL);
+  if (!response.ok) throw new Error(`no snapshot (manifest ${response.status})`);
+  const manifest = await response.json();
+  if (manifest.format !== FORMAT) throw new Error(`snapshot format ${manifest.format}, expected ${FORMAT}`);
+  if (manifest.pyodide !== version) throw new Error(`snapshot of Pyodide ${manifest.pyodide}, runtime is ${version}`);
+  return manifest;
+}
+
+// Every served file the snapshot depends on must be the one it was made from (the stdlib zip is
+// checked after the boot, in Pyodide's file system, so it is not downloaded twice).
+async function checkServedFiles(manifest) {
+  const checks = Object.entries(manifest.checks).filter(([path]) => path !== "vendor/pyodide/python_stdlib.zip");
+  await Promise.all(checks.map(async ([path, expected]) => {
+    const actual = await sha256(await fetchBytes(new URL("../" + path, here).href));
+    if (actual !== expected) throw new Error(`${path} differs from the snapshot's copy`);
+  }));
+}
+
+// The file is the gzip of the snapshot's pages that are not all zero; manifest.runs says where each
+// stretch goes ([offset, length]). Inflate while downloading, straight into a zeroed buffer. Gzip's
+// own checksum and length catch a damaged file; the sizes are checked here.
+async function unpack(manifest) {
+  const response = await fetch(new URL("../snapshot/" + manifest.file, here).href);
+  if (!response.ok) throw new Error(`the snapshot file answered ${response.status}`);
+  const bytes = new Uint8Array(manifest.bytes);
+  const runs = manifest.runs;
+  let run = 0;
+  let offset = runs.length ? runs[0][0] : 0;
+  let left = runs.length ? runs[0][1] : 0;
+  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    let at = 0;
+    while (at < value.length) {
+      if (left === 0) throw new Error("the snapshot file is longer than its runs");
+      const take = Math.min(left, value.length - at);
+      bytes.set(value.subarray(at, at + take), offset);
+      at += take;
+      offset += take;
+      left -= take;
+      if (left === 0 && ++run < runs.length) [offset, left] = runs[run];
+    }
+  }
+  if (left !== 0 || run < runs.length - 1) throw new Error("the snapshot file is shorter than its runs");
+  return bytes;
+}
+
+// Start fetching at once: PyScript imports this module well before it calls loadPyodide.
+const manifestReady = readManifest();
+const snapshotReady = manifestReady.then((manifest) =>
+  Promise.all([unpack(manifest), checkServedFiles(manifest)]).then(([bytes]) => bytes));
+// A failure here is handled in loadPyodide; never let it surface as an unhandled rejection.
+manifestReady.catch(() => {});
+snapshotReady.catch(() => {});
+
+function afterRestore(pyodide, manifest) {
+  const zip = manifest.stdlib_zip;
+  const stdlib = pyodide.FS.readFile(zip);
+  return sha256(stdlib).then((actual) => {
+    if (actual !== manifest.checks["vendor/pyodide/python_stdlib.zip"]) {
+      throw new Error("python_stdlib.zip differs from the snapshot's");
+    }
+    // The heap is the one saved at build time: reseed what was seeded then, and forget the file
+    // system's directory listings (the page's files are written after this, as in a normal boot).
+    pyodide.runPython("import random, importlib; random.seed(); importlib.invalidate_caches(); del random, importlib");
+  });
+}
+
+function report(used, reason) {
+  status.used = used;
+  status.reason = reason;
+  status.ms = Math.round(performance.now() - started);
+  console.info(used
+    ? `Boneyard: Python restored from its snapshot (${status.ms} ms after the loader started)`
+    : `Boneyard: booting Python without the snapshot: ${reason}`);
+}
+
+export async function loadPyodide(options = {}) {
+  const plain = { ...options, indexURL: INDEX_URL };
+  let manifest;
+  try {
+    manifest = await manifestReady;
+  } catch (error) {
+    report(false, error.message || String(error));
+    return runtime.loadPyodide(plain);
+  }
+  let pyodide;
+  try {
+    pyodide = await runtime.loadPyodide({ ...plain, _loadSnapshot: snapshotReady });
+    await afterRestore(pyodide, manifest);
+  } catch (error) {
+    report(false, error.message || String(error));
+    return runtime.loadPyodide(plain);
+  }
+  report(true, "restored");
+  return pyodide;
+}

@@ -94,10 +94,10 @@ class HeptalionScreen:
         """Return the table's setup: players and seats, hands, board, starting player (or the puzzle's board)."""
         self._merge_again(form)
         opponents = form.get("opponents", "computer")
-        if form.get("_opp") != opponents:  # the Opponents preset changed: drop explicit seat choices
+        if form.get("_opp", opponents) != opponents:  # the Opponents preset changed: drop explicit seat choices
             for key in [k for k in form if k.startswith("who_")]:
                 del form[key]
-            form["_opp"] = opponents
+        form["_opp"] = opponents
         mode = str(form.get("mode", "game"))
         parts: list[Markup] = []
         if mode == "fit":

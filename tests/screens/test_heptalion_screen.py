@@ -1,0 +1,272 @@
+"""Heptalion's table screen under CPython: setup, the click flow, privacy, puzzles, markup."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from boneyard.games import GAMES
+from boneyard.games.heptalion.board import LAB_BOARDS, ORIGINAL
+from boneyard.games.heptalion.rules import selection_targets
+from boneyard.settings import Settings
+from boneyard.tiles import SYMBOLS
+from ui.games import heptalion_view as hv
+from ui.games.heptalion import SCREEN, HeptalionScreen, lab_proof
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+INFO = GAMES["heptalion"]
+
+
+class Table:
+    """A session with the screen, as the app drives it (computer moves played at once)."""
+
+    def __init__(self, form: dict[str, Any], seed: int = 7, settings_name: str = "Ann") -> None:
+        self.screen = HeptalionScreen()
+        self.screen.custom_fields(form)
+        mode, players = self.screen.mode_from_form(form)
+        seats = [Seat("human", settings_name)] + [Seat("computer", f"Computer {i}", "medium") for i in range(1, players)]
+        self.session = Session.start(INFO, seats, mode.key, mode.label, mode.options, seed=seed)
+        self.ui: dict[str, Any] = {}
+        self.saves = 0
+        self.announced: list[str] = []
+        self.html = ""
+        self.settings = Settings().replace(name=settings_name)
+        self.render()
+
+    def ctx(self) -> TableContext:
+        return TableContext(
+            session=self.session, settings=self.settings, ui=self.ui, animations=False,
+            play=self.play, announce=self.announced.append, rerender=self.render, save=self.save,
+        )
+
+    def save(self) -> None:
+        self.saves += 1
+
+    def play(self, move: Any) -> bool:
+        self.session.play(move)
+        self.save()
+        while self.session.computer_to_move():
+            self.session.computer_move()
+        self.render()
+        return True
+
+    def render(self) -> str:
+        self.html = str(self.screen.render(self.ctx()))
+        self.screen.after_render(self.ctx())
+        return self.html
+
+    def act(self, action: str, value: str = "") -> str:
+        self.screen.on_action(self.ctx(), action, value)
+        return self.html
+
+    def view(self) -> dict[str, Any]:
+        return self.session.state.view(self.session.viewer())
+
+    def clickable(self, kind: str) -> list[str]:
+        return re.findall(rf'data-action="{kind}" data-value="([^"]+)"', self.html)
+
+
+def first_legal(table: Table) -> tuple[str, int, int]:
+    targets = selection_targets(table.view()["legal_moves"])
+    tile = sorted(targets)[0]
+    first = sorted(targets[tile])[0]
+    return tile, first, targets[tile][first][0]
+
+
+def test_modes_and_default_setup():
+    keys = [m.key for m in SCREEN.modes()]
+    assert keys == ["game", "fit", "lab"]
+    form: dict[str, Any] = {}
+    markup = SCREEN.custom_fields(form)
+    assert 'data-field="players"' in markup and 'data-field="who_1"' in markup and 'data-field="start"' in markup
+    mode, players = SCREEN.mode_from_form(form)
+    assert players == 2 and mode.options == {"players": 2, "hidden": False, "board": "original", "start": None}
+
+
+def test_setup_options_reach_the_engine():
+    form = {"players": "3", "hands": "hidden", "board": "random", "start": "2", "who_1": "hard", "who_2": "human", "name_2": "Bea"}
+    table = Table(form)
+    state = table.session.state
+    assert state.players == 3 and state.hidden and state.board.kind == "random" and state.start == 2
+    kinds = [(s.kind, s.level) for s in table.session.seats]
+    assert kinds == [("human", None), ("computer", "hard"), ("human", None)]
+    assert table.session.seats[2].name == "Bea" and table.session.mode.endswith("-device")
+    assert table.session.extra["hx"] == 1 and table.saves >= 1
+    assert table.session.state.name == "Heptalion (Random)"
+
+
+def test_same_device_preset_makes_every_seat_a_person():
+    form = {"opponents": "device", "players": "4"}
+    SCREEN.custom_fields(form)
+    table = Table(form)
+    assert all(not s.is_computer for s in table.session.seats)
+
+
+def test_board_shows_every_space_and_symbol_sprite():
+    table = Table({}, seed=3)
+    html = table.html
+    assert html.count('class="hx-cell') == 56
+    for sym in SYMBOLS:
+        assert f'id="hx-s-{sym}"' in html
+    assert 'id="table-board"' in html
+    assert "★" in html
+
+
+def test_only_playable_tiles_and_matching_spaces_are_clickable():
+    table = Table({"start": "0"}, seed=11)
+    targets = selection_targets(table.view()["legal_moves"])
+    assert sorted(table.clickable("tile")) == sorted(targets)
+    assert table.clickable("space") == []  # nothing on the board before a tile is chosen
+    tile = sorted(targets)[0]
+    table.act("tile", tile)
+    assert sorted(int(s) for s in table.clickable("space")) == sorted(targets[tile])
+    first = sorted(targets[tile])[0]
+    table.act("space", str(first))
+    assert sorted(int(s) for s in table.clickable("space")) == sorted(targets[tile][first] + [first])
+
+
+def test_select_undo_redo_confirm_flow():
+    table = Table({"start": "0"}, seed=11)
+    tile, first, second = first_legal(table)
+    table.act("tile", tile)
+    table.act("space", str(first))
+    table.act("space", str(first))  # tapping the first space again resets it
+    assert 'class="hx-cell hx-c-' in table.html and "is-first" not in table.html
+    table.act("space", str(first))
+    table.act("space", str(second))
+    assert "is-pending" in table.html and 'id="hx-confirm"' in table.html
+    assert re.search(r'id="hx-confirm"[^>]*disabled', table.html) is None
+    table.act("undo")
+    assert "hx-domino is-h is-pending" not in table.html and "hx-domino is-v is-pending" not in table.html
+    assert re.search(r'id="hx-confirm"[^>]*disabled', table.html)
+    table.act("undo")
+    table.act("redo")
+    table.act("redo")
+    assert "is-pending" in table.html
+    table.act("confirm")
+    state = table.session.state
+    assert len(state.covered) >= 1 and state.covered[0][0] == 0
+    placed = state.covered[0][1]
+    assert sorted(placed.spaces) == sorted((first, second))
+    assert table.ui["at"] == 0
+
+
+def test_selecting_another_tile_changes_the_choice():
+    table = Table({"start": "0"}, seed=11)
+    targets = selection_targets(table.view()["legal_moves"])
+    a, b = sorted(targets)[:2]
+    table.act("tile", a)
+    table.act("space", str(sorted(targets[a])[0]))
+    table.act("tile", b)
+    assert table.screen._choice(table.ctx()) == (b, None, None)
+    assert f'data-value="{b}" data-tile="{b}" aria-pressed="true"' in table.html
+
+
+def test_illegal_clicks_are_ignored():
+    table = Table({"start": "0"}, seed=11)
+    before = dict(table.ui)
+    table.act("space", "0")
+    table.act("tile", "Q-Q")
+    table.act("confirm")
+    assert table.session.state.covered == [] and table.ui.get("at", 0) == before.get("at", 0)
+
+
+def test_computer_turn_says_automa_is_thinking():
+    table = Table({"start": "1", "who_1": "easy"}, seed=5)
+    assert table.session.computer_to_move()
+    assert "Automa+ is thinking…" in table.html
+
+
+def test_full_game_against_automa_ends_with_placings_and_play_again():
+    table = Table({"start": "0", "who_1": "easy"}, seed=21)
+    while not table.session.state.is_over():
+        tile, first, second = first_legal(table)
+        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
+            table.act(action, value)
+    html = table.html
+    assert 'class="hx-results"' in html and "2nd (shared)" in html and "1st" in html
+    assert 'data-action="start-game"' in html
+    assert any("wins" in a for a in table.announced)
+    # Play again: the loser of the game starts.
+    loser = table.view()["eliminated"][0]
+    form: dict[str, Any] = {}
+    mode, players = table.screen.mode_from_form(form)
+    assert mode.options["start"] == loser and form["start"] == "loser"
+    assert "Loser of the previous game" in table.screen.custom_fields(form)
+
+
+def test_three_players_with_an_elimination_is_announced():
+    table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "0"}, seed=2)
+    assert "Set aside face up" in table.html
+    while not table.session.state.is_over():
+        tile, first, second = first_legal(table)
+        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
+            table.act(action, value)
+    view = table.view()
+    assert len(view["eliminated"]) == 2
+    assert "is eliminated" in " ".join(table.announced)
+    assert table.html.count("2nd (shared)") == 2
+
+
+def test_hidden_hands_on_one_device_use_a_privacy_screen():
+    table = Table({"opponents": "device", "_opp": "device", "hands": "hidden", "start": "0", "name_1": "Bob"}, seed=4)
+    assert "hx-privacy" in table.html and "Pass the device to Ann" in table.html
+    assert table.clickable("tile") == []
+    table.act("reveal")
+    assert "hx-privacy" not in table.html and table.clickable("tile")
+    # Bob's hand is hidden from Ann.
+    assert 'aria-label="14 hidden tiles"' in table.html
+    tile, first, second = first_legal(table)
+    for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
+        table.act(action, value)
+    assert "Pass the device to Bob" in table.html
+    assert table.clickable("tile") == []
+
+
+def test_puzzle_shows_the_true_maximum_and_a_layout_and_takes_back():
+    table = Table({"mode": "fit", "fit_board": "original"}, seed=1)
+    assert table.session.state.players == 1
+    assert 'id="hx-show-max"' in table.html
+    table.act("show-max")
+    assert table.session.extra["hx_max"]["max"] == 24
+    assert "The maximum on this board is 24 tiles" in table.html
+    assert table.html.count("hx-domino is-") >= 24  # the optimal layout, face up
+    tile, first, second = first_legal(table)
+    for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
+        table.act(action, value)
+    assert len(table.session.state.covered) == 1
+    table.act("takeback")
+    assert table.session.state.covered == []
+
+
+def test_puzzle_on_a_lab_board_and_lab_mode_show_the_checks():
+    table = Table({"mode": "fit", "fit_board": "lab:3"}, seed=1)
+    assert table.session.state.board == LAB_BOARDS[3] or table.session.state.board.symbols == LAB_BOARDS[3].symbols
+    game = Table({"mode": "lab", "lab": "5"}, seed=1)
+    assert game.session.state.board.symbols == LAB_BOARDS[5].symbols
+    assert "Board lab: checked" in game.html and "✗" not in game.html
+    proof = str(lab_proof(ORIGINAL))
+    assert "✗ not the original" in proof
+
+
+def test_resume_from_save_keeps_the_board():
+    table = Table({"board": "random", "start": "0"}, seed=9)
+    data = table.session.to_json()
+    again = Session.from_json("heptalion", data)
+    assert again.state.board.symbols == table.session.state.board.symbols
+    assert again.extra["hx"] == 1 and [s.kind for s in again.seats] == [s.kind for s in table.session.seats]
+
+
+@pytest.mark.parametrize("sym", list(SYMBOLS))
+def test_each_symbol_has_its_own_shape(sym):
+    shapes = {s: hv._symbol_shape(s).replace(hv.SYMBOL_COLOURS[s], "") for s in SYMBOLS}
+    assert list(shapes.values()).count(shapes[sym]) == 1
+
+
+def test_your_panel_comes_first():
+    table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "2"}, seed=8)
+    seats = re.findall(r'class="hx-panel[^"]*" data-seat="(\d)"', table.html)
+    assert seats[0] == "0" and sorted(seats) == ["0", "1", "2"]

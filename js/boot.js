@@ -138,7 +138,7 @@
     };
     var register = function () {
       return sw.register("sw.js").then(function (reg) {
-        reg.addEventListener("updatefound", function () { follow(reg.installing); });
+        if (reg) reg.addEventListener("updatefound", function () { follow(reg.installing); });
         return reg;
       });
     };

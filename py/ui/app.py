@@ -244,7 +244,8 @@ class App:
         """Return the markup of a screen."""
         playable = {gid for gid in GAMES if screen_for(gid) is not None}
         if name == "home":
-            return screens.home(GAMES.values(), set(self.sessions), playable, self.settings)
+            saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
+            return screens.home(GAMES.values(), saved, playable, self.settings)
         if name == "settings":
             return screens.settings_screen(self.settings, self.reduced_motion(), self.storage.broken())
         if name == "stats":
@@ -308,12 +309,24 @@ class App:
         else:
             seats = [Seat("human", str(form.get(f"name_{i}", f"Player {i + 1}")).strip() or f"Player {i + 1}") for i in range(players)]
         label = mode.label if vs_computer or info.max_players == 1 else f"{mode.label}, same device"
-        session = Session.start(info, seats, mode.key if vs_computer or info.max_players == 1 else mode.key + "-device", label, mode.options)
+        options = dict(mode.options)
+        if any(option.name == "players" for option in info.options):
+            options["players"] = players
+        session = Session.start(info, seats, mode.key if vs_computer or info.max_players == 1 else mode.key + "-device", label,
+                                options, seed=self.url_seed())
         self.generation += 1
         self.sessions[game_id] = session
         self.table_ui[game_id] = {}
         self.save(session)
         self.go(f"#/play/{game_id}")
+
+    def url_seed(self) -> int | None:
+        """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
+        raw = _js(window.URLSearchParams.new(window.location.search).get("seed"))
+        try:
+            return int(str(raw)) if raw is not None else None
+        except ValueError:
+            return None
 
     # -- the table ----------------------------------------------------------------------------------------
     def context(self, session: Session) -> TableContext:
@@ -408,7 +421,11 @@ class App:
             self.computer_busy = False
 
     def after_render(self) -> None:
-        """Measure the table and redraw it once if its width changed; start the computer if due."""
+        """Measure the table and redraw it once if its width changed; focus a dialog; start the computer."""
+        wanted = _js(document.querySelector(".overlay [autofocus]"))
+        active = _js(document.activeElement)
+        if wanted is not None and (active is None or not bool(active.closest(".overlay"))):
+            wanted.focus()
         board = by_id("table-board")
         if board is not None:
             width = int(board.clientWidth)

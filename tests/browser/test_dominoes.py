@@ -1,0 +1,217 @@
+"""Dominoes in the page: whole games by clicking, a match to 50, same-device privacy, resuming after a
+reload, the Draw and Pass buttons, and a full storage that does not stop play."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import READY, READY_TIMEOUT_MS, local_storage, reload_ready
+
+MAX_TURNS = 400
+
+
+def start(page, base_url, mode, *, seed=7, opponents="computer", players=None, levels=None):
+    """Open the setup screen with a seeded deal, choose the mode, and start."""
+    page.goto(f"{base_url}/?seed={seed}#/setup/dominoes")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector("#setup-mode")
+    page.check(f"input[name=opponents][value={opponents}]")
+    page.select_option("#setup-mode", mode)
+    if players is not None:
+        page.select_option("#setup-players", str(players))
+    for seat, level in (levels or {}).items():
+        page.select_option(f"#setup-level-{seat}", level)
+    page.click("#start-game")
+    page.wait_for_selector(".dom-table")
+
+
+def wait_for_human_or_end(page):
+    """Wait until it is a person's turn, a dialog is up, or the game is over."""
+    page.wait_for_function(
+        "document.querySelector('.overlay') !== null || document.querySelector('.dom-table.is-my-turn') !== null",
+        timeout=60_000,
+    )
+
+
+def check_buttons(page):
+    """Draw and Pass are enabled exactly when the rules allow them (suggestions mark playable tiles)."""
+    playable = page.locator(".dom-hand-tile.is-playable").count()
+    stock_text = page.locator(".dom-stock .dom-end-value").inner_text()
+    draw = page.locator("#draw")
+    passing = page.locator("#pass")
+    if playable:
+        assert draw.count() == 0 or draw.is_disabled()
+        assert passing.is_disabled()
+    else:
+        stock = int(stock_text) if stock_text.isdigit() else 0
+        if draw.count():
+            assert draw.is_enabled() == (stock > 0)
+        assert passing.is_enabled() == (draw.count() == 0 or stock == 0)
+
+
+def take_turn(page):
+    """Play the first playable tile (choosing the left end when asked), or draw, or pass."""
+    check_buttons(page)
+    tiles = page.locator(".dom-hand-tile.is-playable")
+    if tiles.count():
+        before = page.locator(".dom-hand-tile").count()
+        tiles.first.click()
+        if page.locator("button.dom-end.is-target").count():
+            page.click("#end-L")
+        return before
+    if page.locator("#draw:not([disabled])").count():
+        page.click("#draw")
+    else:
+        page.click("#pass")
+    return None
+
+
+def play_to_the_end(page, *, hands=1):
+    """Click through a whole game; return the number of hand summaries dismissed."""
+    dismissed = 0
+    for _ in range(MAX_TURNS):
+        wait_for_human_or_end(page)
+        if page.locator("#over-title").count():
+            return dismissed
+        if page.locator("#next-hand").count():
+            page.click("#next-hand")
+            dismissed += 1
+            continue
+        if page.locator("#reveal").count():
+            page.click("#reveal")
+            continue
+        take_turn(page)
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture(scope="module")
+def page(app_context, base_url, watch):
+    from .conftest import watch_page
+
+    page = app_context.new_page()
+    watch_page(page, watch)
+    yield page
+    watch.assert_clean(page)
+
+
+def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, watch):
+    start(page, base_url, "classic", seed=11, levels={1: "hard"})
+    assert "Classic, 2 players" in page.locator("#screen-title").inner_text()
+    assert page.locator(".dom-seat").count() == 1
+    assert page.locator(".dom-hand-tile").count() in (7, 6)  # the opener may already have laid
+    play_to_the_end(page)
+    title = page.locator("#over-title").inner_text()
+    assert title in ("You win!", "Computer 1 (Hard) wins.") or title.startswith("A draw")
+    summary = page.locator(".overlay .dialog").inner_text()
+    assert "Pips left" in summary and "Counted in your stats." in summary
+    assert "boneyard:save:dominoes" not in local_storage(page)
+    page.click("a:has-text('Home')")
+    page.wait_for_selector(".game-card")
+    assert page.locator(".game-card[data-game=dominoes] a", has_text="Resume").count() == 0
+    page.evaluate("location.hash = '#/stats'")
+    page.wait_for_selector(".stats-table")
+    stats = page.locator(".stats-game").first.inner_text()
+    assert "Classic, 2 players" in stats
+    watch.assert_clean(page)
+
+
+def test_a_match_to_50_with_hand_summaries(page, base_url, watch):
+    start(page, base_url, "match-2-50", seed=5)
+    dismissed = play_to_the_end(page)
+    dialog = page.locator(".overlay .dialog").inner_text()
+    assert "Final score" in dialog
+    scores = [int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", dialog.split("Final score:")[1])]
+    assert max(scores) >= 50
+    assert dismissed >= 1, "a match to 50 takes more than one hand"
+    watch.assert_clean(page)
+
+
+def test_three_players_then_a_reload_in_the_middle_of_a_hand_resumes_exactly(page, base_url, watch):
+    start(page, base_url, "classic", seed=3, players=3)
+    assert page.locator(".dom-seat").count() == 2
+    for _ in range(3):
+        wait_for_human_or_end(page)
+        if page.locator(".overlay").count():
+            break
+        take_turn(page)
+    wait_for_human_or_end(page)
+    line = page.locator(".dom-line").get_attribute("aria-label")
+    hand = page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)")
+    ends = page.locator(".dom-ends").inner_text()
+    reload_ready(page)
+    page.wait_for_selector(".dom-table")
+    wait_for_human_or_end(page)
+    assert page.locator(".dom-line").get_attribute("aria-label") == line
+    assert page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)") == hand
+    assert page.locator(".dom-ends").inner_text() == ends
+    watch.assert_clean(page)
+
+
+def test_same_device_hides_each_hand_until_its_player_asks(page, base_url, watch):
+    start(page, base_url, "classic", seed=9, opponents="device")
+    names = []
+    for _ in range(4):
+        page.wait_for_selector("#reveal")
+        who = page.locator("#privacy-title").inner_text()
+        names.append(who)
+        assert page.locator(".dom-hand-tile").count() == 0, "a hand showed behind the privacy screen"
+        assert "tiles are hidden" in page.locator(".dom-hand").inner_text()
+        page.click("#reveal")
+        page.wait_for_selector(".dom-hand-tile")
+        take_turn(page)
+        if page.locator("#over-title").count():
+            break
+    assert {"Player 1's turn", "Player 2's turn"} <= set(names)
+    watch.assert_clean(page)
+
+
+def test_block_game_has_no_draw_button_and_passes_when_stuck(page, base_url, watch):
+    start(page, base_url, "block-2", seed=21)
+    assert page.locator("#draw").count() == 0
+    assert "block game" in page.locator(".dom-stock").inner_text().lower()
+    for _ in range(40):
+        wait_for_human_or_end(page)
+        if page.locator(".overlay").count():
+            break
+        check_buttons(page)
+        take_turn(page)
+    watch.assert_clean(page)
+
+
+def test_a_full_storage_is_reported_and_play_goes_on(page, base_url, watch):
+    start(page, base_url, "classic", seed=4)
+    wait_for_human_or_end(page)
+    page.evaluate(
+        "() => { window.__realSetItem = Storage.prototype.setItem;"
+        " Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); }; return true; }"
+    )
+    try:
+        take_turn(page)
+        page.wait_for_selector(".toast-error")
+        assert "storage" in page.locator(".toast-error").inner_text().lower()
+        wait_for_human_or_end(page)
+        assert page.locator(".dom-table").count() == 1
+        if not page.locator(".overlay").count():
+            take_turn(page)
+    finally:
+        page.evaluate("() => { Storage.prototype.setItem = window.__realSetItem; return true; }")
+    watch.assert_clean(page)
+
+
+def test_the_table_fits_a_phone_without_sideways_scrolling(page, base_url, watch):
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        start(page, base_url, "match-4-100", seed=2)
+        for _ in range(6):
+            wait_for_human_or_end(page)
+            if page.locator(".overlay").count():
+                break
+            take_turn(page)
+            over = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert over <= 0, f"the table scrolls sideways by {over}px"
+        assert page.locator(".dom-seat").count() == 3
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)

@@ -1,0 +1,185 @@
+"""The Dominoes table's markup and layout, under CPython: every position of seeded games renders, the
+line never overlaps itself and never moves a tile already laid, clicks turn into the right moves."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from ui.games.dominoes import SCREEN, tile_text
+from ui.games.dominoes_layout import bounds, layout_line, overlaps, reach_for_width
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+INFO = GAMES["dominoes"]
+
+
+def line_of(view):
+    line = [(t["tile"][0], t["tile"][1], t["double"]) for t in view["line"]]
+    opening = sum(1 for e in view["history"] if e["move"] not in ("draw", "pass") and e.get("end") == "L")
+    return line, opening
+
+
+def random_game(seed: int, **options):
+    state = INFO.new_state(seed=seed, **options)
+    rng = random.Random(seed)
+    states = [state.clone()]
+    while not state.is_over():
+        state.play(rng.choice(state.view(state.current_player())["legal_moves"]))
+        states.append(state.clone())
+    return states
+
+
+@pytest.mark.parametrize("reach", [3, 4.5, 7, 12, 16])
+def test_the_line_never_overlaps_and_each_join_matches(reach):
+    for seed in range(60):
+        final = random_game(seed, players=4, hand_size=7, draw=False)[-1]
+        line, opening = line_of(final.view(0))
+        placed = layout_line(line, opening, reach)
+        for i, a in enumerate(placed):
+            for b in placed[i + 1:]:
+                assert not overlaps(a, b), (seed, a, b)
+        for a, b in zip(placed, placed[1:]):
+            (ax, ay, av), (bx, by, bv) = a.halves[1], b.halves[0]
+            assert av == bv
+            if a.double:  # a double lies across the line: it joins at its middle
+                ax, ay = a.x, a.y
+            if b.double:
+                bx, by = b.x, b.y
+            assert abs(ax - bx) + abs(ay - by) <= 1.0 + 1e-9, "the joined halves touch"
+        left, top, width, height = bounds(placed, margin=0)
+        assert width <= 2 * reach + 5 + 1e-9, "a row never runs past its reach (plus an overhang and a turn)"
+
+
+def test_laying_a_tile_never_moves_the_tiles_already_laid():
+    for seed in range(30):
+        states = random_game(seed, players=2)
+        previous: dict[tuple[int, int], tuple[float, float]] = {}
+        for state in states:
+            line, opening = line_of(state.view(0))
+            placed = layout_line(line, opening, 6)
+            here = {tuple(sorted((t.halves[0][2], t.halves[1][2]))): (t.x, t.y) for t in placed}
+            for tile, where in previous.items():
+                assert here[tile] == where
+            previous = here
+
+
+def test_reach_grows_with_the_width_and_stays_in_bounds():
+    assert reach_for_width(360, 24) == pytest.approx(4.5)
+    assert bounds(layout_line([(6, 6, True)] + [(6, 5, False)] * 0, 0, 4.5))[2] <= 360 / 24
+    assert reach_for_width(100, 24) == 3.0
+    assert reach_for_width(5000, 30) == 16.0
+
+
+# -- markup -----------------------------------------------------------------------------------------
+
+
+def context(session: Session, ui: dict | None = None, width: int = 800) -> tuple[TableContext, list[Any]]:
+    played: list[Any] = []
+
+    def play(move):
+        try:
+            session.play(move)
+        except Exception:  # noqa: BLE001 - the app reports refusals
+            return False
+        played.append(move)
+        return True
+
+    ctx = TableContext(session=session, settings=Settings(), ui=ui if ui is not None else {}, animations=False,
+                       play=play, announce=lambda text: None, rerender=lambda: None, board_width=width)
+    return ctx, played
+
+
+@pytest.mark.parametrize("options", [
+    {"players": 2},
+    {"players": 3, "target": 50},
+    {"players": 4, "draw": False, "hand_size": 7},
+    {"players": 2, "draw": False, "target": 100},
+])
+def test_every_position_of_seeded_games_renders(options):
+    for seed in range(6):
+        seats = [Seat("human", "Ana")] + [Seat("computer", f"Computer {i}", "hard") for i in range(1, options["players"])]
+        session = Session.start(INFO, seats, "m", "Mode", options, seed=seed)
+        steps = 0
+        while True:
+            for width in (340, 1000):
+                ctx, _ = context(session, width=width)
+                html = SCREEN.render(ctx)
+                assert "dom-table" in html
+            if session.state.is_over():
+                assert "over-title" in html
+                break
+            if session.computer_to_move():
+                session.computer_move()
+            else:
+                session.play(session.state.view(0)["legal_moves"][0])
+            steps += 1
+        assert steps > 3
+
+
+def test_clicking_a_tile_that_fits_one_way_plays_it_and_one_that_fits_both_asks_for_the_end():
+    seats = [Seat("human", "Ana"), Seat("human", "Bo")]
+    for seed in range(200):
+        session = Session.start(INFO, seats, "m", "Mode", {"players": 2}, seed=seed)
+        while not session.state.is_over():
+            view = session.state.view(session.to_move())
+            lays = [m for m in view["legal_moves"] if ":" in m]
+            by_tile: dict[str, list[str]] = {}
+            for m in lays:
+                by_tile.setdefault(m.split(":")[0], []).append(m)
+            both = [t for t, ms in by_tile.items() if len(ms) == 2]
+            if both:
+                ui: dict[str, Any] = {"revealed": session.to_move()}
+                ctx, played = context(session, ui)
+                SCREEN.on_action(ctx, "tile", both[0])
+                assert ui["selected"] == both[0] and not played
+                html = SCREEN.render(ctx)
+                assert 'data-action="end" data-value="L"' in html and "Choose an end" in html
+                SCREEN.on_action(ctx, "end", "R")
+                assert played == [f"{both[0]}:R"] and "selected" not in ui
+                return
+            session.play(view["legal_moves"][0])
+    pytest.fail("no seeded game offered a tile that fits both ends")
+
+
+def test_a_tile_that_does_not_fit_is_refused():
+    seats = [Seat("human", "Ana"), Seat("computer", "C", "easy")]
+    session = Session.start(INFO, seats, "m", "Mode", {"players": 2}, seed=1)
+    while session.computer_to_move():
+        session.computer_move()
+    view = session.state.view(0)
+    playable = {m.split(":")[0] for m in view["legal_moves"]}
+    stuck = [tile_text(t) for t in view["hand"] if tile_text(t) not in playable]
+    if not stuck:
+        pytest.skip("every tile fits in this deal")
+    ctx, played = context(session)
+    SCREEN.on_action(ctx, "tile", stuck[0])
+    assert played == []
+
+
+def test_same_device_hides_the_hand_until_revealed():
+    seats = [Seat("human", "Ana"), Seat("human", "Bo")]
+    session = Session.start(INFO, seats, "m", "Mode", {"players": 2}, seed=3)
+    ctx, _ = context(session)
+    html = SCREEN.render(ctx)
+    assert "Show my tiles" in html and "dom-hand-tile" not in html
+    SCREEN.on_action(ctx, "reveal", "")
+    html = SCREEN.render(ctx)
+    assert "Show my tiles" not in html and "dom-hand-tile" in html
+
+
+def test_setup_modes_name_the_rules_modes_and_custom_clamps_the_hand():
+    labels = [m.label for m in SCREEN.modes()]
+    assert labels[1:6] == ["2 players, to 100", "2 players, to 50", "2 players, block (no drawing)",
+                           "3 players, to 100", "4 players, to 100"]
+    mode, players = SCREEN.mode_from_form({"mode": "match-4-100"})
+    assert players == 4 and mode.options["target"] == 100
+    mode, players = SCREEN.mode_from_form({"mode": "custom", "players": "4", "draw": "block", "target": "none", "hand_size": "7"})
+    assert players == 4 and mode.options == {"draw": False, "target": None, "hand_size": 7}
+    assert "block game" in mode.label and mode.key == "custom-4-block-round-7"
+    mode, players = SCREEN.mode_from_form({"mode": "classic", "players": "3"})
+    assert (mode.key, mode.label, players) == ("classic-3", "Classic, 3 players", 3)

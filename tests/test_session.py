@@ -1,0 +1,73 @@
+"""A game in the page, under CPython: every registered turn-based game plays through a Session with
+its computer levels, and the session survives the save envelope at every step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from boneyard import saves
+from boneyard.games import GAMES
+from ui.session import Seat, Session, SessionError
+
+TURN_BASED = [gid for gid, info in GAMES.items() if not info.realtime]
+
+
+@pytest.mark.parametrize("game_id", TURN_BASED)
+def test_a_game_against_every_level_round_trips_through_saves_at_every_step(game_id):
+    info = GAMES[game_id]
+    levels = [lv for lv in info.levels if lv != "random"]
+    seats = [Seat("computer", f"C{i}", levels[i % len(levels)]) for i in range(2)]
+    session = Session.start(info, seats, "mode", "Mode", {"players": 2}, seed=12)
+    for _ in range(200):
+        if session.state.is_over():
+            break
+        session.computer_move()
+        text = saves.dump_save(game_id, session.to_json())
+        loaded = saves.load_save(text, expected_game=game_id, validate=Session.from_json)
+        again = Session.from_json(game_id, loaded.state)
+        assert again.state.to_dict() == session.state.to_dict()
+        assert again.bot_rng.getstate() == session.bot_rng.getstate()
+    assert session.state.is_over()
+    outcome = session.state.outcome()
+    results = [session.result_for(seat) for seat in range(2)]
+    if outcome.winner is None:
+        assert "draw" in results
+    else:
+        assert sorted(results) == ["loss", "win"]
+
+
+@pytest.mark.parametrize("game_id", TURN_BASED)
+def test_a_resumed_session_plays_on_exactly_as_the_original(game_id):
+    info = GAMES[game_id]
+    seats = [Seat("computer", "A", "easy"), Seat("computer", "B", "medium")]
+    original = Session.start(info, seats, "m", "M", {"players": 2}, seed=5)
+    for _ in range(3):
+        original.computer_move()
+    copy = Session.from_json(game_id, json.loads(json.dumps(original.to_json())))
+    while not original.state.is_over():
+        assert str(original.computer_move()) == str(copy.computer_move())
+    assert copy.state.is_over()
+
+
+def test_viewer_is_the_person_against_computers_and_the_mover_on_one_device():
+    info = GAMES[TURN_BASED[0]]
+    solo = Session.start(info, [Seat("human", "Ana"), Seat("computer", "C", "easy")], "m", "M", {"players": 2}, seed=1)
+    assert solo.viewer() == 0 and solo.vs_computer
+    shared = Session.start(info, [Seat("human", "Ana"), Seat("human", "Bo")], "m", "M", {"players": 2}, seed=1)
+    assert not shared.vs_computer and shared.viewer() == shared.to_move()
+
+
+@pytest.mark.parametrize("bad", [
+    {},
+    {"seats": [{"kind": "robot", "name": "x"}], "game_state": {}, "mode": "m", "bot_rng": []},
+    {"seats": [{"kind": "computer", "name": "x", "level": "godlike"}, {"kind": "human", "name": "y"}],
+     "mode": "m", "bot_rng": [3, [0] * 625, None]},
+])
+def test_damaged_sessions_are_refused_with_a_value_error(bad):
+    info = GAMES[TURN_BASED[0]]
+    if "seats" in bad and "game_state" not in bad:
+        bad["game_state"] = info.new_state(seed=1, players=2).to_dict()
+    with pytest.raises(ValueError):
+        Session.from_json(info.id, bad)

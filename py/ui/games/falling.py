@@ -1,0 +1,430 @@
+"""Bonefall's table screen: the setup modes and the page around the canvas (pure Python).
+
+The well itself is drawn on a canvas by ``falling_canvas`` (the browser module), which runs the game in
+real time through ``falling_play.Driver``. This module builds the markup (scores, next domino, controls
+help, touch buttons, the pause and game-over panels) and handles the table's actions and keys, so it is
+unit-tested under CPython.
+
+``ctx.ui`` keys: ``driver`` (the ``Driver`` of the session's state), ``paused`` (bool), ``pause_reason``
+(``"hidden"``, ``"player"``, ``"resumed"``: shown in the panel), ``summary`` (the end-of-game panel's
+data: scores and the names of new bests), ``demo`` (a ``Driver`` playing an autoplayed demo game that
+is never saved).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boneyard.core import fresh_seed
+from boneyard.games.falling import new_state
+from boneyard.games.falling.autoplay import AutoPlayer
+
+from ..html import Markup, h
+from ..screen import Mode, TableContext
+from .falling_play import Driver, key_command
+
+__all__ = ["SCREEN", "FallingScreen", "MODES", "hud_values", "cascade_steps_for", "DEMO_DELAY"]
+
+CASCADE_STEPS_ANIMATED = 12  # steps each resolution event is shown (0.2 s)
+CASCADE_STEPS_QUICK = 3  # with animations off: a brief flash, 0.05 s an event
+DEMO_DELAY = 8  # steps between two demo commands (7 a second: watchable)
+
+SETS = {"norm": ("Norm", "the 28 dominoes of 0–6"), "max": ("Max", "the 55 dominoes of 0–9")}
+TYPES = {"sprint": ("Sprint", "one set"), "marathon": ("Marathon", "a new set each time one runs out")}
+
+MODES = [
+    Mode(
+        key=f"{kind}-{set_}",
+        label=f"{TYPES[kind][0]} · {SETS[set_][0]}",
+        options={"set": set_, "mode": kind},
+        players=1,
+        note=f"{TYPES[kind][0]}: {TYPES[kind][1]}; {SETS[set_][0]}: {SETS[set_][1]}.",
+    )
+    for kind in ("sprint", "marathon")
+    for set_ in ("norm", "max")
+]
+
+CONTROLS = (
+    ("← →", "move"),
+    ("↑ or X", "rotate ↻"),
+    ("Z", "rotate ↺"),
+    ("↓", "soft drop"),
+    ("Space", "drop"),
+    ("P or Esc", "pause"),
+)
+
+TOUCH = (
+    ("rotate_ccw", "↺", "Rotate left"),
+    ("left", "◀", "Move left"),
+    ("soft_drop", "▼", "Soft drop"),
+    ("right", "▶", "Move right"),
+    ("rotate_cw", "↻", "Rotate right"),
+    ("hard_drop", "⤓", "Drop"),
+)
+
+HUD = (
+    ("turn", "Turn"),
+    ("max", "Max"),
+    ("power", "Power"),
+    ("speed", "Speed"),
+    ("left", "Left"),
+    ("level", "Level"),
+)
+
+SCORE_NAMES = {"max": "Max", "power": "Power", "speed": "Speed"}
+
+
+def cascade_steps_for(animations: bool) -> int:
+    """Return the steps each resolution event is shown: shortened when animations are off."""
+    return CASCADE_STEPS_ANIMATED if animations else CASCADE_STEPS_QUICK
+
+
+def running_turn_score(view: dict[str, Any]) -> int:
+    """Return the turn score to show: while a cascade animates, the score reached so far."""
+    index = view.get("event_index")
+    if index is None:
+        return int(view["turn_score"])
+    score = 0
+    for event in view["events"][: index + 1]:
+        if event["kind"] == "annihilate":
+            score = int(event["score"])
+    return score
+
+
+def hud_values(view: dict[str, Any]) -> dict[str, str]:
+    """Return the text of each score box (element ids ``fall-<name>``) for a view."""
+    left = view["left_in_set"] + (1 if view.get("piece") else 0)
+    return {
+        "turn": str(running_turn_score(view)),
+        "max": str(view["max_score"]),
+        "power": str(view["power"]),
+        "speed": f"{view['speed']:.1f}",
+        "left": str(left) if view["mode"] == "sprint" else f"set {view['sets_dealt']}",
+        "level": str(view["level"]),
+    }
+
+
+def final_scores(state: Any) -> dict[str, float]:
+    """Return the scores a finished game records: Max, Power, Speed (one decimal)."""
+    return {"max": state.max_score, "power": state.power, "speed": round(state.speed, 1)}
+
+
+class FallingScreen:
+    """The ``SCREEN`` of game ``falling``."""
+
+    game_id = "falling"
+
+    # -- setup ------------------------------------------------------------------------------------
+    def modes(self) -> list[Mode]:
+        """Return the four modes: Sprint or Marathon, with the Norm or Max set."""
+        return list(MODES)
+
+    def custom_fields(self, form: dict[str, Any]) -> Markup:
+        """Return the controls card shown on the setup screen."""
+        return h(
+            "div", {"class_": "fall-setup-card"},
+            h("p", {"class_": "fall-setup-lead"},
+              "Dominoes fall into the well. Line up equal halves to make them vanish; what is left falls "
+              "and may match again."),
+            controls_help(),
+        )
+
+    def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
+        """Return the chosen mode (Sprint · Norm by default) and one player."""
+        key = str(form.get("mode", MODES[0].key))
+        mode = next((m for m in MODES if m.key == key), MODES[0])
+        return mode, 1
+
+    # -- the table --------------------------------------------------------------------------------
+    def driver(self, ctx: TableContext) -> Driver:
+        """Return the driver of the session's game (made on first use, or when the game changed)."""
+        ui = ctx.ui
+        state = ctx.session.state
+        driver = ui.get("driver")
+        if driver is None or driver.state is not state:
+            state = self.prepare(ctx)
+            driver = Driver(state)
+            ui["driver"] = driver
+            ui.setdefault("paused", state.steps > 0 and not state.is_over())
+            if ui["paused"]:
+                ui.setdefault("pause_reason", "resumed")
+        return driver
+
+    def prepare(self, ctx: TableContext) -> Any:
+        """Give a game that has not started yet the cascade timing of the animation setting."""
+        session = ctx.session
+        state = session.state
+        want = cascade_steps_for(ctx.animations)
+        if state.steps == 0 and not state.log and state.cascade_steps != want and not state.is_over():
+            options = {**state.options(), "cascade_steps": want}
+            session.state = state = new_state(session.seed, **options)
+            session.options = {**session.options, "cascade_steps": want}
+        return state
+
+    def render(self, ctx: TableContext) -> Markup:
+        """Return the table: the well, the side panel, the touch controls and any panel over the well."""
+        ui = ctx.ui
+        demo = ui.get("demo")
+        driver = demo if demo is not None else self.driver(ctx)
+        state = driver.state
+        view = state.view()
+        values = hud_values(view)
+        sprint = view["mode"] == "sprint"
+        mode_label = f"{TYPES[view['mode']][0]} · {SETS[view['set']][0]}"
+        scores = h(
+            "dl", {"class_": "fall-scores"},
+            [
+                h("div", {"class_": f"fall-score fall-score-{name}"},
+                  h("dt", {}, "Left" if name == "left" and sprint else ("Sets" if name == "left" else label)),
+                  h("dd", {"id": f"fall-{name}"}, values[name]))
+                for name, label in HUD
+            ],
+        )
+        side = h(
+            "aside", {"class_": "fall-side", "aria_label": "Scores and next domino"},
+            h("div", {"class_": "fall-mode"}, mode_label, h("span", {"class_": "fall-demo-tag"}, " · Demo") if demo else ""),
+            h("div", {"class_": "fall-next-box"},
+              h("span", {"class_": "fall-next-label"}, "Next"),
+              h("canvas", {"id": "fall-next", "class_": "fall-next", "width": "96", "height": "48",
+                           "role": "img", "aria_label": next_label(view)})),
+            scores,
+            h("div", {"class_": "fall-side-actions"},
+              self.pause_button(ui, state),
+              h("button", {"type": "button", "class_": "btn btn-ghost fall-demo-btn", "data_action": "demo"},
+                "Stop demo" if demo else "Demo")),
+            h("div", {"class_": "fall-keys", "aria_label": "Keys"}, controls_help()),
+        )
+        well = h(
+            "div", {"class_": "fall-well-wrap"},
+            h("canvas", {"id": "fall-canvas", "class_": "fall-well", "width": "240", "height": "480",
+                         "role": "img", "aria_label": well_label(view), "tabindex": "0"}),
+            self.panel(ctx, driver, view),
+        )
+        touch = h(
+            "div", {"class_": "fall-touch", "role": "group", "aria_label": "Touch controls"},
+            [h("button", {"type": "button", "class_": f"fall-pad fall-pad-{cmd}", "data_fall": cmd,
+                          "aria_label": label}, symbol)
+             for cmd, symbol, label in TOUCH],
+        )
+        return h(
+            "div", {"class_": "fall", "id": "fall-table", "data_phase": view["phase"],
+                    "data_paused": "true" if ui.get("paused") and not demo else "false",
+                    "data_demo": "true" if demo else "false"},
+            h("div", {"class_": "fall-main"}, well, side),
+            touch,
+            h("p", {"class_": "fall-touch-hint hint"}, "Swipe on the well: sideways to move, down to drop, tap to rotate."),
+        )
+
+    def pause_button(self, ui: dict[str, Any], state: Any) -> Markup:
+        if state.is_over() or ui.get("demo") is not None:
+            return Markup("")
+        if ui.get("paused"):
+            return h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "resume",
+                                "id": "fall-pause"}, "Resume")
+        return h("button", {"type": "button", "class_": "btn", "data_action": "pause", "id": "fall-pause"}, "Pause")
+
+    def panel(self, ctx: TableContext, driver: Driver, view: dict[str, Any]) -> Markup:
+        """Return the panel over the well: paused, or the game-over summary (or nothing)."""
+        ui = ctx.ui
+        if ui.get("demo") is not None:
+            return h("div", {"class_": "fall-banner"}, "Demo: the computer plays. ",
+                     h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "demo"}, "Play"))
+        if view["over"]:
+            return summary_panel(view, ui.get("summary") or {})
+        if ui.get("paused"):
+            reason = ui.get("pause_reason", "player")
+            text = {
+                "hidden": "Paused while the page was hidden.",
+                "resumed": "Your game is where you left it.",
+            }.get(reason, "Take your time.")
+            return h(
+                "div", {"class_": "fall-panel", "id": "fall-paused", "role": "dialog", "aria_label": "Paused"},
+                h("h2", {}, "Paused"),
+                h("p", {}, text),
+                h("div", {"class_": "fall-panel-actions"},
+                  h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "resume",
+                               "id": "fall-resume"}, "Resume"),
+                  h("button", {"type": "button", "class_": "btn", "data_action": "again"}, "Restart"),
+                  h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home")),
+                h("p", {"class_": "hint"}, "Press P or Esc to resume."),
+            )
+        return Markup("")
+
+    # -- actions and keys -------------------------------------------------------------------------
+    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
+        """Pause, resume, play again, or toggle the demo."""
+        ui = ctx.ui
+        if action == "pause":
+            self.pause(ctx, "player")
+        elif action == "resume":
+            self.resume(ctx)
+        elif action == "again":
+            self.new_game(ctx)
+        elif action == "demo":
+            self.toggle_demo(ctx)
+        else:
+            return
+        ctx.rerender()
+
+    def on_key(self, ctx: TableContext, key: str) -> bool:
+        """Handle a key pressed at the table; True when it is one of the game's keys."""
+        cmd = key_command(key)
+        if cmd is None:
+            return False
+        ui = ctx.ui
+        if ui.get("demo") is not None:
+            if cmd == "pause":
+                self.toggle_demo(ctx)
+                ctx.rerender()
+                return True
+            return False
+        state = ctx.session.state
+        if state.is_over():
+            return False
+        if cmd == "pause":
+            if ui.get("paused"):
+                self.resume(ctx)
+            else:
+                self.pause(ctx, "player")
+            ctx.rerender()
+            return True
+        if ui.get("paused"):
+            return False  # let Space and Enter press the panel's buttons
+        self.driver(ctx).press(cmd)
+        return True
+
+    def on_key_up(self, ctx: TableContext, key: str) -> None:
+        """End a held key (called by the browser module)."""
+        cmd = key_command(key)
+        driver = ctx.ui.get("driver")
+        if cmd is not None and driver is not None:
+            driver.release(cmd)
+
+    def pause(self, ctx: TableContext, reason: str) -> None:
+        """Pause the game (it is saved)."""
+        ui = ctx.ui
+        state = ctx.session.state
+        if state.is_over() or ui.get("demo") is not None:
+            return
+        ui["paused"] = True
+        ui["pause_reason"] = reason
+        driver = ui.get("driver")
+        if driver is not None:
+            driver.release_all()
+        ctx.save()
+
+    def resume(self, ctx: TableContext) -> None:
+        """Resume the game where it was."""
+        ui = ctx.ui
+        ui["paused"] = False
+        ui.pop("pause_reason", None)
+        driver = self.driver(ctx)
+        driver.carry = 0.0
+
+    def new_game(self, ctx: TableContext) -> None:
+        """Start a new game of the same mode in place (Play again / Restart)."""
+        session = ctx.session
+        ui = ctx.ui
+        seed = fresh_seed()
+        options = {"set": session.state.set_name, "mode": session.state.mode,
+                   "cascade_steps": cascade_steps_for(ctx.animations)}
+        session.state = new_state(seed, **options)
+        session.seed = seed
+        session.options = dict(options)
+        session.recorded = False
+        session.extra = {}
+        for key in ("driver", "summary", "pause_reason", "demo"):
+            ui.pop(key, None)
+        ui["paused"] = False
+        ctx.save()
+
+    def toggle_demo(self, ctx: TableContext) -> None:
+        """Start or stop the demo: the autoplayer plays a fresh game (never saved) in the well."""
+        ui = ctx.ui
+        if ui.get("demo") is not None:
+            ui.pop("demo")
+            return
+        state = ctx.session.state
+        if not state.is_over() and not ui.get("paused"):
+            self.pause(ctx, "player")
+        demo_state = new_state(fresh_seed(), set=state.set_name, mode=state.mode,
+                               cascade_steps=cascade_steps_for(ctx.animations),
+                               max_sets=2 if state.mode == "marathon" else None)
+        ui["demo"] = Driver(demo_state, AutoPlayer(delay=DEMO_DELAY))
+
+    def game_over(self, ctx: TableContext) -> list[str]:
+        """Record the finished game's scores once, count it, and keep the summary; return new bests."""
+        session = ctx.session
+        ui = ctx.ui
+        if session.recorded:
+            return list((ui.get("summary") or {}).get("new", []))
+        improved = ctx.record_scores(final_scores(session.state))
+        ui["summary"] = {"new": list(improved)}
+        ctx.finish()
+        session.recorded = True
+        ui["paused"] = False
+        ctx.announce(f"Game over. Max {session.state.max_score}, Power {session.state.power}, "
+                     f"Speed {session.state.speed:.1f}.")
+        return list(improved)
+
+    # -- browser hooks (the canvas module does the work) ------------------------------------------
+    def after_render(self, ctx: TableContext) -> None:
+        """Bind the canvas and run the frame loop."""
+        from . import falling_canvas  # browser-only
+
+        falling_canvas.bind(self, ctx)
+
+    def leave(self, ctx: TableContext) -> None:
+        """Stop the loop, pause and save."""
+        from . import falling_canvas  # browser-only
+
+        falling_canvas.unbind(self, ctx)
+
+
+def controls_help() -> Markup:
+    """Return the keys list."""
+    return h(
+        "ul", {"class_": "fall-controls"},
+        [h("li", {}, h("kbd", {}, key), " ", what) for key, what in CONTROLS],
+    )
+
+
+def next_label(view: dict[str, Any]) -> str:
+    nxt = view.get("next")
+    return f"Next domino: {nxt[0]}-{nxt[1]}" if nxt else "No next domino"
+
+
+def well_label(view: dict[str, Any]) -> str:
+    piece = view.get("piece")
+    falling = f"Falling {piece['values'][0]}-{piece['values'][1]}. " if piece else ""
+    return f"The well: {len(view['cells'])} halves at rest. {falling}"
+
+
+def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
+    """Return the game-over panel: the three scores, new bests highlighted, Play again / Home."""
+    new = set(summary.get("new", []))
+    values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
+    reason = {"set played": "Every domino of the set is played.", "topped out": "No room at the top.",
+              "set cap": "The last set is played."}.get(view.get("termination") or "", "")
+    rows = [
+        h("div", {"class_": "fall-final" + (" fall-best" if name in new else ""), "data_score": name},
+          h("dt", {}, label),
+          h("dd", {"id": f"fall-final-{name}"}, values[name],
+            h("span", {"class_": "fall-best-tag"}, "New best!") if name in new else ""))
+        for name, label in SCORE_NAMES.items()
+    ]
+    return h(
+        "div", {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
+        h("h2", {}, "Game over"),
+        h("p", {}, reason, f" {view['dominoes_played']} dominoes played."),
+        h("dl", {"class_": "fall-finals"}, rows),
+        h("div", {"class_": "fall-panel-actions"},
+          h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "again", "id": "fall-again"},
+            "Play again"),
+          h("a", {"class_": "btn", "href": "#/stats"}, "Stats"),
+          h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home")),
+    )
+
+
+SCREEN = FallingScreen()
+

@@ -1,0 +1,257 @@
+"""Bonefall's table screen under CPython: modes, the real-time driver (steps, held keys), pause and
+resume, the end of a game (scores recorded once, summary), the demo, and the markup."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from boneyard.games import GAMES
+from boneyard.games.falling import new_state, replay
+from boneyard.games.falling.autoplay import AutoPlayer
+from boneyard.settings import Settings
+from ui.games import falling_play as fp
+from ui.games.falling import MODES, SCREEN, FallingScreen, cascade_steps_for, hud_values
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+INFO = GAMES["falling"]
+
+
+class Table:
+    """A session with the screen, as the app drives it."""
+
+    def __init__(self, mode_key: str = "sprint-norm", seed: int = 5, animations: bool = False) -> None:
+        self.screen = FallingScreen()
+        mode, players = self.screen.mode_from_form({"mode": mode_key})
+        self.session = Session.start(INFO, [Seat("human", "Ann")], mode.key, mode.label, mode.options, seed=seed)
+        self.ui: dict[str, Any] = {}
+        self.saves = 0
+        self.finished = 0
+        self.recorded: list[dict[str, float]] = []
+        self.bests: dict[str, float] = {}
+        self.animations = animations
+        self.html = ""
+        self.render()
+
+    def ctx(self) -> TableContext:
+        return TableContext(
+            session=self.session, settings=Settings(), ui=self.ui, animations=self.animations,
+            play=lambda move: False, announce=lambda text: None, rerender=self.render, save=self.save,
+            finish=self.finish, record_scores=self.record,
+        )
+
+    def save(self) -> None:
+        self.saves += 1
+        json.dumps(self.session.to_json())  # what the app stores must be JSON
+
+    def finish(self) -> None:
+        self.finished += 1
+        self.session.recorded = True
+
+    def record(self, scores: dict[str, float]) -> list[str]:
+        self.recorded.append(dict(scores))
+        new = [k for k, v in scores.items() if k not in self.bests or v > self.bests[k]]
+        self.bests.update({k: scores[k] for k in new})
+        return new
+
+    def render(self) -> None:
+        self.html = str(self.screen.render(self.ctx()))
+
+    @property
+    def driver(self) -> fp.Driver:
+        return self.screen.driver(self.ctx())
+
+
+# -- setup -------------------------------------------------------------------------------------
+
+
+def test_four_modes_with_stats_keys():
+    keys = [m.key for m in SCREEN.modes()]
+    assert keys == ["sprint-norm", "sprint-max", "marathon-norm", "marathon-max"]
+    assert all(m.players == 1 for m in MODES)
+    assert SCREEN.mode_from_form({})[0].key == "sprint-norm"
+    mode, players = SCREEN.mode_from_form({"mode": "marathon-max"})
+    assert (mode.options, players) == ({"set": "max", "mode": "marathon"}, 1)
+    assert SCREEN.mode_from_form({"mode": "nonsense"})[0].key == "sprint-norm"
+
+
+def test_setup_card_shows_the_keys():
+    html = str(SCREEN.custom_fields({}))
+    for key in ("Space", "P or Esc", "Z", "← →"):
+        assert key in html
+
+
+# -- the driver ----------------------------------------------------------------------------------
+
+
+def test_elapsed_time_becomes_whole_steps_with_the_remainder_carried():
+    driver = fp.Driver(new_state(1))
+    assert driver.advance(10).steps == 0
+    assert driver.advance(10).steps == 1  # 20 ms: one step of 16.7, 3.3 carried
+    assert driver.state.steps == 1
+    total = sum(driver.advance(1000 / 60).steps for _ in range(60))
+    assert total == 60
+    # a stalled tab never bursts: at most MAX_FRAME_MS of play per frame
+    assert driver.advance(10_000).steps <= fp.MAX_FRAME_MS / fp.STEP_MS + 1
+
+
+def test_a_held_direction_repeats_after_a_delay():
+    driver = fp.Driver(new_state(1))
+    start = driver.state.col
+    assert driver.press("left")
+    assert driver.state.col == start - 1
+    assert not driver.press("left")  # the system's key repeat is ignored
+    for _ in range(fp.REPEAT_DELAY - 1):
+        driver.advance(fp.STEP_MS)
+    assert driver.state.col == start - 1  # still waiting
+    driver.advance(fp.STEP_MS)
+    assert driver.state.col == start - 2
+    for _ in range(fp.REPEAT_EVERY):
+        driver.advance(fp.STEP_MS)
+    assert driver.state.col == start - 3
+    driver.release("left")
+    for _ in range(30):
+        driver.advance(fp.STEP_MS)
+    assert driver.state.col == start - 3
+
+
+def test_the_latest_direction_wins():
+    driver = fp.Driver(new_state(1))
+    start = driver.state.col
+    driver.press("left")
+    driver.press("right")
+    assert driver.state.col == start
+    for _ in range(fp.REPEAT_DELAY):
+        driver.advance(fp.STEP_MS)
+    assert driver.state.col == start + 1
+
+
+def test_a_scripted_log_replays_to_the_same_scores():
+    options = {"set": "norm", "mode": "sprint", "cascade_steps": 3}
+    state = new_state(21, **options)
+    player = AutoPlayer(delay=6)
+    while not state.is_over():
+        player.act(state)
+        state.step()
+    driver = fp.Driver(new_state(21, **options))
+    driver.load_script(state.log, speed=20)
+    frames = 0
+    while not driver.state.is_over() and frames < 10_000:
+        driver.advance(fp.STEP_MS)
+        frames += 1
+    assert driver.state.is_over()
+    expected = replay(21, options, state.log, until=state.steps)
+    got = driver.state
+    assert (got.max_score, got.power, got.steps) == (expected.max_score, expected.power, expected.steps)
+    assert (got.max_score, got.power) == (state.max_score, state.power)
+
+
+def test_the_autoplayer_plays_through_the_driver():
+    driver = fp.Driver(new_state(3, cascade_steps=2), AutoPlayer(delay=2))
+    for _ in range(3000):
+        if driver.advance(fp.STEP_MS).over:
+            break
+    assert driver.state.is_over() and driver.state.turns == 28
+
+
+# -- the screen ----------------------------------------------------------------------------------
+
+
+def test_a_new_game_takes_the_cascade_timing_of_the_motion_setting():
+    assert Table(animations=False).session.state.cascade_steps == cascade_steps_for(False)
+    table = Table(animations=True)
+    assert table.session.state.cascade_steps == cascade_steps_for(True) == 12
+
+
+def test_the_table_markup():
+    table = Table()
+    html = table.html
+    for needle in ('id="fall-canvas"', 'id="fall-next"', 'id="fall-turn"', 'id="fall-max"', 'id="fall-power"',
+                   'id="fall-speed"', 'id="fall-left"', 'data-fall="hard_drop"', 'data-fall="left"',
+                   'data-action="pause"', "Space"):
+        assert needle in html, needle
+    assert 'data-paused="false"' in html
+    assert ">28<" in html  # dominoes left in the set (the falling one included)
+    marathon = Table("marathon-max")
+    assert "Sets" in marathon.html and "Marathon · Max" in marathon.html
+
+
+def test_keys_move_and_pause_and_resume():
+    table = Table()
+    ctx = table.ctx()
+    col = table.session.state.col
+    assert SCREEN.on_key(ctx, "ArrowLeft")
+    assert table.session.state.col == col - 1
+    SCREEN.on_key_up(ctx, "ArrowLeft")
+    assert not SCREEN.on_key(ctx, "q")
+    assert SCREEN.on_key(ctx, "p")
+    assert table.ui["paused"] and table.saves == 1
+    assert 'id="fall-paused"' in table.html
+    assert not SCREEN.on_key(ctx, " ")  # Space presses the panel's buttons while paused
+    assert SCREEN.on_key(ctx, "Escape")
+    assert not table.ui["paused"] and 'id="fall-paused"' not in table.html
+    assert SCREEN.on_key(ctx, " ")  # hard drop
+    assert table.session.state.turns == 1
+
+
+def test_a_reloaded_game_starts_paused_where_it_was():
+    table = Table()
+    table.driver.advance(500)
+    table.driver.press("hard_drop")
+    saved = json.loads(json.dumps(table.session.to_json()))
+    again = Session.from_json("falling", saved)
+    ui: dict[str, Any] = {}
+    ctx = TableContext(session=again, settings=Settings(), ui=ui, animations=False, play=lambda m: False,
+                       announce=lambda t: None, rerender=lambda: None)
+    html = str(SCREEN.render(ctx))
+    assert ui["paused"] and "where you left it" in html
+    assert again.state.to_dict() == table.session.state.to_dict()
+
+
+def test_the_end_records_scores_once_and_shows_the_summary():
+    table = Table(seed=9)
+    driver = table.driver
+    driver.autoplayer = AutoPlayer(delay=0)
+    while not driver.advance(250).over:
+        pass
+    ctx = table.ctx()
+    new = SCREEN.game_over(ctx)
+    state = table.session.state
+    assert table.recorded == [{"max": state.max_score, "power": state.power, "speed": round(state.speed, 1)}]
+    assert set(new) == {"max", "power", "speed"} and table.finished == 1
+    SCREEN.game_over(ctx)
+    assert len(table.recorded) == 1  # once
+    table.render()
+    assert 'id="fall-summary"' in table.html and "New best!" in table.html
+    assert f'id="fall-final-power">{state.power}' in table.html
+    # Play again: a new game of the same mode, in place
+    SCREEN.on_action(ctx, "again", "")
+    assert not table.session.state.is_over() and table.session.state.steps == 0
+    assert not table.session.recorded and 'id="fall-summary"' not in table.html
+
+
+def test_the_demo_never_touches_the_players_game():
+    table = Table()
+    ctx = table.ctx()
+    before = table.session.state.to_dict()
+    SCREEN.on_action(ctx, "demo", "")
+    demo = table.ui["demo"]
+    assert demo.autoplayer is not None and demo.state is not table.session.state
+    for _ in range(200):
+        demo.advance(fp.STEP_MS)
+    assert demo.state.steps > 0 and 'data-demo="true"' in table.html
+    assert table.session.state.to_dict() == before and table.ui["paused"]
+    SCREEN.on_action(ctx, "demo", "")
+    assert "demo" not in table.ui
+
+
+@pytest.mark.parametrize("event_index, expected", [(None, 5), (0, 0), (1, 2), (3, 5)])
+def test_the_turn_score_counts_up_during_a_cascade(event_index, expected):
+    view = new_state(1).view()
+    view.update(turn_score=5, event_index=event_index, events=[
+        {"kind": "fall"}, {"kind": "annihilate", "score": 2}, {"kind": "fall"}, {"kind": "annihilate", "score": 5},
+    ])
+    assert hud_values(view)["turn"] == str(expected)

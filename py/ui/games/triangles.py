@@ -108,14 +108,13 @@ class TrianglesScreen:
               lay.board_svg(view["table"], self.box(ctx, f), spots=f["spots"], tile=f["sel"],
                             open_cells=f["open"], pending=f["pending"],
                             fresh_from=ctx.ui.get("seen") if ctx.animations else None)),
-            self.zoom_controls(ctx),
         )
         main = [
-            self.turn_line(ctx, f),
+            "" if f["over"] else self.turn_line(ctx, f),
             self.summary(ctx, f) if f["over"] else "",
             board,
-            "" if f["over"] else self.actions(ctx, f),
-            "" if f["privacy"] else self.hand(ctx, f),
+            h("div", {"class_": "tri-toolbar"}, "" if f["over"] else self.actions(ctx, f), self.zoom_controls(ctx)),
+            "" if f["privacy"] or f["over"] else self.hand(ctx, f),
         ]
         side = [self.seats(ctx, f), self.log(ctx, f)]
         return h(

@@ -99,13 +99,21 @@ function afterRestore(pyodide, manifest) {
   });
 }
 
-function report(used, reason) {
+function report(used, reason, pyodide) {
+  // For developers and tests: the interpreter, out of JSON.stringify's way.
+  Object.defineProperty(status, "interpreter", { value: pyodide, configurable: true, enumerable: false });
   status.used = used;
   status.reason = reason;
   status.ms = Math.round(performance.now() - started);
-  console.info(used
-    ? `Boneyard: Python restored from its snapshot (${status.ms} ms after the loader started)`
-    : `Boneyard: booting Python without the snapshot: ${reason}`);
+  if (used) console.info(`Boneyard: Python restored from its snapshot (${status.ms} ms after the loader started)`);
+}
+
+async function normalBoot(options, error) {
+  const reason = error.message || String(error);
+  console.info(`Boneyard: starting Python without the snapshot: ${reason}`);
+  const pyodide = await runtime.loadPyodide(options);
+  report(false, reason, pyodide);
+  return pyodide;
 }
 
 export async function loadPyodide(options = {}) {
@@ -114,17 +122,15 @@ export async function loadPyodide(options = {}) {
   try {
     manifest = await manifestReady;
   } catch (error) {
-    report(false, error.message || String(error));
-    return runtime.loadPyodide(plain);
+    return normalBoot(plain, error);
   }
   let pyodide;
   try {
     pyodide = await runtime.loadPyodide({ ...plain, _loadSnapshot: snapshotReady });
     await afterRestore(pyodide, manifest);
   } catch (error) {
-    report(false, error.message || String(error));
-    return runtime.loadPyodide(plain);
+    return normalBoot(plain, error);
   }
-  report(true, "restored");
+  report(true, "restored", pyodide);
   return pyodide;
 }

@@ -1,0 +1,145 @@
+"""Fast boot from the Pyodide memory snapshot: the page restores it and reaches ready with no error; a
+missing, damaged or stale snapshot falls back to a normal boot that still reaches ready and tells the
+player nothing; every load deals differently (Python's `random` is reseeded after the restore); the
+offline reload restores the snapshot from the service worker's cache.
+
+``window.boneyardSnapshot`` (written by js/pyodide-snapshot.mjs) says whether the snapshot was used.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from .conftest import Watch, copy_site, new_context, open_app, reload_ready
+
+from serve import serve_in_thread  # noqa: E402 - tools/ is on the path (conftest)
+
+STATUS = "JSON.stringify(window.boneyardSnapshot)"
+PY_RANDOM = "window.boneyardSnapshot.interpreter.runPython('import random; random.getrandbits(64)').toString()"
+
+
+def snapshot_status(page) -> dict:
+    return json.loads(page.evaluate(STATUS))
+
+
+def assert_no_alarm(page) -> None:
+    """The player sees the app, not the loading screen's error box."""
+    assert page.evaluate("document.documentElement.dataset.bootError") is None
+    assert page.locator("#loading-error").is_hidden()
+    assert page.locator(".game-card").count() >= 1
+
+
+@pytest.fixture(scope="module")
+def snapshot_page(app_page):
+    return app_page
+
+
+def test_the_page_boots_from_the_snapshot(snapshot_page, watch):
+    status = snapshot_status(snapshot_page)
+    assert status["used"] is True, status
+    assert_no_alarm(snapshot_page)
+    # The engine came from the snapshot, the browser layer from the served files.
+    modules = snapshot_page.evaluate(
+        "window.boneyardSnapshot.interpreter.runPython("
+        "'import sys; \",\".join(m for m in (\"boneyard.games\", \"ui.app\") if m in sys.modules)')"
+    )
+    assert modules == "boneyard.games,ui.app"
+    watch.assert_clean(snapshot_page)
+
+
+def test_two_loads_deal_differently(browser, base_url, snapshot_page):
+    watch = Watch()
+    context = new_context(browser, watch)
+    other = open_app(context, base_url, watch)
+    assert snapshot_status(other)["used"] is True
+    # Python's own generator (frozen in the snapshot) is reseeded on every load ...
+    assert snapshot_page.evaluate(PY_RANDOM) != other.evaluate(PY_RANDOM)
+    # ... and so are the games the player is dealt.
+    hands = []
+    for page in (snapshot_page, other):
+        page.goto(base_url + "/#/setup/dominoes")
+        page.wait_for_selector("#start-game")
+        page.click("#start-game")
+        page.wait_for_selector(".dom-hand-tile")
+        hands.append(page.locator(".dom-hand").first.inner_html())
+    assert hands[0] != hands[1]
+    watch.assert_clean(other)
+    context.close()
+
+
+def damage(site):
+    """Flip bytes in the middle of the snapshot file."""
+    manifest = json.loads((site / "snapshot" / "manifest.json").read_text())
+    path = site / "snapshot" / manifest["file"]
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 64] = bytes(b ^ 0x5A for b in data[middle:middle + 64])
+    path.write_bytes(bytes(data))
+
+
+def truncate(site):
+    manifest = json.loads((site / "snapshot" / "manifest.json").read_text())
+    path = site / "snapshot" / manifest["file"]
+    path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 3])
+
+
+def remove(site):
+    for path in (site / "snapshot").iterdir():
+        path.unlink()
+
+
+def stale_engine(site):
+    """A served engine module that is not the one the snapshot imported."""
+    core = site / "py" / "boneyard" / "tiles.py"
+    core.write_text(core.read_text() + "\n# changed after the snapshot was made\n")
+
+
+def foreign_heap(site):
+    """A well-formed snapshot file whose heap is not a Pyodide heap: the restore itself must fail."""
+    manifest = json.loads((site / "snapshot" / "manifest.json").read_text())
+    path = site / "snapshot" / manifest["file"]
+    size = sum(length for _, length in manifest["runs"])
+    path.write_bytes(gzip.compress(bytes(size), mtime=0))
+
+
+@pytest.mark.parametrize("spoil", [damage, truncate, remove, stale_engine, foreign_heap])
+def test_a_bad_snapshot_falls_back_to_a_normal_boot(browser, site_dir, tmp_path, spoil):
+    site = copy_site(site_dir, tmp_path / "site")
+    spoil(site)
+    server, url = serve_in_thread(site)
+    watch = Watch()
+    context = new_context(browser, watch)
+    try:
+        page = open_app(context, url, watch)
+        status = snapshot_status(page)
+        assert status["used"] is False and status["reason"], status
+        assert_no_alarm(page)
+        watch.assert_clean(page)
+    finally:
+        context.close()
+        server.shutdown()
+
+
+def test_offline_reload_restores_the_snapshot(browser, site_dir, tmp_path):
+    site = copy_site(site_dir, tmp_path / "site")
+    server, url = serve_in_thread(site)
+    watch = Watch()
+    context = new_context(browser, watch, service_workers="allow")
+    try:
+        page = open_app(context, url, watch)
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+        cached = page.evaluate("caches.keys().then(k => caches.open(k[0])).then(c => c.keys())"
+                               ".then(r => r.map(x => x.url).filter(u => u.includes('/snapshot/')))")
+        assert len(cached) == 2, cached  # the manifest and the snapshot file
+        server.shutdown()
+        server.server_close()
+        reload_ready(page)
+        assert snapshot_status(page)["used"] is True
+        assert_no_alarm(page)
+        watch.assert_clean(page)
+    finally:
+        context.close()

@@ -314,10 +314,11 @@ class HeptalionScreen:
         seen = ui.get("seen")
         if seen is None or seen > len(history):
             seen = len(history)
-        news = [hv.event_text(e, names) for e in history[seen:] if e["kind"] in ("eliminated", "winner", "no_fit")]
-        if news:
-            ui["news"] = news
-            ui.setdefault("announce", []).extend(news)
+        fresh = [e for e in history[seen:] if e["kind"] in ("eliminated", "winner", "no_fit")]
+        if fresh:
+            # The status line says who won; the news line keeps the eliminations.
+            ui["news"] = [hv.event_text(e, names) for e in fresh if e["kind"] == "eliminated"]
+            ui.setdefault("announce", []).extend(hv.event_text(e, names) for e in fresh)
         ui["seen"] = len(history)
         privacy = self._privacy(ctx)
         targets = self._targets(ctx, view)

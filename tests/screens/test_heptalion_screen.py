@@ -270,3 +270,15 @@ def test_your_panel_comes_first():
     table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "2"}, seed=8)
     seats = re.findall(r'class="hx-panel[^"]*" data-seat="(\d)"', table.html)
     assert seats[0] == "0" and sorted(seats) == ["0", "1", "2"]
+
+
+def test_keys_undo_and_clear_but_leave_letters_to_the_browser():
+    table = Table({"start": "0"}, seed=11)
+    tile, first, second = first_legal(table)
+    table.act("tile", tile)
+    table.act("space", str(first))
+    assert table.screen.on_key(table.ctx(), "r") is False
+    assert table.screen.on_key(table.ctx(), "Backspace") is True
+    assert table.screen._choice(table.ctx()) == (tile, None, None)
+    assert table.screen.on_key(table.ctx(), "Escape") is True
+    assert table.screen._choice(table.ctx()) == (None, None, None)

@@ -456,11 +456,11 @@ class HeptalionScreen:
         elif targets and not privacy:
             complete = choice[2] is not None
             buttons.append(h("button", {"type": "button", "class_": "btn", "data_action": "undo", "id": "hx-undo", "disabled": ui["at"] == 0,
-                                        "aria_keyshortcuts": "U"}, "↶ Undo"))
+                                        "aria_keyshortcuts": "Backspace"}, "↶ Undo"))
             buttons.append(h("button", {"type": "button", "class_": "btn", "data_action": "redo", "id": "hx-redo",
-                                        "disabled": ui["at"] >= len(ui["steps"]) - 1, "aria_keyshortcuts": "R"}, "Redo ↷"))
+                                        "disabled": ui["at"] >= len(ui["steps"]) - 1}, "Redo ↷"))
             buttons.append(h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "confirm", "id": "hx-confirm",
-                                        "disabled": not complete, "aria_keyshortcuts": "C"}, "Confirm"))
+                                        "disabled": not complete}, "Confirm"))
             if view["solo"] and view["covered"]:
                 buttons.append(h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "takeback", "id": "hx-takeback"},
                                  "Take back a tile"))
@@ -635,10 +635,10 @@ class HeptalionScreen:
         ctx.rerender()
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Keyboard: U undo, R redo, C confirm, Escape clears the choice."""
-        action = {"u": "undo", "U": "undo", "r": "redo", "R": "redo", "c": "confirm", "C": "confirm"}.get(key)
-        if action:
-            self.on_action(ctx, action, "")
+        """Keyboard: Backspace undoes a step of the choice, Escape clears it (letters stay free for the
+        browser's own shortcuts, which the app cannot tell apart: it passes no modifier keys)."""
+        if key == "Backspace" and ctx.ui.get("at", 0) > 0:
+            self.on_action(ctx, "undo", "")
             return True
         if key == "Escape" and self._choice(ctx) != (None, None, None):
             self._step(ctx, (None, None, None))

@@ -190,7 +190,9 @@ class FallingScreen:
             scores,
             h("div", {"class_": "fall-side-actions"},
               self.pause_button(ui, state),
-              h("button", {"type": "button", "class_": "btn btn-ghost fall-demo-btn", "data_action": "demo"},
+              h("button", {"type": "button", "data_action": "demo", "id": "fall-demo",
+                           "class_": "btn fall-demo-btn " + ("btn-primary" if demo else "btn-ghost"),
+                           "title": "Watch the computer play a game (not saved)" if not demo else None},
                 "Stop demo" if demo else "Demo")),
             h("div", {"class_": "fall-keys", "aria_label": "Keys"}, controls_help()),
         )
@@ -227,8 +229,7 @@ class FallingScreen:
         """Return the panel over the well: paused, or the game-over summary (or nothing)."""
         ui = ctx.ui
         if ui.get("demo") is not None:
-            return h("div", {"class_": "fall-banner"}, "Demo: the computer plays. ",
-                     h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "demo"}, "Play"))
+            return Markup("")  # the side panel says "Demo" and offers to stop it
         if view["over"]:
             return summary_panel(view, ui.get("summary") or {})
         if ui.get("paused"):

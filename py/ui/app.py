@@ -296,7 +296,11 @@ class App:
         form = self.forms.setdefault(game_id, {})
         mode, players = screen.mode_from_form(form)
         vs_computer = form.get("opponents", "computer") == "computer" and info.max_players > 1 and bool(info.bots)
-        if info.max_players == 1:
+        custom_seats = getattr(screen, "seats_from_form", None)
+        if custom_seats is not None:  # a screen that seats people and computers its own way
+            seats = custom_seats(form, self.settings)
+            vs_computer = any(seat.is_computer for seat in seats)
+        elif info.max_players == 1:
             seats = [Seat("human", self.settings.name)]
         elif vs_computer:
             levels = [lv for lv in info.levels if lv != "random"] or ["random"]
@@ -534,8 +538,8 @@ class App:
 
     def on_keydown(self, event: Any) -> None:
         """Offer the table's keyboard shortcuts."""
-        if self.route[0] != "play":
-            return
+        if self.route[0] != "play" or event.ctrlKey or event.metaKey or event.altKey:
+            return  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone
         target = _js(event.target)
         tag = str(getattr(target, "tagName", "")).lower() if target is not None else ""
         if tag in ("input", "select", "textarea"):

@@ -59,3 +59,4 @@ class GameScreen(Protocol):
     #   on_key(ctx, key) -> bool            a key pressed on the table (True: handled)
     #   after_render(ctx) -> None           the table's markup is in the page (bind canvas, start a loop)
     #   leave(ctx) -> None                  the player leaves the table (stop loops, pause, save)
+    #   seats_from_form(form, settings) -> list[Seat]   seat people and computers from the setup form

@@ -172,7 +172,7 @@ def setup(info: GameInfo, form: dict[str, Any], custom: Markup, players: int, fi
     parts.append(custom)
     if info.max_players > 1:
         if fixed_players:
-            parts.append(h("p", {"class_": "hint"}, f"{players} players in this mode."))
+            parts.append(h("p", {"class_": "hint"}, f"{players} player{'' if players == 1 else 's'} in this mode."))
         else:
             counts = [(str(n), f"{n} players") for n in range(info.min_players, info.max_players + 1)]
             parts.append(field("Players", select("setup-players", "players", counts, str(players)), fid="setup-players"))

@@ -100,3 +100,16 @@ def test_accessibility_audit_finds_nothing_serious(app_page, hash_):
     results = Axe().run(app_page)
     serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
     assert not serious, json.dumps([(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1)
+
+
+def test_the_web_app_manifest_makes_it_installable(app_page, base_url):
+    manifest = app_page.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())"
+    )
+    assert manifest["name"].startswith("Boneyard") and manifest["short_name"] == "Boneyard"
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        status = app_page.evaluate(f"fetch({icon['src']!r}).then(r => r.status)")
+        assert status == 200, icon

@@ -25,11 +25,27 @@ __all__ = [
     "rng_to_json",
     "rng_from_json",
     "random_bot",
+    "as_move",
 ]
 
 
 class IllegalMoveError(ValueError):
     """Raised by ``play`` for a move the rules refuse; the message tells the player why."""
+
+
+def as_move(move: Any, parse_move: Callable[[str], Any], kinds: type | tuple[type, ...], game: str = "") -> Any:
+    """Return ``move`` as a move object of ``kinds``: text is parsed; anything else is refused.
+
+    Every game's ``play`` starts here, so a malformed move is always an IllegalMoveError that says why.
+    """
+    if isinstance(move, str):
+        try:
+            move = parse_move(move)
+        except ValueError as exc:
+            raise IllegalMoveError(str(exc)) from None
+    if not isinstance(move, kinds):
+        raise IllegalMoveError(f"not a {game + ' ' if game else ''}move: {move!r}")
+    return move
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ...core import IllegalMoveError, Outcome, make_rng, rng_from_json, rng_to_json
+from ...core import IllegalMoveError, as_move, Outcome, make_rng, rng_from_json, rng_to_json
 from ...tiles import DOUBLE_SIX, Domino, domino_text, parse_domino
 
 __all__ = [
@@ -485,13 +485,7 @@ class DominoesState:
         """Return the move code of a legal move; raise IllegalMoveError with the reason otherwise."""
         if self._outcome is not None:
             raise IllegalMoveError("the game is over")
-        if isinstance(move, str):
-            try:
-                move = parse_move(move)
-            except ValueError as exc:
-                raise IllegalMoveError(str(exc)) from None
-        if not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
+        move = as_move(move, parse_move, Move)
         table = self.table
         legal = table.moves()
         if move.kind is MoveKind.DRAW:

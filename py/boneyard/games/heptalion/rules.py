@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from ...core import IllegalMoveError, Outcome, derive_seed, make_rng
+from ...core import IllegalMoveError, as_move, Outcome, derive_seed, make_rng
 from .board import (
     NEIGHBOURS,
     LAB_BOARDS,
@@ -262,13 +262,7 @@ class HeptalionState:
 
     def play(self, move: Move | str) -> None:
         """Place a tile for the seat to move; raise IllegalMoveError for an illegal or malformed move."""
-        if isinstance(move, str):
-            try:
-                move = parse_move(move)
-            except ValueError as exc:
-                raise IllegalMoveError(str(exc)) from None
-        if not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
+        move = as_move(move, parse_move, Move)
         try:  # normalise a hand-built Move (ends swapped, odd field types) through its text
             move = parse_move(str(move))
         except (ValueError, TypeError, IndexError) as exc:

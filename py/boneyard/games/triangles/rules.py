@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Iterable, Mapping, Union
 
-from ...core import IllegalMoveError, Outcome, make_rng, rng_from_json, rng_to_json
+from ...core import IllegalMoveError, as_move, Outcome, make_rng, rng_from_json, rng_to_json
 from ...tiles import TRIANGLES, Triangle
 from . import grid
 from .grid import Cell, Vertex
@@ -381,13 +381,7 @@ class TrianglesState:
 
     def play(self, move: Move | str) -> None:
         """Play a move (object or text); raise IllegalMoveError saying why when it is not allowed."""
-        if isinstance(move, str):
-            try:
-                move = parse_move(move)
-            except ValueError as exc:
-                raise IllegalMoveError(str(exc)) from None
-        if not isinstance(move, (Place, Draw, Pass)):
-            raise IllegalMoveError(f"not a Triangles move: {move!r}")
+        move = as_move(move, parse_move, (Place, Draw, Pass), "Triangles")
         if isinstance(move, Place) and not _well_formed(move):
             raise IllegalMoveError(f"not a Triangles placement: {move!r}")
         if self._outcome is not None:

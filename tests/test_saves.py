@@ -234,6 +234,15 @@ def test_a_save_the_game_cannot_rebuild_is_moved_aside():
     assert len(storage.broken()) == 1 and "no hands" in reports[0][1]
 
 
+def test_any_error_while_rebuilding_a_save_is_a_save_error():
+    def rebuild(game, state):
+        assert state["hands"], "no hands"
+
+    with pytest.raises(SaveError) as info:
+        load_save(dump_save("dominoes", {"hands": []}), validate=rebuild)
+    assert info.value.kind == "invalid"
+
+
 def test_a_good_save_loads_through_rebuild():
     storage, backend, reports = make_storage()
     storage.save_game("dominoes", {"n": 3})

@@ -148,8 +148,8 @@ def load_save(
 ) -> Save:
     """Parse, migrate and validate a save; raise SaveError saying what is wrong.
 
-    ``validate(game, state)`` (for example the game's ``from_dict``) may raise ValueError, KeyError or
-    TypeError for a state it cannot rebuild; that becomes a SaveError too.
+    ``validate(game, state)`` (for example the game's ``from_dict``) may raise any exception for a
+    state it cannot rebuild; that becomes a SaveError too, so a damaged save never stops the page.
     """
     data = _parse_json(text)
     if not isinstance(data, dict):
@@ -171,10 +171,10 @@ def load_save(
             validate(game, state)
         except SaveError:
             raise
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise SaveError("invalid", f"The saved game is damaged and cannot be resumed ({exc}).") from None
         except RecursionError:
             raise SaveError("invalid", "The saved game is damaged and cannot be resumed.") from None
+        except Exception as exc:  # noqa: BLE001 - untrusted data: whatever the rebuild trips on is "damaged"
+            raise SaveError("invalid", f"The saved game is damaged and cannot be resumed ({exc}).") from None
     return Save(game=game, saved_at=saved_at, state=state, schema=envelope["schema"])
 
 

@@ -1,9 +1,10 @@
-// Boneyard's interpreter module: PyScript imports it (pyscript.toml `interpreter`, written by
-// tools/build_site.py) and calls its loadPyodide(options). It boots Pyodide from the memory snapshot
-// that tools/snapshot.py built (Python already started, the stdlib and the engine already imported),
-// and boots the normal way whenever the snapshot is missing, does not match the files served beside
-// it, or fails to restore. The player never sees the difference but in speed; developers get one
-// console line saying which way it booted, and `window.boneyardSnapshot` says the same for tests.
+// Boneyard's interpreter module: PyScript imports it (pyscript.toml `interpreter`) and calls its
+// loadPyodide(options). It boots Pyodide from the memory snapshot that tools/snapshot.py built (Python
+// already started, the stdlib and the engine already imported), and boots the normal way whenever the
+// snapshot is missing, does not match the files served beside it, or fails to restore. Either way it
+// then unpacks the page's Python (py/engine.zip, py/ui.zip, fetched while Pyodide starts) into Python's
+// working folder. The player never sees the difference but in speed; developers get one console line
+// saying which way it booted, and `window.boneyardSnapshot` says the same for tests.
 import * as runtime from "../vendor/pyodide/pyodide.mjs";
 
 export const version = runtime.version;
@@ -11,7 +12,8 @@ export const version = runtime.version;
 const here = import.meta.url;
 const INDEX_URL = new URL("../vendor/pyodide/", here).href;
 const MANIFEST_URL = new URL("../snapshot/manifest.json", here).href;
-const FORMAT = 1;
+const FORMAT = 2;
+const HOME = "/home/pyodide"; // Python's working folder: `import boneyard` and `import ui` find them here
 
 const status = { used: false, reason: "not started", ms: null };
 globalThis.boneyardSnapshot = status;
@@ -38,14 +40,27 @@ async function readManifest() {
   return manifest;
 }
 
-// Every served file the snapshot depends on must be the one it was made from (the stdlib zip is
-// checked after the boot, in Pyodide's file system, so it is not downloaded twice).
+// The page's Python, fetched at once (one request a bundle) and unpacked once Pyodide is up.
+const BUNDLES = ["py/engine.zip", "py/ui.zip"];
+const bundles = Promise.all(BUNDLES.map((path) => fetchBytes(new URL("../" + path, here).href)));
+bundles.catch(() => {});
+
+// Every served file the snapshot depends on must be the one it was made from: the engine's bundle
+// (the stdlib zip is checked after the boot, in Pyodide's file system, so it is not downloaded twice).
 async function checkServedFiles(manifest) {
+  const served = await bundles;
   const checks = Object.entries(manifest.checks).filter(([path]) => path !== "vendor/pyodide/python_stdlib.zip");
   await Promise.all(checks.map(async ([path, expected]) => {
-    const actual = await sha256(await fetchBytes(new URL("../" + path, here).href));
-    if (actual !== expected) throw new Error(`${path} differs from the snapshot's copy`);
+    const index = BUNDLES.indexOf(path);
+    const bytes = index >= 0 ? served[index] : await fetchBytes(new URL("../" + path, here).href);
+    if ((await sha256(bytes)) !== expected) throw new Error(`${path} differs from the snapshot's copy`);
   }));
+}
+
+async function unpackBundles(pyodide) {
+  const served = await bundles;
+  for (const bytes of served) pyodide.unpackArchive(bytes, "zip", { extractDir: HOME });
+  pyodide.runPython("import importlib; importlib.invalidate_caches(); del importlib");
 }
 
 // The file is the gzip of the snapshot's pages that are not all zero; manifest.runs says where each
@@ -116,8 +131,7 @@ async function normalBoot(options, error) {
   return pyodide;
 }
 
-export async function loadPyodide(options = {}) {
-  const plain = { ...options, indexURL: INDEX_URL };
+async function restoreOrStart(plain) {
   let manifest;
   try {
     manifest = await manifestReady;
@@ -133,4 +147,35 @@ export async function loadPyodide(options = {}) {
   }
   report(true, "restored", pyodide);
   return pyodide;
+}
+
+async function boot(plain) {
+  const pyodide = await restoreOrStart(plain);
+  await unpackBundles(pyodide);
+  return pyodide;
+}
+
+// Python's output goes to the handlers PyScript passes to loadPyodide; the boot below starts before
+// that call, so it writes through these forwarders (to the console until PyScript's arrive).
+const output = { stdout: null, stderr: null };
+const forward = (name, fallback) => (text) => (output[name] || fallback)(text);
+
+// Start Python at once. index.html imports this module before PyScript, and PyScript calls
+// loadPyodide only after its own set-up (~0.5 s later); by then the runtime is downloading and
+// compiling and the snapshot unpacking, so that call just joins the boot under way.
+const early = boot({ indexURL: INDEX_URL, stdout: forward("stdout", console.log), stderr: forward("stderr", console.warn) });
+early.catch(() => {});
+
+export async function loadPyodide(options = {}) {
+  const { stdout, stderr, indexURL, ...rest } = options;
+  if (stdout) output.stdout = stdout;
+  if (stderr) output.stderr = stderr;
+  if (Object.keys(rest).length) {
+    // Options the early boot could not know (packages, a lock file): start a plain Pyodide with them.
+    const reason = new Error(`options ${Object.keys(rest).join(", ")} need a fresh start`);
+    const pyodide = await normalBoot({ ...options, indexURL: INDEX_URL }, reason);
+    await unpackBundles(pyodide);
+    return pyodide;
+  }
+  return early;
 }

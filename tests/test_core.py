@@ -203,3 +203,28 @@ def test_arena_refuses_bad_arguments(capsys):
     assert arena.main(["--game", TURN_BASED[0], "--seats", "random,random", "--players", "3"]) == 2
     assert arena.main(["--game", TURN_BASED[0], "--seats", "random,random", "--option", "bogus=1"]) == 2
     assert "arena:" in capsys.readouterr().err
+
+
+def test_listing_the_games_imports_no_rules_engine():
+    """The page lists the games at start; each game's rules, bots and tables load when it is played."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import boneyard.games as g; "
+        "heavy = sorted(m for m in sys.modules if m.startswith('boneyard.games.') and m.count('.') > 2); "
+        "print(heavy); assert heavy == [], heavy; print([i.levels for i in g.GAMES.values()])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT / "py")}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("game_id", [gid for gid, info in GAMES.items() if info.bots])
+def test_lazily_registered_levels_are_the_bots_modules_levels(game_id):
+    info = GAMES[game_id]
+    real = info.bots._source.resolve()  # the bots module's own table
+    assert tuple(info.bots) == tuple(real)
+    for level in info.bots:
+        assert info.bots[level] is real[level]
+    with pytest.raises(KeyError):
+        info.bots["grandmaster"]

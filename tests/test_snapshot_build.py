@@ -90,7 +90,7 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     assert config["interpreter"] == snapshot.LOADER
     assert (out / config["interpreter"]).exists()
     assert manifest["id"] in manifest["file"] and manifest["pyodide"] == "314.0.2"
-    assert manifest["checks"].keys() == {"pyscript.toml", "vendor/pyodide/python_stdlib.zip", *snapshot.engine_sources()}
+    assert manifest["checks"].keys() == {"py/engine.zip", "vendor/pyodide/python_stdlib.zip"}
     for path, digest in manifest["checks"].items():
         assert snapshot.sha256(out / path) == digest, path
     packed = (out / "snapshot" / manifest["file"]).read_bytes()

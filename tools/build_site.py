@@ -2,13 +2,12 @@
 
     python3 tools/build_site.py [--out site]
 
-- Copies ``index.html``, ``pyscript.toml``, ``manifest.webmanifest``, ``css/``, ``icons/``, ``js/`` and
-  every ``.py`` file under ``py/`` into the output folder.
+- Copies ``index.html``, ``pyscript.toml``, ``manifest.webmanifest``, ``css/``, ``icons/`` and ``js/``
+  into the output folder, and the page's Python as ``py/main.py`` plus two zip bundles,
+  ``py/engine.zip`` (every module of ``py/boneyard``) and ``py/ui.zip`` (``py/ui``), which the page's
+  interpreter module unpacks before Python runs (so no module under ``py/`` can be missed).
 - Copies the runtime from ``node_modules`` (installed by ``npm ci`` from ``package-lock.json``) into
   ``site/vendor/``: Pyodide's five runtime files and PyScript's ``dist`` without source maps.
-- Writes ``site/pyscript.toml``: the repository's ``pyscript.toml`` plus a ``[files]`` table listing
-  every module under ``py/`` (HTTP lists no folders, so each file is named), so the page can never miss
-  a module that the repository has.
 - Adds the Pyodide memory snapshot and points the page's interpreter at its loader
   (``tools/snapshot.py``; made with Node, cached in ``build/snapshot/``). Without it the page boots
   the normal way.
@@ -25,12 +24,18 @@ import hashlib
 import json
 import shutil
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
-FILES_HEADER = "[files]"
+# The page's Python arrives as two zip bundles that our interpreter module (js/pyodide-snapshot.mjs)
+# fetches while Pyodide starts and unpacks into Python's working folder before any of it runs: one
+# request each instead of one a module, and the engine's bundle is what the memory snapshot is checked
+# against. py/main.py stays a file: it is the page's <script type="py" src>.
+BUNDLES = {"py/engine.zip": "py/boneyard", "py/ui.zip": "py/ui"}
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make the same bytes
 
 
 def python_sources(root: Path = ROOT) -> list[str]:
@@ -42,30 +47,38 @@ def python_sources(root: Path = ROOT) -> list[str]:
     )
 
 
-def files_table(sources: list[str]) -> str:
-    """Return pyscript.toml's [files] table mapping each module to the same path in the page's FS."""
-    lines = [FILES_HEADER]
-    for path in sources:
-        # py/boneyard/core.py is fetched from ./py/boneyard/core.py and lands at ./boneyard/core.py,
-        # so `import boneyard` and `import ui` work from the interpreter's working folder.
-        target = path.removeprefix("py/")
-        lines.append(f'"./{path}" = "./{target}"')
-    return "\n".join(lines) + "\n"
+def bundle_members(folder: str, root: Path = ROOT) -> list[str]:
+    """Return the modules of one bundle (``py/boneyard/...``), sorted."""
+    return [source for source in python_sources(root) if source.startswith(folder + "/")]
 
 
-def render_config(config_text: str, sources: list[str]) -> str:
-    """Return the config text with its [files] table replaced by the one for ``sources``."""
-    lines = config_text.splitlines(keepends=True)
-    for index, line in enumerate(lines):
-        if line.strip() == FILES_HEADER:
-            return "".join(lines[:index]) + files_table(sources)
-    return config_text.rstrip("\n") + "\n\n" + files_table(sources)
+def write_bundle(dest: Path, members: list[str], root: Path = ROOT) -> None:
+    """Write a deterministic zip of ``members``, each stored under its path below ``py/``."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as bundle:
+        for source in members:
+            info = zipfile.ZipInfo(source.removeprefix("py/"), date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            bundle.writestr(info, (root / source).read_bytes())
+
+
+def write_python(out: Path, root: Path = ROOT) -> None:
+    """Write the page's Python: the bundles, and py/main.py as a file."""
+    bundled: list[str] = []
+    for name, folder in BUNDLES.items():
+        members = bundle_members(folder, root)
+        write_bundle(out / name, members, root)
+        bundled += members
+    loose = [s for s in python_sources(root) if s not in bundled]
+    if loose != ["py/main.py"]:
+        raise SystemExit(f"build_site: modules outside py/boneyard and py/ui would not reach the page: {loose}")
+    shutil.copy2(root / "py" / "main.py", out / "py" / "main.py")
 
 
 def write_config(out: Path) -> None:
-    """Write out/pyscript.toml: the repository's settings plus a [files] table of every module."""
-    text = render_config((ROOT / "pyscript.toml").read_text(), python_sources())
-    (out / "pyscript.toml").write_text(text)
+    """Write out/pyscript.toml (the repository's; the snapshot step points it at our loader)."""
+    shutil.copy2(ROOT / "pyscript.toml", out / "pyscript.toml")
 
 
 def copy_runtime(out: Path) -> None:
@@ -132,10 +145,7 @@ def build(out: Path) -> str:
             shutil.copytree(src, out / item, ignore=shutil.ignore_patterns("*.template.js"))
         elif src.exists():
             shutil.copy2(src, out / item)
-    for source in python_sources():
-        dest = out / source
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / source, dest)
+    write_python(out)
     write_config(out)
     copy_runtime(out)
     add_snapshot(out)

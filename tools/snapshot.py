@@ -21,9 +21,9 @@ What is in it (decided here, checked by tests/test_snapshot_build.py):
 Identity: the snapshot's id is a hash of its inputs (the five runtime files, every file under
 ``py/boneyard``, the warm list and ``tools/snapshot.mjs``). ``site/snapshot/manifest.json`` names the
 snapshot file (its name carries the id), its SHA-256, the Pyodide version, and the SHA-256 of every
-served file the snapshot depends on: each ``py/boneyard`` module, ``pyscript.toml`` (its [files]
-table lists every module, so an added or removed module shows) and ``python_stdlib.zip`` (the heap
-holds offsets into it). The page checks them all before it uses the snapshot; Pyodide itself refuses
+served file the snapshot depends on: ``py/engine.zip`` (the bundle of every ``py/boneyard`` module
+that the page unpacks, built deterministically from the same files, so any change, addition or
+removal shows) and ``python_stdlib.zip`` (the heap holds offsets into it). The page checks them all before it uses the snapshot; Pyodide itself refuses
 a snapshot of another build (its build id is a hash of ``pyodide.asm.mjs`` and ``pyodide.asm.wasm``).
 
 Cache: a snapshot is made (Node, ~5 s) only when its id is new; it is kept in ``build/snapshot/``
@@ -49,8 +49,8 @@ CACHE = ROOT / "build" / "snapshot"
 MAKER = ROOT / "tools" / "snapshot.mjs"
 LOADER = "./js/pyodide-snapshot.mjs"  # the page's `interpreter`: restores the snapshot or boots normally
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-HOME = "/home/pyodide"  # Pyodide's working folder, where PyScript's [files] table writes "./boneyard/..."
-FORMAT = 1  # bump when the manifest or the way the snapshot is made changes
+HOME = "/home/pyodide"  # Pyodide's working folder, where the page unpacks py/engine.zip ("boneyard/...")
+FORMAT = 2  # bump when the manifest or the way the snapshot is made changes
 KEEP = 3  # cached snapshots kept
 PAGE = 4096  # packing: runs of all-zero pages of this size are left out of the file
 GZIP_LEVEL = 6  # level 9 is 4x slower to make for 1% smaller
@@ -202,9 +202,8 @@ def install(site: Path, root: Path = ROOT, cache: Path = CACHE) -> dict:
     shutil.copy2(gz, folder / name)
     config = site / "pyscript.toml"
     config.write_text(set_interpreter(config.read_text(), LOADER))
-    checks = {"pyscript.toml": sha256(config), "vendor/pyodide/python_stdlib.zip": sha256(runtime / "python_stdlib.zip")}
-    for source in engine_sources(root):
-        checks[source] = sha256(site / source)
+    checks = {"py/engine.zip": sha256(site / "py" / "engine.zip"),
+              "vendor/pyodide/python_stdlib.zip": sha256(runtime / "python_stdlib.zip")}
     manifest = {
         "format": FORMAT,
         "id": sid,

@@ -7,10 +7,11 @@ described to the shell, the arena and the saves by one ``GameInfo``.
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 __all__ = [
     "IllegalMoveError",
@@ -26,6 +27,8 @@ __all__ = [
     "rng_from_json",
     "random_bot",
     "as_move",
+    "Lazy",
+    "LazyBots",
 ]
 
 
@@ -165,6 +168,50 @@ class Bot(Protocol):
     """
 
     def __call__(self, view: dict[str, Any], rng: random.Random) -> Any: ...
+
+
+class Lazy:
+    """A function of another module, imported the first time it is called.
+
+    Game packages register with these so that listing the games (the home screen, the page's start)
+    does not import every rules engine and its tables; a game's modules load when it is first played.
+    """
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._target: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """Import the module (once) and return the function."""
+        if self._target is None:
+            self._target = getattr(importlib.import_module(self.module), self.name)
+        return self._target
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Lazy({self.module!r}, {self.name!r})"
+
+
+class LazyBots(Mapping[str, "Bot"]):
+    """A game's computer levels by name, known at once; the bots' module is imported on first use."""
+
+    def __init__(self, module: str, name: str, levels: Sequence[str]) -> None:
+        self._source = Lazy(module, name)
+        self._levels = tuple(levels)
+
+    def __getitem__(self, level: str) -> Bot:
+        if level not in self._levels:
+            raise KeyError(level)
+        return self._source.resolve()[level]  # type: ignore[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._levels)
+
+    def __len__(self) -> int:
+        return len(self._levels)
 
 
 @dataclass(frozen=True)

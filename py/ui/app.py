@@ -21,7 +21,7 @@ from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 
 from . import screens
-from .games import screen_for
+from .games import has_screen, screen_for
 from .html import Markup, h
 from .screen import TableContext
 from .session import Seat, Session
@@ -133,6 +133,24 @@ class App:
         self.early_reports.clear()
         document.documentElement.setAttribute("data-ready", "true")
         window.boneyardBoot.done()
+        asyncio.ensure_future(self.warm_up())
+
+    async def warm_up(self) -> None:
+        """Import each game's engine and table once the page is idle, so its first open is instant.
+
+        The page starts with only what the first screen needs; these imports (a few hundred ms in all)
+        run one module at a time, yielding to the page in between.
+        """
+        await asyncio.sleep(1.0)
+        for game_id, info in GAMES.items():
+            for load in (lambda: info.new_state.resolve() if hasattr(info.new_state, "resolve") else None,
+                         lambda: info.bots.get("easy") if info.bots else None,
+                         lambda: screen_for(game_id)):
+                try:
+                    load()
+                except Exception:  # noqa: BLE001 - a failing import shows itself when the game is opened
+                    window.console.warn("Boneyard: could not preload " + game_id + ": " + traceback.format_exc())
+                await asyncio.sleep(0.02)
 
     def guard(self, handler: Any, event: Any) -> None:
         """Run an event handler; report instead of crashing on any error."""
@@ -242,7 +260,7 @@ class App:
 
     def screen_markup(self, name: str, arg: str) -> Markup:
         """Return the markup of a screen."""
-        playable = {gid for gid in GAMES if screen_for(gid) is not None}
+        playable = {gid for gid in GAMES if has_screen(gid)}
         if name == "home":
             saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
             return screens.home(GAMES.values(), saved, playable, self.settings)

@@ -9,6 +9,7 @@ offline reload restores the snapshot from the service worker's cache.
 from __future__ import annotations
 
 import gzip
+import zipfile
 import json
 
 import pytest
@@ -93,8 +94,13 @@ def remove(site):
 
 def stale_engine(site):
     """A served engine module that is not the one the snapshot imported."""
-    core = site / "py" / "boneyard" / "tiles.py"
-    core.write_text(core.read_text() + "\n# changed after the snapshot was made\n")
+    bundle = site / "py" / "engine.zip"
+    with zipfile.ZipFile(bundle) as old:
+        members = {name: old.read(name) for name in old.namelist()}
+    members["boneyard/tiles.py"] += b"\n# changed after the snapshot was made\n"
+    with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as new:
+        for name, data in members.items():
+            new.writestr(name, data)
 
 
 def foreign_heap(site):

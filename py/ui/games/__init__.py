@@ -8,9 +8,17 @@ and its Play button says the table is not built yet.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 _cache: dict[str, Any] = {}
+
+
+def has_screen(game_id: str) -> bool:
+    """Tell whether a game has a table screen, without importing it (the home screen lists many)."""
+    if game_id in _cache:
+        return _cache[game_id] is not None
+    return importlib.util.find_spec(f"{__name__}.{game_id}") is not None
 
 
 def screen_for(game_id: str) -> Any | None:

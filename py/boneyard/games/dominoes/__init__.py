@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import GameInfo, Option
-from .bots import BOTS
-from .rules import DominoesState, Move, from_dict, new_state, parse_move
+from ...core import GameInfo, Lazy, LazyBots, Option
 
 __all__ = ["GAME", "MODES", "DominoesState", "Move", "parse_move", "new_state", "from_dict"]
 
@@ -49,10 +47,10 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    new_state=new_state,
-    from_dict=from_dict,
-    parse_move=parse_move,
-    bots=BOTS,
+    new_state=Lazy(f"{__name__}.rules", "new_state"),
+    from_dict=Lazy(f"{__name__}.rules", "from_dict"),
+    parse_move=Lazy(f"{__name__}.rules", "parse_move"),
+    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (2, 3, 4), "2, 3 or 4 players, each for themselves"),
         Option("hand_size", "Tiles each", None, (), "None: 7 for two players, 5 for three or four"),
@@ -61,3 +59,12 @@ GAME = GameInfo(
     ),
     order=10,
 )
+
+
+def __getattr__(name: str):
+    """Give the engine's names on first use (the package itself stays light to import)."""
+    if name in ("DominoesState", "Move", "parse_move", "new_state", "from_dict"):
+        from . import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,8 +33,7 @@ fixed steps of 1/60 s: the screen calls ``state.step()`` once a step while unpau
 
 from __future__ import annotations
 
-from ...core import GameInfo, Option
-from .sim import FallingState, Move, from_dict, new_state, parse_move, replay
+from ...core import GameInfo, Lazy, LazyBots, Option
 
 __all__ = ["GAME", "FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"]
 
@@ -56,9 +55,9 @@ GAME = GameInfo(
     ),
     min_players=1,
     max_players=1,
-    new_state=new_state,
-    from_dict=from_dict,
-    parse_move=parse_move,
+    new_state=Lazy(f"{__name__}.sim", "new_state"),
+    from_dict=Lazy(f"{__name__}.sim", "from_dict"),
+    parse_move=Lazy(f"{__name__}.sim", "parse_move"),
     bots={},
     options=(
         Option("set", "Domino set", "norm", ("norm", "max"),
@@ -69,3 +68,12 @@ GAME = GameInfo(
     realtime=True,
     order=90,
 )
+
+
+def __getattr__(name: str):
+    """Give the engine's names on first use (the package itself stays light to import)."""
+    if name in ("FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"):
+        from . import sim
+
+        return getattr(sim, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -37,9 +37,7 @@ and second symbol land on. ``parse_move`` also takes ``"P-T@13,12"``; doubles li
 
 from __future__ import annotations
 
-from ...core import GameInfo, Option
-from .bots import BOTS
-from .rules import from_dict, new_state, parse_move
+from ...core import GameInfo, Lazy, LazyBots, Option
 
 __all__ = ["GAME"]
 
@@ -62,10 +60,10 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    new_state=new_state,
-    from_dict=from_dict,
-    parse_move=parse_move,
-    bots=BOTS,
+    new_state=Lazy(f"{__name__}.rules", "new_state"),
+    from_dict=Lazy(f"{__name__}.rules", "from_dict"),
+    parse_move=Lazy(f"{__name__}.rules", "parse_move"),
+    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"),
         Option("hidden", "Hidden hands", False, (), "only the owner sees their unplayed tiles"),
@@ -75,3 +73,12 @@ GAME = GameInfo(
     ),
     order=30,
 )
+
+
+def __getattr__(name: str):
+    """Give the engine's names on first use (the package itself stays light to import)."""
+    if name in ("new_state", "from_dict", "parse_move"):
+        from . import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,9 +28,7 @@ Start a game with ``GAME.new_state(seed=S, players=2)``. Move text: ``2-3-5@4,-1
 
 from __future__ import annotations
 
-from ...core import GameInfo, Option
-from .bots import BOTS
-from .rules import from_dict, new_state, parse_move
+from ...core import GameInfo, Lazy, LazyBots, Option
 
 __all__ = ["GAME"]
 
@@ -59,10 +57,19 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    new_state=new_state,
-    from_dict=from_dict,
-    parse_move=parse_move,
-    bots=BOTS,
+    new_state=Lazy(f"{__name__}.rules", "new_state"),
+    from_dict=Lazy(f"{__name__}.rules", "from_dict"),
+    parse_move=Lazy(f"{__name__}.rules", "parse_move"),
+    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(Option("players", "Players", 2, (2, 3, 4), "How many seats at the table"),),
     order=20,
 )
+
+
+def __getattr__(name: str):
+    """Give the engine's names on first use (the package itself stays light to import)."""
+    if name in ("new_state", "from_dict", "parse_move"):
+        from . import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

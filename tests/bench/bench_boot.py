@@ -30,13 +30,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import build_site  # noqa: E402
 import snapshot  # noqa: E402
+from chromium import launch_options  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 TIMEOUT_MS = 120_000
 
 # Records when the ready marker appears, and the first contentful paint.
@@ -94,7 +89,7 @@ def load(context, url: str) -> dict:
 
 
 def cold_loads(playwright, urls: dict[str, str], runs: int) -> dict[str, list[dict]]:
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    browser = playwright.chromium.launch(**launch_options())
     results: dict[str, list[dict]] = {name: [] for name in urls}
     try:
         for name, url in urls.items():  # one warm-up each: the OS file cache, not the browser's
@@ -120,7 +115,7 @@ def return_visits(playwright, url: str, runs: int) -> list[dict]:
     try:
         for visit in range(runs + 1):
             context = playwright.chromium.launch_persistent_context(
-                profile, executable_path=CHROMIUM, args=ARGS, headless=True, service_workers="allow")
+                profile, **launch_options(), service_workers="allow")
             context.add_init_script(MARKER)
             page = context.new_page()
             page.goto(url)

@@ -26,13 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
+from chromium import launch_options  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 
 
 def run(seconds: float, dpr: float, mode: str, warmup: float = 2.0) -> dict:
@@ -45,10 +40,7 @@ def run(seconds: float, dpr: float, mode: str, warmup: float = 2.0) -> dict:
     server, url = serve_in_thread(site)
     try:
         with sync_playwright() as p:
-            launch = {"args": CHROMIUM_ARGS, "headless": True}
-            if os.path.exists(CHROMIUM):
-                launch["executable_path"] = CHROMIUM
-            browser = p.chromium.launch(**launch)
+            browser = p.chromium.launch(**launch_options())
             context = browser.new_context(viewport={"width": 1100, "height": 850}, device_scale_factor=dpr,
                                           service_workers="block", reduced_motion="no-preference")
             page = context.new_page()

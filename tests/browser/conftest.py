@@ -8,7 +8,6 @@ Pages are costly (~3 s before Python is ready), so modules share one page where 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -22,13 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
+from chromium import launch_options  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 READY = "html[data-ready='true']"
 READY_TIMEOUT_MS = 120_000
 
@@ -45,12 +39,7 @@ def pytest_collection_modifyitems(items: list[Any]) -> None:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Launch Debian's Chromium (or Playwright's own where it is missing) headless, offline-friendly."""
-    args = dict(browser_type_launch_args)
-    if os.path.exists(CHROMIUM):
-        args["executable_path"] = CHROMIUM
-    args["args"] = CHROMIUM_ARGS
-    args["headless"] = True
-    return args
+    return {**browser_type_launch_args, **launch_options()}
 
 
 def build_site(out: Path) -> None:

@@ -65,7 +65,8 @@ def test_keys_move_a_domino_and_it_lands_where_expected(app_page):
     wait_view(page, "v.piece && v.piece.id === 3")
     landed = {(c["col"], c["row"]) for c in view(page)["cells"] if c["piece"] == 2}
     assert landed == {(6, 14), (6, 15)}
-    assert page.locator("#fall-left").inner_text() == "26"
+    # The side panel is redrawn on the next frame.
+    page.wait_for_function("document.querySelector('#fall-left').textContent.trim() === '26'", timeout=10_000)
 
 
 def test_a_scripted_seeded_game_reaches_its_known_scores(app_page):

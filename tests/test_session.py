@@ -71,3 +71,45 @@ def test_damaged_sessions_are_refused_with_a_value_error(bad):
         bad["game_state"] = info.new_state(seed=1, players=2).to_dict()
     with pytest.raises(ValueError):
         Session.from_json(info.id, bad)
+
+
+def test_the_computer_thinks_in_slices_and_chooses_what_it_would_at_once():
+    """A long search yields every few hundred nodes, so the page can stay responsive; the move is the same."""
+    from boneyard.core import run_thinking, think
+
+    info = GAMES["heptalion"]
+    hard = info.bot("hard")
+    state = info.new_state(seed=4, players=2)
+    view = state.view(state.current_player())
+    import random
+
+    thinking = think(hard, view, random.Random(9))
+    pauses = 0
+    while True:
+        try:
+            next(thinking)
+            pauses += 1
+        except StopIteration as stop:
+            sliced = stop.value
+            break
+    assert pauses >= 10, "an opening search yields many times"
+    assert str(sliced) == str(hard(view, random.Random(9)))
+    easy = info.bot("easy")
+    assert str(run_thinking(think(easy, view, random.Random(1)))) == str(easy(view, random.Random(1)))
+
+
+@pytest.mark.parametrize("game_id", TURN_BASED)
+def test_computer_thinking_then_playing_is_computer_move(game_id):
+    info = GAMES[game_id]
+    seats = [Seat("computer", "A", "hard"), Seat("computer", "B", "hard")]
+    one = Session.start(info, seats, "m", "M", {"players": 2}, seed=6)
+    two = Session.start(info, seats, "m", "M", {"players": 2}, seed=6)
+    for _ in range(4):
+        if one.state.is_over():
+            break
+        from boneyard.core import run_thinking
+
+        move = run_thinking(two.computer_thinking())
+        two.play_computer(move)
+        assert str(one.computer_move()) == str(move)
+    assert one.state.to_dict() == two.state.to_dict()

@@ -29,6 +29,8 @@ __all__ = [
     "as_move",
     "Lazy",
     "LazyBots",
+    "think",
+    "run_thinking",
 ]
 
 
@@ -281,6 +283,33 @@ class GameInfo:
         except KeyError:
             known = ", ".join(self.levels)
             raise ValueError(f"{self.name} has no computer level {level!r} (known: {known})") from None
+
+
+def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
+    """Return a generator that chooses ``bot``'s move, yielding now and then; its value is the move.
+
+    A bot that searches long offers ``bot.think(view, rng)``, a generator that yields every so often,
+    so the page can think in slices and stay responsive; any other bot answers in one go. Driving the
+    generator to its end (``run_thinking``) gives exactly the move ``bot(view, rng)`` gives.
+    """
+    slices = getattr(bot, "think", None)
+    if slices is not None:
+        return slices(view, rng)
+    return _at_once(bot, view, rng)
+
+
+def _at_once(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
+    return bot(view, rng)
+    yield  # noqa: unreachable - makes this a generator
+
+
+def run_thinking(thinking: Iterator[None]) -> Any:
+    """Drive a thinking generator to its end without pausing; return its value (the move)."""
+    while True:
+        try:
+            next(thinking)
+        except StopIteration as stop:
+            return stop.value
 
 
 def random_bot(parse_move: Callable[[str], Any] | None) -> Bot:

@@ -9,6 +9,7 @@ logged; it never stops the page.
 from __future__ import annotations
 
 import asyncio
+import time
 import traceback
 from datetime import datetime, timezone
 from typing import Any
@@ -29,6 +30,7 @@ from .storage import Storage
 
 COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
 COMPUTER_DELAY_FAST_S = 0.05
+THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
 
 
 def _js(value: Any) -> Any:
@@ -429,7 +431,10 @@ class App:
                 if generation != self.generation or self.route != ("play", session.info.id):
                     break
                 try:
-                    session.computer_move()
+                    move = await self.think_in_slices(session.computer_thinking())
+                    if generation != self.generation or self.route != ("play", session.info.id):
+                        break  # the player left, or another tab took over: drop this thought
+                    session.play_computer(move)
                 except Exception as exc:  # noqa: BLE001
                     window.console.error("Boneyard: " + traceback.format_exc())
                     self.report("error", f"The computer could not move ({exc}).")
@@ -441,6 +446,18 @@ class App:
                 self.render()
         finally:
             self.computer_busy = False
+
+    async def think_in_slices(self, thinking: Any) -> Any:
+        """Drive a computer's thinking, handing the page back every ~12 ms so it never freezes."""
+        started = time.perf_counter()
+        while True:
+            try:
+                next(thinking)
+            except StopIteration as stop:
+                return stop.value
+            if time.perf_counter() - started > THINK_SLICE_S:
+                await asyncio.sleep(0)
+                started = time.perf_counter()
 
     def after_render(self) -> None:
         """Measure the table and redraw it once if its width changed; focus a dialog; start the computer."""

@@ -7,9 +7,11 @@ games through it under CPython. Every rule question goes to the engine's state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from boneyard.core import GameInfo, IllegalMoveError, fresh_seed, make_rng, rng_from_json, rng_to_json
+from boneyard.core import (
+    GameInfo, IllegalMoveError, fresh_seed, make_rng, rng_from_json, rng_to_json, run_thinking, think,
+)
 from boneyard.games import get_game
 
 __all__ = ["Seat", "Session", "SessionError"]
@@ -133,14 +135,26 @@ class Session:
         if not self.seats[seat].is_computer:
             self.extra["last_human"] = seat
 
-    def computer_move(self) -> Any:
-        """Let the computer choose and play the next move; return the move."""
+    def computer_thinking(self) -> Iterator[None]:
+        """Return a generator that chooses the computer's next move, yielding now and then.
+
+        The page drives it a slice at a time so it stays responsive while a long search runs; the
+        generator's value is the move, to pass to ``play_computer``.
+        """
         seat = self.to_move()
         if seat is None or not self.seats[seat].is_computer:
             raise IllegalMoveError("It is not the computer's turn.")
         bot = self.info.bot(self.seats[seat].level or "easy")
-        move = bot(self.state.view(seat), self.bot_rng)
+        return think(bot, self.state.view(seat), self.bot_rng)
+
+    def play_computer(self, move: Any) -> None:
+        """Play the move the computer chose."""
         self.state.play(move)
+
+    def computer_move(self) -> Any:
+        """Let the computer choose and play the next move in one go; return the move."""
+        move = run_thinking(self.computer_thinking())
+        self.play_computer(move)
         return move
 
     # -- the end ----------------------------------------------------------------------------------

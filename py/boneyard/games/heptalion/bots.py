@@ -15,8 +15,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from ...core import run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
 from .rules import Move, board_from_view, parse_move
 
@@ -159,6 +160,10 @@ class _Budget(Exception):
     pass
 
 
+SLICE_NODES = 200  # the search yields every this many nodes (a few ms in the page)
+
+
+
 class Searcher:
     """Paranoid alpha-beta for seat ``me`` (exact two-player alpha-beta) under a node budget."""
 
@@ -177,11 +182,17 @@ class Searcher:
                 return s
         return seat
 
-    def value(self, occ, hands, alive, seat, depth, alpha, beta, ply) -> int:
-        """Return the value for ``me`` of ``seat``'s turn arriving in this position."""
+    def value(self, occ, hands, alive, seat, depth, alpha, beta, ply) -> Iterator[None]:
+        """Return (as a generator's value) the value for ``me`` of ``seat``'s turn arriving here.
+
+        The search is a generator so that the page can think in slices: it yields every
+        ``SLICE_NODES`` nodes, and whoever drives it may let the page breathe in between.
+        """
         self.nodes += 1
         if self.nodes > self.budget:
             raise _Budget
+        if self.nodes % SLICE_NODES == 0:
+            yield
         masks = self.pos.masks
         alive = list(alive)
         while True:
@@ -210,7 +221,7 @@ class Searcher:
         for t, m in moves:
             new_hands = list(hands)
             new_hands[seat] = tuple(x for x in hands[seat] if x != t)
-            val = self.value(occ | m, new_hands, alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
+            val = yield from self.value(occ | m, new_hands, alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
             if maximising:
                 if val > best:
                     best = val
@@ -242,6 +253,10 @@ class Searcher:
 
     def best_move(self) -> tuple[int, int] | None:
         """Return the best root move found within the budget (iterative deepening)."""
+        return run_thinking(self.think())
+
+    def think(self) -> Iterator[None]:
+        """Search, yielding now and then; the generator's value is the best root move (or None)."""
         pos = self.pos
         root_moves = _moves(pos.masks, pos.occ, pos.hands[self.me])
         if not root_moves:
@@ -257,7 +272,7 @@ class Searcher:
                 for t, m in root_moves:
                     hands = list(pos.hands)
                     hands[self.me] = tuple(x for x in hands[self.me] if x != t)
-                    val = self.value(pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1)
+                    val = yield from self.value(pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1)
                     if val > alpha:
                         alpha = val
                         found = (t, m)
@@ -302,15 +317,15 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
 def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callable[[dict[str, Any], random.Random], Move]:
     """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden)."""
 
-    def hard(view: dict[str, Any], rng: random.Random) -> Move:
-        """Play the move alpha-beta search prefers, voting over deals of the unseen tiles."""
+    def think(view: dict[str, Any], rng: random.Random) -> Iterator[None]:
+        """Search as ``hard`` does, yielding now and then; the generator's value is the move."""
         positions = sample_positions(view, rng, deals)
         me = view["you"]
         board = board_from_view(view)
         votes: dict[tuple[int, int], int] = {}
         order: list[tuple[int, int]] = []
         for pos in positions:
-            move = Searcher(pos, me, max(1, nodes // len(positions))).best_move()
+            move = yield from Searcher(pos, me, max(1, nodes // len(positions))).think()
             if move is None:
                 continue
             if move not in votes:
@@ -321,7 +336,12 @@ def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callabl
         best = max(order, key=lambda mv: votes[mv])
         return parse_move(_move_text(board, *best))
 
+    def hard(view: dict[str, Any], rng: random.Random) -> Move:
+        """Play the move alpha-beta search prefers, voting over deals of the unseen tiles."""
+        return run_thinking(think(view, rng))
+
     hard.__name__ = f"hard_{nodes}"
+    hard.think = think  # type: ignore[attr-defined]  # the page thinks in slices (see core.think)
     return hard
 
 

@@ -1,18 +1,54 @@
-"""Run the page benchmarks (``make bench``): the boot benchmark, table and JSON.
+"""Run every benchmark of the repository in one go (``make bench``): page start-up, Bonefall's frames,
+and each engine's speed and computer players.
 
-    python3 tests/bench/run_all.py [bench_boot options]
+    python3 tests/bench/run_all.py [--quick]
 
-Engine speed has its own commands (``python -m boneyard.games.<game>.bench``, ``python -m boneyard.arena``).
+Each benchmark is also a command of its own (printed before its output). Timings on a shared machine
+are noisy: the benchmarks report medians over repeats and ratios, and none of them is a pass/fail test.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
+import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
 
-import bench_boot  # noqa: E402
+
+def commands(quick: bool) -> list[list[str]]:
+    """Return the benchmark commands, from the repository root."""
+    py = sys.executable
+    runs = "5" if quick else "7"
+    return [
+        [py, "tests/bench/bench_boot.py", "--runs", runs, "--return-runs", "3"],
+        [py, "tests/bench/bench_falling_frames.py", "--seconds", "10" if quick else "30"],
+        [py, "-m", "boneyard.games.dominoes.bench"],
+        [py, "-m", "boneyard.arena", "--game", "dominoes", "--players", "2", "--seats", "hard,medium",
+         "--games", "1000" if quick else "4000", "--seed", "1"],
+        [py, "tests/games/triangles/bench_triangles.py"],
+        [py, "-m", "boneyard.games.heptalion.bench", "--part", "boards"],
+        [py, "-m", "boneyard.games.heptalion.bench", "--part", "solve"],
+        [py, "-m", "boneyard.games.falling.autoplay", "--set", "norm", "--mode", "sprint",
+         "--games", "20" if quick else "100", "--seed", "1"],
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run each benchmark in turn; return non-zero if any of them failed to run."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and games")
+    args = parser.parse_args(argv)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "py")}
+    failed = 0
+    for command in commands(args.quick):
+        shown = " ".join(Path(c).name if c == sys.executable else c for c in command)
+        print(f"\n$ PYTHONPATH=py {shown}", flush=True)
+        failed += subprocess.run(command, cwd=ROOT, env=env).returncode != 0
+    return 1 if failed else 0
+
 
 if __name__ == "__main__":
-    raise SystemExit(bench_boot.main(sys.argv[1:]))
+    raise SystemExit(main())

@@ -113,3 +113,17 @@ def test_the_web_app_manifest_makes_it_installable(app_page, base_url):
     for icon in manifest["icons"]:
         status = app_page.evaluate(f"fetch({icon['src']!r}).then(r => r.status)")
         assert status == 200, icon
+
+
+@pytest.mark.parametrize("game_id", [gid for gid in GAMES])
+def test_accessibility_audit_of_every_table(app_page, game_id):
+    app_page.set_viewport_size({"width": 1100, "height": 850})
+    app_page.evaluate(f"location.hash = '#/setup/{game_id}'")
+    app_page.wait_for_selector("#start-game")
+    app_page.click("#start-game")
+    app_page.wait_for_selector("#screen-title")
+    app_page.wait_for_timeout(800)
+    results = Axe().run(app_page)
+    serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not serious, json.dumps([(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1)
+    app_page.evaluate("location.hash = '#/'")

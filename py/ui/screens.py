@@ -96,7 +96,8 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
                 h("div", {"class_": "game-text"},
                   h("h2", {}, info.name),
                   h("p", {"class_": "tagline"}, info.tagline),
-                  h("p", {"class_": "meta"}, players, " · vs computer" if info.bots or info.realtime else "")),
+                  h("p", {"class_": "meta"}, players,
+                    " · real time, solo" if info.realtime else " · vs computer or on one device" if info.bots else "")),
                 h("div", {"class_": "game-actions"}, actions),
             )
         )

@@ -332,12 +332,13 @@ class App:
             ]
         else:
             seats = [Seat("human", str(form.get(f"name_{i}", f"Player {i + 1}")).strip() or f"Player {i + 1}") for i in range(players)]
-        label = mode.label if vs_computer or info.max_players == 1 else f"{mode.label}, same device"
+        key, label = mode.key, mode.label  # a screen that seats the players names its modes itself
+        if custom_seats is None and not vs_computer and info.max_players > 1:
+            key, label = mode.key + "-device", f"{mode.label}, same device"
         options = dict(mode.options)
         if any(option.name == "players" for option in info.options):
             options["players"] = players
-        session = Session.start(info, seats, mode.key if vs_computer or info.max_players == 1 else mode.key + "-device", label,
-                                options, seed=self.url_seed())
+        session = Session.start(info, seats, key, label, options, seed=self.url_seed())
         self.generation += 1
         self.sessions[game_id] = session
         self.table_ui[game_id] = {}

@@ -23,10 +23,9 @@ TURN_OR_OVER = (
 
 
 def seeded(seats: list[Seat], seed: int, **options: Any) -> Session:
-    """Return a new session as this screen would have started it (its setup already applied)."""
+    """Return a new session as this screen would have started it."""
     options = {"players": len(seats), **options}
     session = Session.start(INFO, seats, f"game-original-{len(seats)}", f"Game, {len(seats)} players", options, seed=seed)
-    session.extra["hx"] = 1
     return session
 
 

@@ -27,13 +27,14 @@ class Table:
         self.screen = HeptalionScreen()
         self.screen.custom_fields(form)
         mode, players = self.screen.mode_from_form(form)
-        seats = [Seat("human", settings_name)] + [Seat("computer", f"Computer {i}", "medium") for i in range(1, players)]
+        self.settings = Settings().replace(name=settings_name)
+        seats = self.screen.seats_from_form(form, self.settings)  # as the app's start_game does
+        assert len(seats) == players
         self.session = Session.start(INFO, seats, mode.key, mode.label, mode.options, seed=seed)
         self.ui: dict[str, Any] = {}
         self.saves = 0
         self.announced: list[str] = []
         self.html = ""
-        self.settings = Settings().replace(name=settings_name)
         self.render()
 
     def ctx(self) -> TableContext:
@@ -94,7 +95,7 @@ def test_setup_options_reach_the_engine():
     kinds = [(s.kind, s.level) for s in table.session.seats]
     assert kinds == [("human", None), ("computer", "hard"), ("human", None)]
     assert table.session.seats[2].name == "Bea" and table.session.mode.endswith("-device")
-    assert table.session.extra["hx"] == 1 and table.saves >= 1
+    assert "2 people on this device" in table.session.mode_label
     assert table.session.state.name == "Heptalion (Random)"
 
 
@@ -257,7 +258,7 @@ def test_resume_from_save_keeps_the_board():
     data = table.session.to_json()
     again = Session.from_json("heptalion", data)
     assert again.state.board.symbols == table.session.state.board.symbols
-    assert again.extra["hx"] == 1 and [s.kind for s in again.seats] == [s.kind for s in table.session.seats]
+    assert [(s.kind, s.name, s.level) for s in again.seats] == [(s.kind, s.name, s.level) for s in table.session.seats]
 
 
 @pytest.mark.parametrize("sym", list(SYMBOLS))

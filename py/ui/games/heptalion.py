@@ -7,8 +7,9 @@ you fit?" (solo, with the solver's true maximum and one optimal layout on reques
 (a game on one of the cached, genuinely different original-style boards, with its checks shown).
 
 The generic setup builds the seats as "you against the computer" or "all on this device"; the setup
-here lets every seat be either, so ``mode_from_form`` remembers the chosen seats and the first render of
-the new session applies them (``_apply_setup``) and saves.
+here lets every seat be either, so the screen seats the players itself (``seats_from_form``) and names
+the mode for the stats (``mode_from_form``: a game with more than one person on the device is its own
+mode).
 """
 
 from __future__ import annotations
@@ -59,7 +60,6 @@ class HeptalionScreen:
     game_id = GAME_ID
 
     def __init__(self) -> None:
-        self._pending: dict[str, Any] | None = None  # the seats chosen in setup, applied on the first render
         self._again: dict[str, Any] | None = None  # "play again" settings, merged into the form once
 
     # -- setup ------------------------------------------------------------------------------------------
@@ -171,10 +171,9 @@ class HeptalionScreen:
             elif kind == "lab":
                 options["board"] = "lab"
                 options["board_seed"] = _int(number, 0) % len(LAB_BOARDS)
-            self._pending = {"players": 1, "who": ["human"], "names": [str(form.get("name_0", ""))], "mode": "fit",
-                             "board": options["board"]}
             note = "Solo: fit as many different tiles as you can, then see the true maximum."
-            return Mode(f"fit-{options['board']}", MODE_LABELS["fit"], options, 1, note), 1
+            label = MODE_LABELS["fit"] + {"random": ", random board", "lab": ", lab board"}.get(options["board"], "")
+            return Mode(f"fit-{options['board']}", label, options, 1, note), 1
         players = self._players(form)
         hidden = form.get("hands", "visible") == "hidden"
         options = {"players": players, "hidden": hidden}
@@ -194,45 +193,29 @@ class HeptalionScreen:
             options["start"] = int(start)
         else:
             options["start"] = None
-        who = [self._who(form, s) for s in range(players)]
-        self._pending = {"players": players, "who": who, "names": [str(form.get(f"name_{s}", "")).strip() for s in range(players)],
-                         "mode": mode, "board": board}
+        humans = sum(1 for s in range(players) if self._who(form, s) == "human")
         key = f"{mode}-{board if mode == 'game' else 'lab'}-{players}" + ("-hidden" if hidden else "")
         label = f"{MODE_LABELS[mode]}, {players} players" + (", hidden hands" if hidden else "") + (", random board" if board == "random" else "")
+        if humans > 1:  # people playing each other on one device: not a result against the computer
+            key += "-device"
+            label += f", {humans} people on this device"
         notes = {m.key: m.note for m in self.modes()}
         return Mode(key, label, options, None, notes[mode]), players
 
-    def _apply_setup(self, ctx: TableContext) -> None:
-        """Give a new session the seats chosen in this setup (people and Automa+ levels), once."""
-        session = ctx.session
-        if session.extra.get("hx"):
-            return
-        session.extra["hx"] = 1
-        pending, self._pending = self._pending, None
-        players = session.state.players
-        if pending is None or pending.get("players") != players:
-            ctx.save()
-            return
+    def seats_from_form(self, form: dict[str, Any], settings: Any) -> list[Seat]:
+        """Seat the players chosen in setup: each a person on this device or Automa+ at a level."""
+        self._merge_again(form)
+        if str(form.get("mode", "game")) == "fit":
+            return [Seat("human", str(form.get("name_0", "")).strip() or settings.name)]
         seats = []
-        for s, who in enumerate(pending["who"]):
-            name = pending["names"][s] if s < len(pending["names"]) else ""
+        for s in range(self._players(form)):
+            who = self._who(form, s)
             if who == "human":
-                seats.append(Seat("human", name or (ctx.settings.name if s == 0 else f"Player {s + 1}")))
+                name = str(form.get(f"name_{s}", "")).strip()
+                seats.append(Seat("human", name or (settings.name if s == 0 else f"Player {s + 1}")))
             else:
                 seats.append(Seat("computer", f"Automa+ {s + 1} ({LEVEL_LABEL[who]})", who))
-        session.seats = seats
-        session.extra["board_kind"] = pending.get("board")
-        if players > 1:
-            humans = sum(1 for s in seats if not s.is_computer)
-            base = session.mode.removesuffix("-device")
-            session.mode = base if humans == 1 else base + "-device"
-            label = session.mode_label.removesuffix(", same device")
-            session.mode_label = label if humans == 1 else f"{label}, {humans} people on this device"
-        else:
-            session.mode = session.mode.removesuffix("-device")
-            session.mode_label = MODE_LABELS["fit"] + {"original": "", "random": ", random board", "lab": ", lab board"}.get(
-                str(pending.get("board")), "")
-        ctx.save()
+        return seats
 
     # -- state helpers ----------------------------------------------------------------------------------------
     @staticmethod
@@ -303,7 +286,6 @@ class HeptalionScreen:
     # -- drawing ---------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
         """Return the table."""
-        self._apply_setup(ctx)
         session = ctx.session
         state = session.state
         viewer = session.viewer()

@@ -255,7 +255,11 @@ class App:
                 main.focus()
             window.scrollTo(0, 0)
         elif focus_id:
+            # Keep the focus where it was; when that control is gone (a tile just played), move it to the
+            # place the screen marks as its focus home, so a keyboard player is not thrown to the top.
             again = by_id(focus_id)
+            if again is None:
+                again = _js(document.querySelector("[data-focus-home]"))
             if again is not None:
                 again.focus()
         self.after_render()

@@ -180,6 +180,27 @@ def test_block_game_has_no_draw_button_and_passes_when_stuck(page, base_url, wat
     watch.assert_clean(page)
 
 
+def test_keyboard_play_keeps_the_focus_at_the_hand(page, base_url, watch):
+    """A tile played with the keyboard leaves the focus on the hand, not at the top of the page."""
+    start(page, base_url, "classic", seed=12)
+    for _ in range(3):
+        wait_for_human_or_end(page)
+        if page.locator(".overlay").count():
+            break
+        playable = page.locator(".dom-hand-tile.is-playable")
+        if not playable.count():
+            take_turn(page)
+            continue
+        playable.first.focus()
+        page.keyboard.press("Enter")
+        if page.locator("button.dom-end.is-target").count():
+            page.keyboard.press("l")
+        page.wait_for_timeout(200)
+        inside = page.evaluate("document.activeElement.closest('.dom-hand') !== null")
+        assert inside, page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+    watch.assert_clean(page)
+
+
 def test_a_full_storage_is_reported_and_play_goes_on(page, base_url, watch):
     start(page, base_url, "classic", seed=4)
     wait_for_human_or_end(page)

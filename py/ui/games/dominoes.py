@@ -306,7 +306,8 @@ class DominoesScreen:
         pips = "" if hidden else h("span", {"class_": "dom-pips"}, f"{view['pips']} pips")
         score = f" · {view['scores'][seat]} pts" if view["scores"] is not None else ""
         head = h("div", {"class_": "dom-hand-head"}, h("h2", {}, owner, h("span", {"class_": "dom-score"}, score)), pips)
-        return h("section", {"class_": "dom-hand" + (" is-turn" if my_turn else ""), "aria_label": owner}, head, tiles, controls)
+        return h("section", {"class_": "dom-hand" + (" is-turn" if my_turn else ""), "aria_label": owner,
+                             "tabindex": "-1", "data_focus_home": True, "id": "dom-hand"}, head, tiles, controls)
 
     def log(self, view: dict[str, Any], names: list[str]) -> Markup:
         """Return the hand's moves so far, newest first."""

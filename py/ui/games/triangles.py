@@ -215,8 +215,8 @@ class TrianglesScreen:
         title = h("h2", {"class_": "tri-hand-title"}, f"{who} ", h("span", {"class_": "tri-pips"},
                                                                     f"{len(view['hand'])} tiles · {view['pips']} pips"))
         if not view["hand"]:
-            return h("section", {"class_": "tri-hand", "aria_label": who}, title)
-        return h("section", {"class_": "tri-hand", "aria_label": who}, title,
+            return h("section", {"class_": "tri-hand", "aria_label": who, "tabindex": "-1", "data_focus_home": True, "id": "tri-hand"}, title)
+        return h("section", {"class_": "tri-hand", "aria_label": who, "tabindex": "-1", "data_focus_home": True, "id": "tri-hand"}, title,
                  h("div", {"class_": "tri-hand-tiles"}, tiles))
 
     def seats(self, ctx: TableContext, f: dict[str, Any]) -> Markup:

@@ -412,6 +412,11 @@ class App:
                 today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
                 self.stats.record(session.info.id, session.mode, session.mode_label, self.settings.name, result, today)
                 self.storage.save_stats(self.stats)
+        scores = getattr(screen_for(session.info.id), "final_scores", None)
+        if scores is not None and not session.recorded:
+            final = scores(session)  # a solo puzzle's result, kept as a best score of its mode
+            if final:
+                self.record_scores(session, final)
         session.recorded = True
         self.storage.drop_game(session.info.id)
 

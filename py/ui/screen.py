@@ -60,3 +60,4 @@ class GameScreen(Protocol):
     #   after_render(ctx) -> None           the table's markup is in the page (bind canvas, start a loop)
     #   leave(ctx) -> None                  the player leaves the table (stop loops, pause, save)
     #   seats_from_form(form, settings) -> list[Seat]   seat people and computers from the setup form
+    #   final_scores(session) -> dict | None            scores of a finished game kept as its mode's bests

@@ -241,27 +241,35 @@ def percent(value: float) -> str:
     return f"{round(100 * value)}%"
 
 
+SCORE_LABELS = {"max": "Max", "power": "Power", "speed": "Speed", "tiles": "Tiles fitted"}
+
+
+def best_scores_table(stats: Stats, info: GameInfo) -> Markup:
+    """Return a game's best scores per mode, with the date each was reached (empty when none)."""
+    modes = sorted((key.partition(":")[2], scores) for key, scores in stats.bests.items() if key.partition(":")[0] == info.id)
+    if not modes:
+        return Markup("")
+    names = [n for n in SCORE_LABELS if any(n in scores for _, scores in modes)]
+    names += sorted({n for _, scores in modes for n in scores} - set(names))
+    rows = []
+    for mode, scores in modes:
+        cells = [h("td", {}, f"{scores[n].value:g}", h("br"), h("small", {}, scores[n].date[:10])) if n in scores else h("td", {}, "–")
+                 for n in names]
+        rows.append(h("tr", {}, h("th", {"scope": "row"}, mode.replace("-", " ").title()), cells))
+    return h("table", {"class_": "stats-table"},
+             h("caption", {}, "Best scores"),
+             h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ["Mode"] + [SCORE_LABELS.get(n, n.title()) for n in names]])),
+             h("tbody", {}, rows))
+
+
 def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
     """Return the Stats screen: the player's record per mode, the leaderboards, and best scores."""
     sections = []
     for info in games:
+        bests = best_scores_table(stats, info)
         if info.realtime:
-            rows = []
-            for key, bests in sorted(stats.bests.items()):
-                game, _, mode = key.partition(":")
-                if game != info.id:
-                    continue
-                cells = [h("td", {}, f"{bests[n].value:g}", h("br"), h("small", {}, bests[n].date[:10])) if n in bests else h("td", {}, "–")
-                         for n in ("max", "power", "speed")]
-                rows.append(h("tr", {}, h("th", {"scope": "row"}, mode.replace("-", " ").title()), cells))
-            table = (
-                h("table", {"class_": "stats-table"},
-                  h("caption", {}, "Best scores"),
-                  h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ("Mode", "Max", "Power", "Speed")])),
-                  h("tbody", {}, rows))
-                if rows else h("p", {"class_": "empty"}, "No scores yet.")
-            )
-            sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), table))
+            sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name),
+                              bests or h("p", {"class_": "empty"}, "No scores yet.")))
             continue
         mine = stats.for_player(name, info.id)
         if mine:
@@ -291,7 +299,7 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
               ]))
             if board else ""
         )
-        sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), table, leaders))
+        sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), table, leaders, bests))
     note = h("p", {"class_": "hint"}, "Only games against the computer count. Stats stay on this device.")
     return frame("Stats", join([note, *sections]), current="stats")
 

@@ -202,6 +202,13 @@ class HeptalionScreen:
         notes = {m.key: m.note for m in self.modes()}
         return Mode(key, label, options, None, notes[mode]), players
 
+    def final_scores(self, session: Any) -> dict[str, float] | None:
+        """Return a finished puzzle's result (tiles fitted), kept as the best of its board's mode."""
+        outcome = session.state.outcome()
+        if outcome is None or outcome.termination != "fit" or not outcome.scores:
+            return None
+        return {"tiles": outcome.scores[0]}
+
     def seats_from_form(self, form: dict[str, Any], settings: Any) -> list[Seat]:
         """Seat the players chosen in setup: each a person on this device or Automa+ at a level."""
         self._merge_again(form)

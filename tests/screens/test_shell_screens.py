@@ -1,0 +1,59 @@
+"""The shell's screens as markup, under CPython: home, how to play, setup, settings, stats."""
+
+from __future__ import annotations
+
+import random
+
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from boneyard.stats import Stats
+from ui import screens
+from ui.games import has_screen, screen_for
+from ui.html import h
+from ui.session import Seat, Session
+
+
+def test_home_lists_every_game_with_resume_only_for_saved_ones():
+    html = screens.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings(name="Ana <b>"))
+    for info in GAMES.values():
+        assert f'data-game="{info.id}"' in html and f"#/rules/{info.id}" in html
+    assert html.count(">Resume<") == 1 and "Welcome, Ana &lt;b&gt;." in html
+
+
+def test_every_game_has_a_table_screen_found_without_importing_it():
+    for game_id in GAMES:
+        assert has_screen(game_id)
+        assert screen_for(game_id).game_id == game_id
+    assert not has_screen("chess")
+
+
+def test_how_to_play_renders_paragraphs_and_lists():
+    for info in GAMES.values():
+        html = screens.rules(info, True)
+        assert "<p>" in html and f"#/setup/{info.id}" in html
+
+
+def test_text_is_escaped_and_attributes_quoted():
+    assert str(h("p", {"title": 'a"b'}, "<script>")) == '<p title="a&quot;b">&lt;script&gt;</p>'
+
+
+def test_stats_show_tallies_leaderboards_and_best_scores_of_any_game():
+    stats = Stats()
+    stats.record("dominoes", "classic-2", "Classic, 2 players", "Ana", "win", "2026-11-30")
+    stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 50, "speed": 255.3}, "2026-11-30")
+    stats.record_scores("heptalion", "fit-original", {"tiles": 21}, "2026-11-29")
+    html = screens.stats_screen(stats, GAMES.values(), "Ana")
+    assert "Classic, 2 players" in html and "Leaderboard" in html
+    assert "255.3" in html and "Tiles fitted" in html and "Fit Original" in html and ">21<" in html
+
+
+def test_a_finished_heptalion_puzzle_gives_its_tiles_as_a_score():
+    info = GAMES["heptalion"]
+    session = Session.start(info, [Seat("human", "Ana")], "fit-original", "Puzzle", {"players": 1}, seed=2)
+    rng = random.Random(2)
+    screen = screen_for("heptalion")
+    assert screen.final_scores(session) is None
+    while not session.state.is_over():
+        session.play(rng.choice(session.state.view(0)["legal_moves"]))
+    scores = screen.final_scores(session)
+    assert scores == {"tiles": len(session.state.covered)} and 10 <= scores["tiles"] <= 24

@@ -9,7 +9,7 @@ import pytest
 
 from boneyard import saves
 from boneyard.games import GAMES
-from ui.session import Seat, Session, SessionError
+from ui.session import Seat, Session
 
 TURN_BASED = [gid for gid, info in GAMES.items() if not info.realtime]
 

@@ -300,7 +300,7 @@ def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
 
 def _at_once(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
     return bot(view, rng)
-    yield  # noqa: unreachable - makes this a generator
+    yield  # never reached: the yield makes this function a generator
 
 
 def run_thinking(thinking: Iterator[None]) -> Any:

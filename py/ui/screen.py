@@ -8,7 +8,7 @@ from typing import Any, Callable, Protocol
 from boneyard.settings import Settings
 
 from .html import Markup
-from .session import Seat, Session
+from .session import Session
 
 
 @dataclass(frozen=True)

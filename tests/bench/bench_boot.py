@@ -29,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import build_site  # noqa: E402
-import snapshot  # noqa: E402
 from chromium import launch_options  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
 TIMEOUT_MS = 120_000

@@ -4,7 +4,6 @@ reachable, phone layout, keyboard focus and an accessibility audit."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe

@@ -7,7 +7,6 @@ the app's own "another tab saved" path (a storage event), which costs far less t
 from __future__ import annotations
 
 import json
-import random
 import sys
 from pathlib import Path
 

@@ -15,7 +15,7 @@ from boneyard.tiles import SYMBOLS
 from ui.games import heptalion_view as hv
 from ui.games.heptalion import SCREEN, HeptalionScreen, lab_proof
 from ui.screen import TableContext
-from ui.session import Seat, Session
+from ui.session import Session
 
 INFO = GAMES["heptalion"]
 

@@ -12,7 +12,7 @@ from boneyard.games.dominoes import MODES
 
 from ..html import Markup, h, join
 from ..screen import Mode, TableContext
-from ..screens import LEVEL_LABELS, field, select
+from ..screens import field, select
 from .domino_svg import _n, back_svg, standalone_tile, tile_svg
 from .dominoes_layout import bounds, layout_line, reach_for_width
 
@@ -416,7 +416,7 @@ class DominoesScreen:
         reason = self.hand_reason(view, names, result) if result else ""
         if view["target"] is not None and result is not None:
             top = max(result["scores"])
-            reason += f" Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"])) + "."
+            reason += " Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"])) + "."
             if view["outcome"]["winners"] and len(view["outcome"]["winners"]) == 1:
                 who = names[view["outcome"]["winners"][0]]
                 reason += f" {'You reach' if who == 'You' else who + ' reaches'} {top} of {view['target']} and {'win' if who == 'You' else 'wins'} the match."

@@ -254,7 +254,6 @@ class FallingScreen:
     # -- actions and keys -------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:
         """Pause, resume, play again, or toggle the demo."""
-        ui = ctx.ui
         if action == "pause":
             self.pause(ctx, "player")
         elif action == "resume":

@@ -27,7 +27,7 @@ from pyscript import document, window
 from boneyard.games.falling.autoplay import AutoPlayer
 from boneyard.games.falling.sim import gravity_steps, piece_cells
 
-from .falling_play import STEP_MS, Driver
+from .falling_play import Driver
 
 WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0

@@ -10,7 +10,7 @@ from triangles_helpers import position
 from boneyard.arena import run_arena
 from boneyard.games.triangles import GAME
 from boneyard.games.triangles.bots import easy, hard, medium, rival_exclusions
-from boneyard.games.triangles.rules import TILE_INDEX, Place, from_dict, new_state, parse_tile, tile_text
+from boneyard.games.triangles.rules import TILE_INDEX, from_dict, new_state
 
 LEVELS = ["easy", "medium", "hard"]
 

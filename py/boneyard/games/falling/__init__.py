@@ -33,7 +33,7 @@ fixed steps of 1/60 s: the screen calls ``state.step()`` once a step while unpau
 
 from __future__ import annotations
 
-from ...core import GameInfo, Lazy, LazyBots, Option
+from ...core import GameInfo, Lazy, Option
 
 __all__ = ["GAME", "FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"]
 

@@ -31,6 +31,7 @@ __all__ = [
     "LazyBots",
     "think",
     "run_thinking",
+    "lazy_engine",
 ]
 
 
@@ -197,6 +198,14 @@ class Lazy:
         return f"Lazy({self.module!r}, {self.name!r})"
 
 
+def lazy_engine(module: str) -> dict[str, Lazy]:
+    """Return ``new_state``, ``from_dict`` and ``parse_move`` of a game's rules module, imported on first use.
+
+    A game registers with ``GameInfo(..., **lazy_engine(f"{__name__}.rules"))``.
+    """
+    return {name: Lazy(module, name) for name in ("new_state", "from_dict", "parse_move")}
+
+
 class LazyBots(Mapping[str, "Bot"]):
     """A game's computer levels by name, known at once; the bots' module is imported on first use."""
 
@@ -273,6 +282,11 @@ class GameInfo:
     def levels(self) -> tuple[str, ...]:
         """Return the computer levels, weakest first, ``random`` included."""
         return ("random", *[name for name in self.bots if name != "random"])
+
+    @property
+    def named_levels(self) -> tuple[str, ...]:
+        """Return the levels a player chooses from in setup (``random`` only when there is no other)."""
+        return tuple(level for level in self.levels if level != "random") or ("random",)
 
     def bot(self, level: str) -> Bot:
         """Return the bot of ``level``; ``random`` picks uniformly among the legal moves."""

@@ -309,7 +309,7 @@ class App:
             players,
             mode.players is not None,
             [(m.key, m.label) for m in modes],
-            [lv for lv in info.levels if lv != "random"] or ["random"],
+            list(info.named_levels),
             mode.note,
         )
 
@@ -327,7 +327,7 @@ class App:
         elif info.max_players == 1:
             seats = [Seat("human", self.settings.name)]
         elif vs_computer:
-            levels = [lv for lv in info.levels if lv != "random"] or ["random"]
+            levels = info.named_levels
             default = "medium" if "medium" in levels else levels[-1]
             seats = [Seat("human", self.settings.name)] + [
                 Seat("computer", f"Computer {i} ({screens.LEVEL_LABELS.get(form.get(f'level_{i}', default), '')})".replace(" ()", ""),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import GameInfo, Lazy, LazyBots, Option
+from ...core import GameInfo, LazyBots, Option, lazy_engine
 
 __all__ = ["GAME", "MODES", "DominoesState", "Move", "parse_move", "new_state", "from_dict"]
 
@@ -47,9 +47,7 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    new_state=Lazy(f"{__name__}.rules", "new_state"),
-    from_dict=Lazy(f"{__name__}.rules", "from_dict"),
-    parse_move=Lazy(f"{__name__}.rules", "parse_move"),
+    **lazy_engine(f"{__name__}.rules"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (2, 3, 4), "2, 3 or 4 players, each for themselves"),

@@ -33,7 +33,7 @@ fixed steps of 1/60 s: the screen calls ``state.step()`` once a step while unpau
 
 from __future__ import annotations
 
-from ...core import GameInfo, Lazy, Option
+from ...core import GameInfo, Option, lazy_engine
 
 __all__ = ["GAME", "FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"]
 
@@ -55,9 +55,7 @@ GAME = GameInfo(
     ),
     min_players=1,
     max_players=1,
-    new_state=Lazy(f"{__name__}.sim", "new_state"),
-    from_dict=Lazy(f"{__name__}.sim", "from_dict"),
-    parse_move=Lazy(f"{__name__}.sim", "parse_move"),
+    **lazy_engine(f"{__name__}.sim"),
     bots={},
     options=(
         Option("set", "Domino set", "norm", ("norm", "max"),

@@ -37,7 +37,7 @@ and second symbol land on. ``parse_move`` also takes ``"P-T@13,12"``; doubles li
 
 from __future__ import annotations
 
-from ...core import GameInfo, Lazy, LazyBots, Option
+from ...core import GameInfo, LazyBots, Option, lazy_engine
 
 __all__ = ["GAME"]
 
@@ -60,9 +60,7 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    new_state=Lazy(f"{__name__}.rules", "new_state"),
-    from_dict=Lazy(f"{__name__}.rules", "from_dict"),
-    parse_move=Lazy(f"{__name__}.rules", "parse_move"),
+    **lazy_engine(f"{__name__}.rules"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"),

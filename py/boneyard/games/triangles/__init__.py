@@ -28,7 +28,7 @@ Start a game with ``GAME.new_state(seed=S, players=2)``. Move text: ``2-3-5@4,-1
 
 from __future__ import annotations
 
-from ...core import GameInfo, Lazy, LazyBots, Option
+from ...core import GameInfo, LazyBots, Option, lazy_engine
 
 __all__ = ["GAME"]
 
@@ -57,9 +57,7 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    new_state=Lazy(f"{__name__}.rules", "new_state"),
-    from_dict=Lazy(f"{__name__}.rules", "from_dict"),
-    parse_move=Lazy(f"{__name__}.rules", "parse_move"),
+    **lazy_engine(f"{__name__}.rules"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(Option("players", "Players", 2, (2, 3, 4), "How many seats at the table"),),
     order=20,

@@ -8,6 +8,7 @@ Pages are costly (~3 s before Python is ready), so modules share one page where 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -50,7 +51,16 @@ def build_site(out: Path) -> None:
 
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
-    """Return the built site (``make test`` builds it first; built here when missing)."""
+    """Return the built site (``make test`` builds it first; built here when missing).
+
+    ``BONEYARD_SITE=/some/dir`` builds and serves a site of its own there instead, so that two test runs
+    in one work tree (or a run beside ``make serve``) never rebuild each other's files.
+    """
+    own = os.environ.get("BONEYARD_SITE")
+    if own:
+        site = Path(own)
+        build_site(site)
+        return site
     site = ROOT / "site"
     if not (site / "sw.js").exists():
         build_site(site)

@@ -2,20 +2,50 @@
 
 Every game package under ``boneyard.games`` builds on these: its state raises ``IllegalMoveError``,
 ends with an ``Outcome``, draws every random number from a ``random.Random`` made here, and is
-described to the shell, the arena and the saves by one ``GameInfo``.
+described to the shell, the arena and the saves by one ``GameInfo``. Turn-based states derive from
+``TurnState``, which owns the frame they share: the seat rotation, the ``play()`` sequence, ``undo()``,
+``clone()``, the ``from_dict`` wrapper and the common keys of ``view()``.
+
+The view contract
+-----------------
+``state.view(seat)`` is the one thing that leaves the engine for a seat: bots, the search, a remote
+player's table and the network receive views, never the state. A view is JSON (dicts, lists, str, int,
+float, bool, None) and hides what that seat may not see. Every turn-based game's view has these keys
+(``VIEW_KEYS`` lists them with their types), then the game's own:
+
+- ``game``: the game id (``"dominoes"``).
+- ``players``: the number of seats.
+- ``seat``: whose view this is.
+- ``turn``: the seat to move, None once the game is over.
+- ``turn_number``: how many moves have been applied since the deal (draws and passes included).
+- ``over``: whether the game has ended.
+- ``hand_counts``: how many tiles each seat holds, one number a seat.
+- ``legal_moves``: the legal moves as text, for the seat to move only (empty for everyone else).
+- ``history``: the public events in order (for a match, those of the hand in progress), each a dict
+  with ``seat`` and ``move`` (the move's text; None for an event that is not a move, which then says
+  what it is under ``kind``). A draw says ``"draw"``, never which tile.
+- ``outcome``: ``Outcome.to_dict()`` once over, else None.
+
+``sample(view, rng)`` (a game's ``GameInfo.sample``, where the game hides anything) deals a full state
+whose ``view(seat)`` equals the given view: the tiles that seat cannot see are dealt at random to the
+places it cannot see, with the right counts, never against what the public history proves.
 """
 
 from __future__ import annotations
 
+import enum
 import importlib
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
 
 __all__ = [
     "IllegalMoveError",
+    "Termination",
     "Outcome",
+    "TurnState",
+    "VIEW_KEYS",
     "Option",
     "GameInfo",
     "GameState",
@@ -32,6 +62,7 @@ __all__ = [
     "think",
     "run_thinking",
     "lazy_engine",
+    "lazy_attributes",
 ]
 
 
@@ -54,22 +85,41 @@ def as_move(move: Any, parse_move: Callable[[str], Any], kinds: type | tuple[typ
     return move
 
 
+class Termination(enum.StrEnum):
+    """How a game ended, in the game's own words (string-valued: saves store the text)."""
+
+    OUT = "out"  # a seat laid its last tile
+    BLOCKED = "blocked"  # every seat in turn passed
+    TARGET = "target"  # a match reached its target score
+    ELIMINATED = "eliminated"  # the last seat that could still place (Heptalion)
+    FIT = "fit"  # the solo puzzle: no tile fits any more
+    SET_PLAYED = "set played"  # Bonefall Sprint: every domino of the set was played
+    SET_CAP = "set cap"  # Bonefall Marathon: the last allowed set was played
+    TOPPED_OUT = "topped out"  # Bonefall: no room at the top for the next domino
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended.
+    """How a game ended: facts only; the browser layer words them for the player.
 
     ``winners`` lists the winning seats; it is empty for a draw (a tie for the win counts as a draw).
-    ``termination`` names the way it ended in the game's own words (``"out"``, ``"blocked"``,
-    ``"eliminated"``, ``"target"``...). ``placings`` gives each seat's place (1 = first) where the game
-    ranks everybody, ``scores`` each seat's final score where the game keeps one, and ``detail`` is a
-    sentence for the player.
+    ``termination`` says how it ended. ``placings`` gives each seat's place (1 = first) where the game
+    ranks everybody, ``scores`` each seat's final score where the game keeps one. ``detail`` is kept
+    only so that older saves load: the engine no longer writes sentences (the UI owns them).
     """
 
     winners: tuple[int, ...]
-    termination: str
+    termination: Termination
     placings: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.termination, Termination):
+            try:
+                object.__setattr__(self, "termination", Termination(self.termination))
+            except ValueError:
+                raise ValueError(f"unknown termination {self.termination!r}") from None
 
     @property
     def is_draw(self) -> bool:
@@ -85,7 +135,7 @@ class Outcome:
         """Return the JSON-ready form."""
         return {
             "winners": list(self.winners),
-            "termination": self.termination,
+            "termination": self.termination.value,
             "placings": list(self.placings),
             "scores": list(self.scores),
             "detail": self.detail,
@@ -93,14 +143,19 @@ class Outcome:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
-        """Rebuild an outcome from ``to_dict``'s form."""
-        return cls(
-            winners=tuple(int(w) for w in data["winners"]),
-            termination=str(data["termination"]),
-            placings=tuple(int(p) for p in data.get("placings", ())),
-            scores=tuple(int(s) for s in data.get("scores", ())),
-            detail=str(data.get("detail", "")),
-        )
+        """Rebuild an outcome from ``to_dict``'s form; raise ValueError when it is malformed."""
+        try:
+            return cls(
+                winners=tuple(int(w) for w in data["winners"]),
+                termination=Termination(str(data["termination"])),
+                placings=tuple(int(p) for p in data.get("placings", ())),
+                scores=tuple(int(s) for s in data.get("scores", ())),
+                detail=str(data.get("detail", "")),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"bad outcome: {type(exc).__name__}: {exc}") from None
+        except ValueError as exc:
+            raise ValueError(f"bad outcome: {exc}") from None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -144,7 +199,10 @@ def rng_from_json(data: Sequence[Any]) -> random.Random:
 
 
 class GameState(Protocol):
-    """What a turn-based game's state answers; the UI, bots, arena and saves use only this."""
+    """What a turn-based game's state answers; the UI, bots, arena, search and saves use only this."""
+
+    players: int
+    turn_number: int  # moves applied since the deal
 
     def current_player(self) -> int | None: ...  # None once the game is over
 
@@ -152,15 +210,213 @@ class GameState(Protocol):
 
     def play(self, move: Any) -> None: ...  # raises IllegalMoveError
 
+    def undo(self) -> None: ...  # takes back the last move exactly; raises IndexError with none
+
+    def can_undo(self) -> bool: ...
+
     def is_over(self) -> bool: ...
 
     def outcome(self) -> Outcome | None: ...
 
     def clone(self) -> GameState: ...
 
-    def view(self, player: int) -> dict[str, Any]: ...  # JSON-ready; "legal_moves" as text
+    def view(self, seat: int) -> dict[str, Any]: ...  # JSON-ready; see the view contract above
 
     def to_dict(self) -> dict[str, Any]: ...
+
+
+# The common keys of every turn-based view (see the module notes) and the types their values take.
+VIEW_KEYS: dict[str, tuple[type, ...]] = {
+    "game": (str,),
+    "players": (int,),
+    "seat": (int,),
+    "turn": (int, type(None)),
+    "turn_number": (int,),
+    "over": (bool,),
+    "hand_counts": (list,),
+    "legal_moves": (list,),
+    "history": (list,),
+    "outcome": (dict, type(None)),
+}
+
+
+class TurnState:
+    """The frame every turn-based game's state shares; each game adds its own tables and rules.
+
+    A game sets the class attributes ``GAME`` (its id), ``NAME`` (for messages), ``MOVE_TYPES`` and
+    ``parse_move``, calls ``_start(players, rng)`` when it deals, and writes these hooks:
+
+    - ``current_player()`` and ``legal_moves()``;
+    - ``_accept(move)``: check a parsed move and return what ``_apply`` takes (by default the move itself,
+      when it is among ``legal_moves()``; otherwise ``_refusal`` says why);
+    - ``_apply(accepted)``: change the state and return an undo record; ``_revert(record)`` takes it back
+      exactly (hands, stock order, ends, turn, scores and the generator where the move used it);
+    - ``_copy_into(other)``: copy the mutable parts for ``clone()``;
+    - ``_hand_counts()``, ``_public_history()`` and ``_view(seat)`` (the game's own view keys);
+    - ``_from_dict(data)`` (a classmethod) for ``from_dict``.
+
+    Undo records live in memory only: a state rebuilt from a save cannot take back moves made before it
+    was saved (``can_undo()`` says so), and ``to_dict`` is unchanged by them.
+    """
+
+    GAME: ClassVar[str] = ""
+    NAME: ClassVar[str] = ""
+    MOVE_TYPES: ClassVar[tuple[type, ...]] = ()
+    parse_move: ClassVar[Callable[[str], Any]]
+
+    players: int
+    rng: random.Random | None
+    turn_number: int
+    _outcome: Outcome | None
+    _undo: list[Any]
+
+    def _start(self, players: int, rng: random.Random | None) -> None:
+        """Set up the shared frame for a new deal (or a state being rebuilt from a save)."""
+        self.players = players
+        self.rng = rng
+        self.turn_number = 0
+        self._outcome = None
+        self._undo = []
+
+    # -- the game's hooks --------------------------------------------------------------------------
+
+    def current_player(self) -> int | None:
+        """Return the seat to move, or None once the game is over."""
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[Any]:
+        """Return the legal moves of the seat to move (empty once the game is over)."""
+        raise NotImplementedError
+
+    def _accept(self, move: Any) -> Any:
+        """Return what ``_apply`` takes for a legal ``move``; raise IllegalMoveError saying why otherwise."""
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        raise IllegalMoveError(self._refusal(move, legal))
+
+    def _refusal(self, move: Any, legal: list[Any]) -> str:
+        """Return why the rules refuse ``move`` now."""
+        return "that move is not allowed now"
+
+    def _apply(self, accepted: Any) -> Any:
+        """Apply an accepted move; return the record ``_revert`` needs to take it back."""
+        raise NotImplementedError
+
+    def _revert(self, record: Any) -> None:
+        """Take back the move ``record`` came from."""
+        raise NotImplementedError
+
+    def _copy_into(self, other: Any) -> None:
+        """Give ``other`` (a shallow copy of this state) its own copies of every mutable part."""
+
+    def _hand_counts(self) -> list[int]:
+        """Return how many tiles each seat holds."""
+        raise NotImplementedError
+
+    def _public_history(self) -> list[dict[str, Any]]:
+        """Return the public events of the view contract (fresh dicts: the caller may keep them)."""
+        raise NotImplementedError
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        """Return the game's own view keys for ``seat``."""
+        return {}
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Rebuild a state from ``to_dict``'s form, raising any error when it is malformed."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the whole state, JSON-ready; ``from_dict`` rebuilds it exactly."""
+        raise NotImplementedError
+
+    # -- the shared frame --------------------------------------------------------------------------
+
+    def next_seat(self, seat: int) -> int:
+        """Return the seat after ``seat``: play passes to seat + 1, round the table."""
+        seat += 1
+        return seat if seat < self.players else 0
+
+    def is_over(self) -> bool:
+        """Tell whether the game has ended."""
+        return self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        """Return how the game ended, or None while it goes on."""
+        return self._outcome
+
+    def play(self, move: Any) -> None:
+        """Play a move (a move object or its text) for the seat to move.
+
+        Raise IllegalMoveError with the reason when the game is over, the move is malformed or the rules
+        refuse it; nothing changes then.
+        """
+        if self._outcome is not None:
+            raise IllegalMoveError("the game is over")
+        move = as_move(move, type(self).parse_move, self.MOVE_TYPES, self.NAME)
+        accepted = self._accept(move)
+        self._undo.append(self._apply(accepted))
+        self.turn_number += 1
+
+    def can_undo(self) -> bool:
+        """Tell whether a move can be taken back (moves made before a save was loaded cannot)."""
+        return bool(self._undo)
+
+    def undo(self) -> None:
+        """Take back the last move exactly; raise IndexError when there is none to take back."""
+        if not self._undo:
+            raise IndexError("no move to take back")
+        self._revert(self._undo.pop())
+        self.turn_number -= 1
+
+    def clone(self) -> Any:
+        """Return an independent copy that plays on identically (its own generator, its own undo)."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        if self.rng is not None:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
+        other._undo = list(self._undo)
+        self._copy_into(other)
+        return other
+
+    def check_seat(self, seat: Any) -> int:
+        """Return ``seat`` when it is a seat of this table; raise ValueError otherwise."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r} at a {self.players}-player table")
+        return seat
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Return what ``seat`` may see, JSON-ready: the common keys of the view contract, then the game's."""
+        self.check_seat(seat)
+        outcome = self._outcome
+        turn = None if outcome is not None else self.current_player()
+        view: dict[str, Any] = {
+            "game": self.GAME,
+            "players": self.players,
+            "seat": seat,
+            "turn": turn,
+            "turn_number": self.turn_number,
+            "over": outcome is not None,
+            "hand_counts": self._hand_counts(),
+            "legal_moves": [str(m) for m in self.legal_moves()] if turn == seat else [],
+            "history": self._public_history(),
+            "outcome": outcome.to_dict() if outcome is not None else None,
+        }
+        view.update(self._view(seat))
+        return view
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Any:
+        """Rebuild a state from ``to_dict``'s form; raise one clear ValueError for any malformed save."""
+        name = cls.NAME or cls.GAME
+        try:
+            return cls._from_dict(data)
+        except ValueError as exc:
+            raise ValueError(f"bad {name} save: {exc}") from None
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"bad {name} save: {type(exc).__name__}: {exc}") from None
 
 
 class Bot(Protocol):
@@ -198,12 +454,28 @@ class Lazy:
         return f"Lazy({self.module!r}, {self.name!r})"
 
 
-def lazy_engine(module: str) -> dict[str, Lazy]:
+def lazy_engine(module: str, *extra: str) -> dict[str, Lazy]:
     """Return ``new_state``, ``from_dict`` and ``parse_move`` of a game's rules module, imported on first use.
 
-    A game registers with ``GameInfo(..., **lazy_engine(f"{__name__}.rules"))``.
+    A game registers with ``GameInfo(..., **lazy_engine(f"{__name__}.rules"))``; ``extra`` names more
+    functions of that module for ``GameInfo`` (``"sample"`` for a game with hidden information).
     """
-    return {name: Lazy(module, name) for name in ("new_state", "from_dict", "parse_move")}
+    return {name: Lazy(module, name) for name in ("new_state", "from_dict", "parse_move", *extra)}
+
+
+def lazy_attributes(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
+    """Return a package ``__getattr__`` that gives ``names`` from ``module`` (relative to ``package``) on first use.
+
+    A game package stays light to import: ``__getattr__ = lazy_attributes(__name__, ".rules", (...))``.
+    """
+    known = frozenset(names)
+
+    def __getattr__(name: str) -> Any:
+        if name in known:
+            return getattr(importlib.import_module(module, package), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 class LazyBots(Mapping[str, "Bot"]):
@@ -273,6 +545,7 @@ class GameInfo:
     new_state: Callable[..., Any]  # new_state(seed=..., **options)
     from_dict: Callable[[Mapping[str, Any]], Any]
     parse_move: Callable[[str], Any] | None = None
+    sample: Callable[..., Any] | None = None  # sample(view, rng): a full state consistent with a view
     bots: Mapping[str, Bot] = field(default_factory=dict)  # level name -> bot, weakest first
     options: tuple[Option, ...] = ()
     realtime: bool = False  # True for the falling puzzle: no turns, no arena

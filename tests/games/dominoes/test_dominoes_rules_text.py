@@ -18,9 +18,7 @@ from boneyard.games.dominoes import GAME, MODES
 from boneyard.games.dominoes.bots import easy_bot, hard_bot, medium_bot, rival_voids
 from boneyard.games.dominoes.rules import NUMBER_MASK, TILES, mask_tiles, new_state
 
-RULES_DIR = Path("/work/shared/rules")
-if not RULES_DIR.exists():  # a checkout with the texts beside the repository
-    RULES_DIR = Path(__file__).resolve().parents[3].parent / "shared" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[3] / "docs" / "rules"  # the rules texts, in the repository
 
 # -- checks ----------------------------------------------------------------------------------------
 
@@ -421,7 +419,6 @@ def _sentences(name: str) -> list[str]:
     return out
 
 
-@pytest.mark.skipif(not RULES_DIR.exists(), reason="rules texts not available")
 @pytest.mark.parametrize("name", ["domino-classic-triangles.txt", "dominoes-match.txt"])
 def test_every_sentence_of_the_rules_texts_is_quoted(name):
     missing = [s for s in _sentences(name) if s not in RULES and s not in ELSEWHERE]

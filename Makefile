@@ -1,14 +1,18 @@
 # Boneyard: the two commands.
 #   make serve   build the site (installing the pinned runtime packages) and serve it on 127.0.0.1:$(PORT)
 #   make test    install what the tests need, build the site, run every test
+#                (PYTEST_ARGS='-m "not browser"': the engine and UI tests only, no browser packages)
+#   make lint    ruff's rules and mypy;  make fmt  formats the code with ruff format (and fixes what ruff can)
 SHELL := /bin/bash
 PORT ?= 8000
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# The browser packages and Chromium are installed unless the tests asked for exclude the browser tests.
+BROWSER := $(if $(findstring not browser,$(PYTEST_ARGS)),,yes)
 
-.PHONY: serve test site bench clean
+.PHONY: serve test site bench lint fmt clean
 
 serve: site
 	@$(PYTHON) tools/serve.py --dir site --port $(PORT)
@@ -30,12 +34,25 @@ $(VENV)/.installed: requirements-test.txt | $(VPY)
 	$(VPY) -m pip install --quiet --disable-pip-version-check -r requirements-test.txt
 	@touch $@
 
-test: site $(VENV)/.installed
-	@tools/ensure-tools.sh chromium $(VPY)
+$(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
+	$(VPY) -m pip install --quiet --disable-pip-version-check -r requirements-browser.txt
+	@touch $@
+
+test: site $(VENV)/.installed $(if $(BROWSER),$(VENV)/.browser)
+	@$(if $(BROWSER),tools/ensure-tools.sh chromium $(VPY))
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
-# Benchmarks (not part of `make test`): engine speed and page load; see README.
-bench: site $(VENV)/.installed
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check py tools tests
+	$(VENV)/bin/ruff format --check py tools tests
+	$(VENV)/bin/mypy
+
+fmt: $(VENV)/.installed
+	$(VENV)/bin/ruff check --fix py tools tests
+	$(VENV)/bin/ruff format py tools tests
+
+# Benchmarks (not part of `make test`): engine speed, the public API against a peer, page load; see README.
+bench: site $(VENV)/.installed $(VENV)/.browser
 	@tools/ensure-tools.sh chromium $(VPY)
 	PYTHONPATH=py $(VPY) tests/bench/run_all.py
 

@@ -38,7 +38,7 @@ import importlib
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Protocol, Sequence, cast
 
 __all__ = [
     "IllegalMoveError",
@@ -488,7 +488,8 @@ class LazyBots(Mapping[str, "Bot"]):
     def __getitem__(self, level: str) -> Bot:
         if level not in self._levels:
             raise KeyError(level)
-        return self._source.resolve()[level]  # type: ignore[index]
+        bots = cast("Mapping[str, Bot]", self._source.resolve())
+        return bots[level]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._levels)
@@ -572,7 +573,7 @@ class GameInfo:
             raise ValueError(f"{self.name} has no computer level {level!r} (known: {known})") from None
 
 
-def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
+def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Generator[None, None, Any]:
     """Return a generator that chooses ``bot``'s move, yielding now and then; its value is the move.
 
     A bot that searches long offers ``bot.think(view, rng)``, a generator that yields every so often,
@@ -581,11 +582,11 @@ def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
     """
     slices = getattr(bot, "think", None)
     if slices is not None:
-        return slices(view, rng)
+        return cast("Generator[None, None, Any]", slices(view, rng))
     return _at_once(bot, view, rng)
 
 
-def _at_once(bot: Bot, view: dict[str, Any], rng: random.Random) -> Iterator[None]:
+def _at_once(bot: Bot, view: dict[str, Any], rng: random.Random) -> Generator[None, None, Any]:
     return bot(view, rng)
     yield  # never reached: the yield makes this function a generator
 

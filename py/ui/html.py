@@ -1,23 +1,48 @@
 """A tiny HTML builder: screens are rendered as text in one go, then set with one DOM call.
 
-Text is escaped unless it is ``Markup`` (already-built HTML). This module is pure Python, so every
-screen's markup is tested under CPython without a browser.
+Markup is safe by construction:
+
+- Text is escaped unless it is ``Markup`` (HTML built by ``h()``); ``h()`` is the one place that writes
+  tags, and it refuses tag and attribute names that are not plain names.
+- ``Markup + Markup`` stays ``Markup``; ``Markup + str`` (either way round) escapes the ``str`` first, so
+  text joined to markup can never turn into markup.
+- Player names go through ``name_text()`` (an isolated ``<bdi>``) in text and ``name_attr()`` (between
+  U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE) in attributes and plain strings, so a
+  right-to-left name, or one with U+202E in it, never reorders the sentence around it.
+
+This module is pure Python, so every screen's markup is tested under CPython without a browser.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any, Iterable
 
-__all__ = ["Markup", "h", "text", "join", "attrs", "escape"]
+__all__ = ["Markup", "h", "text", "join", "attrs", "escape", "name_text", "name_attr", "FSI", "PDI"]
 
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+FSI = "\u2068"  # FIRST STRONG ISOLATE: opens an isolated run whose direction is that of its first letter
+PDI = "\u2069"  # POP DIRECTIONAL ISOLATE: closes it (and any embedding or override left open inside)
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_:.-]*\Z")
+_checked: set[str] = set()
 
 
 class Markup(str):
-    """HTML that is already safe to insert."""
+    """HTML that is already safe to insert; joining plain text to it escapes the text."""
 
     __slots__ = ()
+
+    def __add__(self, other: object) -> Markup:
+        if not isinstance(other, str):
+            return NotImplemented
+        return Markup(str.__add__(self, text(other)))
+
+    def __radd__(self, other: object) -> Markup:
+        if not isinstance(other, str):
+            return NotImplemented
+        return Markup(str.__add__(text(other), self))
 
 
 def text(value: Any) -> Markup:
@@ -27,17 +52,26 @@ def text(value: Any) -> Markup:
     return Markup(escape("" if value is None else str(value), quote=False))
 
 
+def _checked_name(name: str) -> str:
+    """Return a tag or attribute name after checking that it is a plain name (no markup can hide in it)."""
+    if name not in _checked:
+        if not _NAME.match(name):
+            raise ValueError(f"not a tag or attribute name: {name!r}")
+        _checked.add(name)
+    return name
+
+
 def attrs(values: dict[str, Any]) -> str:
     """Return HTML attributes; ``_`` in names becomes ``-``; False/None drop the attribute, True keeps it bare."""
     out = []
     for name, value in values.items():
         if value is None or value is False:
             continue
-        name = name.rstrip("_").replace("_", "-")
+        name = _checked_name(name.rstrip("_").replace("_", "-"))
         if value is True:
-            out.append(f" {name}")
+            out.append(" " + name)
         else:
-            out.append(f' {name}="{escape(str(value), quote=True)}"')
+            out.append(" " + name + '="' + escape(str(value), quote=True) + '"')
     return "".join(out)
 
 
@@ -48,11 +82,21 @@ def join(parts: Iterable[Any]) -> Markup:
 
 def h(tag: str, props: dict[str, Any] | None = None, *children: Any) -> Markup:
     """Return an element: ``h("button", {"class_": "btn", "data_action": "go"}, "Go")``."""
-    opening = f"<{tag}{attrs(props or {})}>"
+    tag = _checked_name(tag)
+    opening = "<" + tag + attrs(props or {}) + ">"
     if tag in VOID:
         return Markup(opening)
-    inner = join(_flatten(children))
-    return Markup(f"{opening}{inner}</{tag}>")
+    return Markup("".join((opening, join(_flatten(children)), "</", tag, ">")))  # str.join: no escaping here
+
+
+def name_text(name: Any) -> Markup:
+    """Return a player's name as isolated text (``<bdi class="name">``) to put inside a sentence."""
+    return h("bdi", {"class_": "name"}, str(name))
+
+
+def name_attr(name: Any) -> str:
+    """Return a player's name isolated by FSI/PDI, for attributes (aria-label, title) and plain strings."""
+    return FSI + str(name) + PDI
 
 
 def _flatten(children: Iterable[Any]) -> Iterable[Any]:

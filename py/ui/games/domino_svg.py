@@ -5,6 +5,8 @@ Pure Python; coordinates are in tile units (a half is 1 x 1) scaled by ``scale``
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from ..html import Markup, h
 
 # Pip positions in a half, on a 3 x 3 grid from -1 to 1 (x, y), for 0..9.
@@ -34,31 +36,32 @@ def pips_svg(cx: float, cy: float, value: int, scale: float, along_x: bool) -> M
     for px, py in PIPS.get(value, ()):
         if along_x:  # a six shows as two rows of three along the tile
             px, py = py, px
-        dots.append(f'<circle cx="{_n(cx + px * spread)}" cy="{_n(cy + py * spread)}" r="{_n(radius)}"/>')
-    return Markup(f'<g class="pips">{"".join(dots)}</g>')
+        dots.append(h("circle", {"cx": _n(cx + px * spread), "cy": _n(cy + py * spread), "r": _n(radius)}))
+    return h("g", {"class_": "pips"}, dots)
 
 
 def tile_svg(
     x: float, y: float, w: float, h_: float, halves: tuple[tuple[float, float, int], tuple[float, float, int]],
-    scale: float, cls: str = "", attrs: str = "",
+    scale: float, cls: str = "", props: Mapping[str, Any] | None = None,
 ) -> Markup:
-    """Return one tile as an SVG group: body, dividing line and pips (coordinates in units)."""
+    """Return one tile as an SVG group: body, dividing line and pips (coordinates in units).
+
+    ``cls`` adds classes after ``tile``; ``props`` are more attributes of the group (``data_action`` ...).
+    """
     left, top = (x - w / 2) * scale, (y - h_ / 2) * scale
     (ax, ay, av), (bx, by, bv) = halves
     along_x = abs(ax - bx) > abs(ay - by)
     pad = 0.03 * scale
-    body = (
-        f'<rect class="tile-body" x="{_n(left + pad)}" y="{_n(top + pad)}" width="{_n(w * scale - 2 * pad)}" '
-        f'height="{_n(h_ * scale - 2 * pad)}" rx="{_n(0.14 * scale)}"/>'
-    )
+    body = h("rect", {"class_": "tile-body", "x": _n(left + pad), "y": _n(top + pad), "width": _n(w * scale - 2 * pad),
+                      "height": _n(h_ * scale - 2 * pad), "rx": _n(0.14 * scale)})
     mx, my = (ax + bx) / 2 * scale, (ay + by) / 2 * scale
     if along_x:
-        line = f'<line class="tile-line" x1="{_n(mx)}" y1="{_n(my - 0.36 * scale)}" x2="{_n(mx)}" y2="{_n(my + 0.36 * scale)}"/>'
+        ends = {"x1": _n(mx), "y1": _n(my - 0.36 * scale), "x2": _n(mx), "y2": _n(my + 0.36 * scale)}
     else:
-        line = f'<line class="tile-line" x1="{_n(mx - 0.36 * scale)}" y1="{_n(my)}" x2="{_n(mx + 0.36 * scale)}" y2="{_n(my)}"/>'
+        ends = {"x1": _n(mx - 0.36 * scale), "y1": _n(my), "x2": _n(mx + 0.36 * scale), "y2": _n(my)}
+    line = h("line", {"class_": "tile-line", **ends})
     pips = pips_svg(ax * scale, ay * scale, av, scale, along_x) + pips_svg(bx * scale, by * scale, bv, scale, along_x)
-    cls_attr = f' class="tile {cls}"' if cls else ' class="tile"'
-    return Markup(f"<g{cls_attr}{attrs}>{body}{line}{pips}</g>")
+    return h("g", {"class_": f"tile {cls}" if cls else "tile", **(props or {})}, body, line, pips)
 
 
 def standalone_tile(a: int, b: int, *, vertical: bool = True, scale: float = 40.0, label: str = "") -> Markup:
@@ -78,9 +81,11 @@ def back_svg(count: int, scale: float = 14.0) -> Markup:
     """Return a row of face-down tiles (at most 7 drawn) for another seat's hand."""
     shown = min(count, 7)
     width = max(1, shown) * 0.62 * scale + 0.4 * scale
-    rects = "".join(
-        f'<rect class="tile-back" x="{_n(i * 0.62 * scale + 0.1 * scale)}" y="{_n(0.1 * scale)}" width="{_n(0.55 * scale)}" '
-        f'height="{_n(1.0 * scale)}" rx="{_n(0.1 * scale)}"/>'
+    rects = [
+        h("rect", {"class_": "tile-back", "x": _n(i * 0.62 * scale + 0.1 * scale), "y": _n(0.1 * scale),
+                   "width": _n(0.55 * scale), "height": _n(1.0 * scale), "rx": _n(0.1 * scale)})
         for i in range(shown)
-    )
-    return Markup(f'<svg class="backs" viewBox="0 0 {_n(width)} {_n(1.2 * scale)}" width="{_n(width)}" height="{_n(1.2 * scale)}" aria-hidden="true" focusable="false">{rects}</svg>')
+    ]
+    props = {"class_": "backs", "viewBox": f"0 0 {_n(width)} {_n(1.2 * scale)}", "width": _n(width),
+             "height": _n(1.2 * scale), "aria_hidden": "true", "focusable": "false"}
+    return h("svg", props, rects)

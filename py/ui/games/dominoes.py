@@ -216,21 +216,18 @@ class DominoesScreen:
         tiles = []
         for tile in placed:
             cls = []
-            attrs = ""
+            props: dict[str, str] = {}
             if tile.index == fresh:
                 cls.append("fresh")
             if selected and tile.index in (0, len(placed) - 1):
                 end = "L" if tile.index == 0 else "R"
                 if len(placed) > 1 or end == "L":
                     cls.append("end-target")
-                    attrs = f' data-action="end" data-value="{end}"'
-            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), attrs))
+                    props = {"data_action": "end", "data_value": end}
+            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
         label = "Line of play: " + ", ".join(tile_text((t["tile"][0], t["tile"][1])) for t in view["line"])
-        svg = Markup(
-            f'<svg class="dom-line" viewBox="{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}" '
-            f'width="{_n(width * unit)}" height="{_n(height * unit)}" role="img" aria-label="{label}">'
-            + "".join(tiles) + "</svg>"
-        )
+        svg = h("svg", {"class_": "dom-line", "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
+                        "width": _n(width * unit), "height": _n(height * unit), "role": "img", "aria_label": label}, tiles)
         return h("div", {"id": "table-board", "class_": "dom-board"}, svg)
 
     def fresh_index(self, view: dict[str, Any], opening: int, length: int) -> int | None:

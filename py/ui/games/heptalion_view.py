@@ -27,41 +27,39 @@ SYMBOL_COLOURS = {
 }
 
 
-def _symbol_shape(sym: str) -> str:
+def _symbol_shape(sym: str) -> Markup:
     c = SYMBOL_COLOURS[sym]
+    stroke = {"stroke": c, "stroke_width": "4.2", "stroke_linecap": "round", "fill": "none"}
     if sym == "X":
-        return f'<path d="M-7,-7 L7,7 M7,-7 L-7,7" stroke="{c}" stroke-width="4.2" stroke-linecap="round" fill="none"/>'
+        return h("path", {"d": "M-7,-7 L7,7 M7,-7 L-7,7", **stroke})
     if sym == "C":
-        return f'<circle r="7" stroke="{c}" stroke-width="3.4" fill="none"/>'
+        return h("circle", {"r": "7", "stroke": c, "stroke_width": "3.4", "fill": "none"})
     if sym == "D":
-        return f'<path d="M0,-10 L7,0 L0,10 L-7,0 Z" fill="{c}"/>'
+        return h("path", {"d": "M0,-10 L7,0 L0,10 L-7,0 Z", "fill": c})
     if sym == "S":
-        return f'<rect x="-7" y="-7" width="14" height="14" rx="1.5" fill="{c}"/>'
+        return h("rect", {"x": "-7", "y": "-7", "width": "14", "height": "14", "rx": "1.5", "fill": c})
     if sym == "T":
-        return f'<circle r="4" fill="{c}"/>'
+        return h("circle", {"r": "4", "fill": c})
     if sym == "P":
-        return f'<path d="M0,-8.5 V8.5 M-8.5,0 H8.5" stroke="{c}" stroke-width="4.2" stroke-linecap="round" fill="none"/>'
+        return h("path", {"d": "M0,-8.5 V8.5 M-8.5,0 H8.5", **stroke})
     if sym == "L":
-        return (
-            f'<g fill="{c}"><circle cx="0" cy="-4.6" r="4"/><circle cx="4.6" cy="0" r="4"/>'
-            f'<circle cx="0" cy="4.6" r="4"/><circle cx="-4.6" cy="0" r="4"/>'
-            f'<path d="M0,0 L3,10" stroke="{c}" stroke-width="2" stroke-linecap="round"/></g>'
-        )
+        leaves = [h("circle", {"cx": x, "cy": y, "r": "4"}) for x, y in (("0", "-4.6"), ("4.6", "0"), ("0", "4.6"), ("-4.6", "0"))]
+        stalk = h("path", {"d": "M0,0 L3,10", "stroke": c, "stroke_width": "2", "stroke_linecap": "round"})
+        return h("g", {"fill": c}, leaves, stalk)
     raise ValueError(f"no symbol {sym!r}")
 
 
 def sprite() -> Markup:
     """Return the hidden SVG sprite defining the seven symbols (``#hx-s-X`` ...)."""
-    symbols = "".join(f'<symbol id="hx-s-{s}" viewBox="-12 -12 24 24">{_symbol_shape(s)}</symbol>' for s in SYMBOLS)
-    return Markup(f'<svg class="hx-sprite" width="0" height="0" aria-hidden="true" focusable="false"><defs>{symbols}</defs></svg>')
+    symbols = [h("symbol", {"id": f"hx-s-{s}", "viewBox": "-12 -12 24 24"}, _symbol_shape(s)) for s in SYMBOLS]
+    return h("svg", {"class_": "hx-sprite", "width": "0", "height": "0", "aria_hidden": "true", "focusable": "false"},
+             h("defs", {}, symbols))
 
 
 def symbol_icon(sym: str, cls: str = "hx-sym") -> Markup:
     """Return one symbol as a small inline SVG (decorative: the text beside it names it)."""
-    return Markup(
-        f'<svg class="{cls} hx-sym-{sym}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
-        f'<use href="#hx-s-{sym}"/></svg>'
-    )
+    return h("svg", {"class_": f"{cls} hx-sym-{sym}", "viewBox": "0 0 24 24", "aria_hidden": "true", "focusable": "false"},
+             h("use", {"href": f"#hx-s-{sym}"}))
 
 
 def symbol_name(sym: str) -> str:
@@ -215,7 +213,7 @@ def status_chip(seat_view: Mapping[str, Any], eliminated: Sequence[int], turn: i
         return h("span", {"class_": "hx-chip is-out"}, f"Out ({ORDINAL.get(order, str(order))})" if order else "Out")
     if turn == s:
         return h("span", {"class_": "hx-chip is-turn"}, "To move")
-    return ""
+    return Markup("")
 
 
 def panel(

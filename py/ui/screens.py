@@ -12,7 +12,7 @@ from boneyard.core import GameInfo
 from boneyard.settings import ANIMATION_LABELS, MAX_NAME, THEME_LABELS, THEMES, ANIMATIONS, Settings
 from boneyard.stats import Stats
 
-from .html import Markup, h, join
+from .html import Markup, h, join, name_text
 
 LEVEL_LABELS = {
     "random": "Random",
@@ -101,7 +101,8 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
                 h("div", {"class_": "game-actions"}, actions),
             )
         )
-    greeting = h("p", {"class_": "lead"}, f"Welcome, {settings.name}. Pick a game. Everything runs in your browser, even offline.")
+    greeting = h("p", {"class_": "lead"}, "Welcome, ", name_text(settings.name),
+                 ". Pick a game. Everything runs in your browser, even offline.")
     return frame("Games", join([greeting, h("ul", {"class_": "game-list", "aria_label": "Games"}, cards)]), current="home")
 
 
@@ -275,7 +276,7 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
         if mine:
             table = h(
                 "table", {"class_": "stats-table"},
-                h("caption", {}, f"{name} against the computer"),
+                h("caption", {}, name_text(name), " against the computer"),
                 h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in
                                             ("Mode", "Played", "Won", "Lost", "Drawn", "Win rate", "Streak", "Best streak")])),
                 h("tbody", {}, [
@@ -286,14 +287,14 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
                 ]),
             )
         else:
-            table = h("p", {"class_": "empty"}, f"No games against the computer yet as {name}.")
+            table = h("p", {"class_": "empty"}, "No games against the computer yet as ", name_text(name), ".")
         board = stats.leaderboard(info.id)
         leaders = (
             h("table", {"class_": "stats-table leaderboard"},
               h("caption", {}, "Leaderboard (this device)"),
               h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ("#", "Player", "Mode", "Won", "Win rate", "Best streak")])),
               h("tbody", {}, [
-                  h("tr", {}, h("td", {}, i + 1), h("th", {"scope": "row"}, t.name), h("td", {}, t.label), h("td", {}, t.wins),
+                  h("tr", {}, h("td", {}, i + 1), h("th", {"scope": "row"}, name_text(t.name)), h("td", {}, t.label), h("td", {}, t.wins),
                     h("td", {}, percent(t.win_rate)), h("td", {}, t.best_streak))
                   for i, t in enumerate(board)
               ]))

@@ -225,8 +225,10 @@ class Board:
                 if p in done:
                     continue
                 m = mate[i]
-                if m == i + WIDTH or m == i - 1:
-                    continue  # reached through its lower / left half
+                # Reached through its lower / left half. Test ``m >= 0`` first: a single square's -1
+                # would otherwise read as "partner on the left" in cell 0, which then never fell.
+                if m >= 0 and (m == i + WIDTH or m == i - 1):
+                    continue
                 done.add(p)
                 tipped = False
                 if m < 0 or m == i - WIDTH:  # single square, or vertical domino reached at its lower half

@@ -408,7 +408,7 @@ def test_blocked_tie_for_lowest_is_a_draw():
         state.play("pass")
     out = state.outcome()
     assert out.is_draw and out.winner is None and out.winners == (0, 1)
-    assert out.placings == (1, 1, 3) and "draw" in out.detail
+    assert out.placings == (1, 1, 3) and out.termination == "blocked" and out.detail == ""
 
 
 def test_a_placement_resets_the_pass_count():

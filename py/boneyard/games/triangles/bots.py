@@ -17,6 +17,7 @@ import random
 from math import comb
 from typing import Any, Mapping
 
+from ...core import random_bot
 from . import grid
 from .grid import Cell
 from .rules import (
@@ -72,10 +73,7 @@ def _moves(view: Mapping[str, Any]) -> list[Move]:
     return [parse_move(text) for text in view["legal_moves"]]
 
 
-def easy(view: Mapping[str, Any], rng: random.Random) -> Move:
-    """Play any legal move at random."""
-    moves = view["legal_moves"]
-    return parse_move(moves[rng.randrange(len(moves))])
+easy = random_bot(parse_move)  # any legal move at random
 
 
 def _weight(tile: tuple[int, int, int]) -> int:
@@ -160,7 +158,7 @@ def hard(view: Mapping[str, Any], rng: random.Random) -> Move:
     if len(moves) == 1 or not places:
         return moves[0]
     board = board_from_view(view)
-    me, players = view["player"], view["players"]
+    me, players = view["seat"], view["players"]
     rival = (me + 1) % players
     hand = [parse_tile(t) for t in view["hand"]]
     seen = tile_mask(hand) | tile_mask(parse_tile(item["tile"]) for item in view["table"])

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Iterable, Mapping, Union
 
-from ...core import IllegalMoveError, as_move, Outcome, make_rng, rng_from_json, rng_to_json
+from ...core import IllegalMoveError, Outcome, Termination, TurnState, make_rng, rng_from_json, rng_to_json
 from ...tiles import TRIANGLES, Triangle
 from . import grid
 from .grid import Cell, Vertex
@@ -73,6 +73,7 @@ __all__ = [
 
 Tile = Triangle
 Pattern = tuple[Union[int, None], Union[int, None], Union[int, None]]  # what a cell's corners require
+BoardUndo = tuple[tuple[Vertex, ...], tuple[Cell, ...], bool]  # what Board.unplace takes back
 
 TILES: tuple[Tile, ...] = TRIANGLES
 TILE_INDEX: dict[Tile, int] = {tile: i for i, tile in enumerate(TILES)}
@@ -270,31 +271,61 @@ class Board:
                 )
         return None
 
-    def place(self, cell: Cell, values: tuple[int, int, int]) -> None:
-        """Lay corner ``values`` in ``cell`` (unchecked: call ``refusal`` first)."""
+    def place(self, cell: Cell, values: tuple[int, int, int]) -> BoardUndo:
+        """Lay corner ``values`` in ``cell`` (unchecked: call ``refusal`` first); return what ``unplace`` needs."""
         self.values[cell] = values
         self.order.append(cell)
+        vertices = self.vertices
+        fresh: list[Vertex] = []
         for vertex, value in zip(grid.corners(cell), values):
-            self.vertices[vertex] = value
-        self.frontier.discard(cell)
+            if vertex not in vertices:
+                vertices[vertex] = value
+                fresh.append(vertex)
+        frontier = self.frontier
+        was_open = cell in frontier
+        frontier.discard(cell)
+        opened: list[Cell] = []
+        placed = self.values
         for other in grid.neighbours(cell):
-            if other not in self.values:
-                self.frontier.add(other)
+            if other not in placed and other not in frontier:
+                frontier.add(other)
+                opened.append(other)
+        return (tuple(fresh), tuple(opened), was_open)
+
+    def unplace(self, cell: Cell, record: BoardUndo) -> None:
+        """Take back the tile last laid in ``cell``, given what ``place`` returned."""
+        fresh, opened, was_open = record
+        del self.values[cell]
+        self.order.pop()
+        for vertex in fresh:
+            del self.vertices[vertex]
+        for other in opened:
+            self.frontier.discard(other)
+        if was_open:
+            self.frontier.add(cell)
 
     def placements(self, tiles: Iterable[Tile]) -> list[Place]:
         """Return every legal placement of the given tiles, sorted (empty table: none)."""
-        wanted = {TILE_INDEX[tile] for tile in tiles}
+        wanted = 0
+        for tile in tiles:
+            wanted |= 1 << TILE_INDEX[tile]
         if not wanted:
             return []
-        found: list[Place] = []
+        found: list[tuple[Tile, Cell, int]] = []
+        get = self.vertices.get
+        corners = grid.corners
         for cell in self.frontier:
-            for index, rots in _FITS[self.pattern(cell)].items():
-                if index in wanted:
+            a, b, c = corners(cell)
+            pattern = (get(a), get(b), get(c))
+            if not _FIT_MASK[pattern] & wanted:
+                continue
+            for index, rots in _FITS[pattern].items():
+                if wanted >> index & 1:
                     tile = TILES[index]
                     for rot in rots:
-                        found.append(Place(tile, cell, rot))
-        found.sort()
-        return found
+                        found.append((tile, cell, rot))
+        found.sort()  # the order of Place's fields: tile, cell, rotation
+        return [Place(tile, cell, rot) for tile, cell, rot in found]
 
     def fits_any(self, tiles: Iterable[Tile]) -> bool:
         """Tell whether any of the tiles fits anywhere."""
@@ -329,14 +360,24 @@ class Laid:
     seat: int
 
 
-class TrianglesState:
-    """A game of Triangles in progress (see the module notes for the rules as implemented)."""
+class TrianglesState(TurnState):
+    """A game of Triangles in progress (see the module notes for the rules as implemented).
+
+    The frame (``play``, ``undo``, ``clone``, ``view``, ``from_dict``) is ``core.TurnState``'s; this class
+    keeps the hands, the stock, the table and the rules. Each move appends one public history entry, so
+    ``turn_number`` always equals ``len(history)``.
+    """
+
+    GAME = "triangles"
+    NAME = "Triangles"
+    MOVE_TYPES = (Place, Draw, Pass)
+    parse_move = staticmethod(parse_move)
 
     def __init__(self, players: int, hands: list[list[Tile]], stock: list[Tile], rng: random.Random) -> None:
-        self.players = players
+        self._start(players, rng)
         self.hands = hands
         self.stock = stock  # drawn from the end
-        self.rng = rng  # kept for saves; the deal used it
+        self.rng: random.Random = rng  # kept for saves; the deal used it
         self.board = Board()
         self.laid: list[Laid] = []
         self.history: list[tuple[int, str]] = []  # (seat, move text), public
@@ -344,22 +385,13 @@ class TrianglesState:
         self.current = self.opener
         self.draws_left = MAX_DRAWS
         self.passes = 0  # passes in a row made with the stock empty
-        self._outcome: Outcome | None = None
         self._legal: list[Move] | None = None
 
-    # -- the protocol ----------------------------------------------------------------------
+    # -- the game's hooks of TurnState ------------------------------------------------------------
 
     def current_player(self) -> int | None:
         """Return the seat to move, or None once the game is over."""
         return None if self._outcome is not None else self.current
-
-    def is_over(self) -> bool:
-        """Tell whether the game has ended."""
-        return self._outcome is not None
-
-    def outcome(self) -> Outcome | None:
-        """Return how the game ended, or None while it goes on."""
-        return self._outcome
 
     def legal_moves(self) -> list[Move]:
         """Return every legal move of the seat to move (placements sorted, then draw or pass)."""
@@ -379,41 +411,78 @@ class TrianglesState:
             return [Draw()]
         return [Pass()]
 
-    def play(self, move: Move | str) -> None:
-        """Play a move (object or text); raise IllegalMoveError saying why when it is not allowed."""
-        move = as_move(move, parse_move, (Place, Draw, Pass), "Triangles")
+    def _accept(self, move: Move) -> Move:
+        """Return ``move`` when it is legal now; raise IllegalMoveError saying why otherwise."""
         if isinstance(move, Place) and not _well_formed(move):
             raise IllegalMoveError(f"not a Triangles placement: {move!r}")
-        if self._outcome is not None:
-            raise IllegalMoveError("the game is over")
-        legal = self.legal_moves()
-        if move not in legal:
-            raise IllegalMoveError(self._why_illegal(move, legal))
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if move in legal:
+            return move
+        raise IllegalMoveError(self._why_illegal(move, legal))
+
+    def _apply(self, move: Move) -> tuple[Any, ...]:
+        """Apply a legal move; return the undo record (its kind, the legal moves before, what changed)."""
         seat = self.current
+        legal = self._legal
         self.history.append((seat, str(move)))
         self._legal = None
-        if isinstance(move, Draw):
+        kind = type(move)
+        if kind is Draw:
             self.hands[seat].append(self.stock.pop())
             self.draws_left -= 1
-            return
-        if isinstance(move, Pass):
+            return (_DRAW, legal)
+        record: tuple[Any, ...]
+        if kind is Pass:
+            record = (_PASS, legal, self.passes, self.draws_left)
             self.passes = self.passes + 1 if not self.stock else 0
             if self.passes >= self.players:
                 self._finish_blocked()
             else:
                 self._next_turn()
-            return
-        self.hands[seat].remove(move.tile)
-        self.board.place(move.cell, move.values)
+            return record
+        assert isinstance(move, Place)
+        hand = self.hands[seat]
+        index = hand.index(move.tile)
+        del hand[index]
+        undo_board = self.board.place(move.cell, move.values)
         self.laid.append(Laid(move.tile, move.cell, move.rotation, seat))
+        record = (_PLACE, legal, self.passes, self.draws_left, index, undo_board)
         self.passes = 0
-        if not self.hands[seat]:
+        if not hand:
             self._finish_out(seat)
         else:
             self._next_turn()
+        return record
+
+    def _revert(self, record: tuple[Any, ...]) -> None:
+        """Take back the move ``record`` came from: hand order, stock order, table, turn and counts."""
+        seat = self.history.pop()[0]
+        kind = record[0]
+        self._legal = record[1]
+        if kind == _DRAW:
+            self.stock.append(self.hands[seat].pop())
+            self.draws_left += 1
+            return
+        self._outcome = None
+        self.current = seat
+        self.passes, self.draws_left = record[2], record[3]
+        if kind == _PLACE:
+            item = self.laid.pop()
+            self.board.unplace(item.cell, record[5])
+            self.hands[seat].insert(record[4], item.tile)
+
+    def _copy_into(self, other: Any) -> None:
+        """Give a clone its own hands, stock, table and history."""
+        other.hands = [list(hand) for hand in self.hands]
+        other.stock = list(self.stock)
+        other.board = self.board.copy()
+        other.laid = list(self.laid)
+        other.history = list(self.history)
 
     def _next_turn(self) -> None:
-        self.current = (self.current + 1) % self.players
+        self.current = self.next_seat(self.current)
         self.draws_left = MAX_DRAWS
 
     def _why_illegal(self, move: Move, legal: list[Move]) -> str:
@@ -455,80 +524,50 @@ class TrianglesState:
 
     def _finish_out(self, seat: int) -> None:
         self._outcome = Outcome(
-            winners=(seat,),
-            termination="out",
-            placings=self._placings([seat]),
-            scores=self._pips(),
-            detail=f"Player {seat + 1} laid their last tile and wins.",
+            winners=(seat,), termination=Termination.OUT, placings=self._placings([seat]), scores=self._pips()
         )
 
     def _finish_blocked(self) -> None:
         pips = self._pips()
         low = min(pips)
         winners = tuple(seat for seat in range(self.players) if pips[seat] == low)
-        if len(winners) == 1:
-            detail = f"Blocked: player {winners[0] + 1} wins with the lowest pip total, {low}."
-        else:
-            names = ", ".join(str(w + 1) for w in winners)
-            detail = f"Blocked: players {names} tie for the lowest pip total, {low}: a draw."
         self._outcome = Outcome(
-            winners=winners, termination="blocked", placings=self._placings(winners), scores=pips, detail=detail
+            winners=winners, termination=Termination.BLOCKED, placings=self._placings(winners), scores=pips
         )
 
-    def clone(self) -> TrianglesState:
-        """Return an independent copy."""
-        other = TrianglesState.__new__(TrianglesState)
-        other.players = self.players
-        other.hands = [list(hand) for hand in self.hands]
-        other.stock = list(self.stock)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.board = self.board.copy()
-        other.laid = list(self.laid)
-        other.history = list(self.history)
-        other.opener, other.opening = self.opener, self.opening
-        other.current = self.current
-        other.draws_left = self.draws_left
-        other.passes = self.passes
-        other._outcome = self._outcome
-        other._legal = None if self._legal is None else list(self._legal)
-        return other
+    # -- the view ------------------------------------------------------------------------------------
 
-    def view(self, player: int) -> dict[str, Any]:
-        """Return what seat ``player`` may see, JSON-ready (keys documented in the package notes)."""
-        if not isinstance(player, int) or not 0 <= player < self.players:
-            raise ValueError(f"no seat {player!r} in a {self.players}-player game")
-        to_move = self.current_player()
+    def _hand_counts(self) -> list[int]:
+        return [len(hand) for hand in self.hands]
+
+    def _public_history(self) -> list[dict[str, Any]]:
+        return [{"seat": seat, "move": text} for seat, text in self.history]
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        """Return Triangles' own view keys (documented in the package notes)."""
+        hand = self.hands[seat]
         return {
-            "game": "triangles",
-            "player": player,
-            "players": self.players,
-            "current_player": to_move,
-            "hand": [tile_text(tile) for tile in self.hands[player]],
-            "pips": sum(sum(tile) for tile in self.hands[player]),
-            "hand_counts": [len(hand) for hand in self.hands],
+            "hand": [_TEXT[tile] for tile in hand],
+            "pips": sum(sum(tile) for tile in hand),
             "stock": len(self.stock),
-            "draws_left": self.draws_left if to_move is not None else 0,
+            "draws_left": self.draws_left if self._outcome is None else 0,
             "passes": self.passes,
-            "opening": tile_text(self.opening),
+            "opening": _TEXT[self.opening],
             "table": [
                 {
                     "cell": [item.cell[0], item.cell[1]],
-                    "tile": tile_text(item.tile),
+                    "tile": _TEXT[item.tile],
                     "rotation": item.rotation,
-                    "corners": list(corner_values(item.tile, item.rotation)),
-                    "up": grid.is_up(item.cell),
+                    "corners": list(self.board.values[item.cell]),
+                    "up": (item.cell[0] + item.cell[1]) % 2 == 0,
                     "seat": item.seat,
                     "turn": index,
                 }
                 for index, item in enumerate(self.laid)
             ],
-            "history": [{"seat": seat, "move": text} for seat, text in self.history],
-            "outcome": self._outcome.to_dict() if self._outcome is not None else None,
-            "legal_moves": [str(m) for m in self.legal_moves()] if to_move == player else [],
         }
 
-    # -- saves -----------------------------------------------------------------------------
+    # -- saves -----------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         """Return the whole state, JSON-ready, for ``from_dict``."""
@@ -546,9 +585,18 @@ class TrianglesState:
             "draws_left": self.draws_left,
             "passes": self.passes,
             "history": [[seat, text] for seat, text in self.history],
+            "turn_number": self.turn_number,
             "outcome": self._outcome.to_dict() if self._outcome is not None else None,
             "rng": rng_to_json(self.rng),
         }
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any]) -> TrianglesState:
+        return _from_dict(data)
+
+
+_DRAW, _PASS, _PLACE = 0, 1, 2  # the kinds of undo record
+_TEXT: dict[Tile, str] = {tile: tile_text(tile) for tile in TILES}
 
 
 def _well_formed(move: Place) -> bool:
@@ -573,25 +621,19 @@ def new_state(seed: int | None = None, players: int = 2, rng: random.Random | No
     return TrianglesState(players, hands, stock, rng)
 
 
-def from_dict(data: Mapping[str, Any]) -> TrianglesState:
-    """Rebuild a state from ``to_dict``'s form; raise ValueError saying what is wrong otherwise."""
-    try:
-        return _from_dict(data)
-    except ValueError:
-        raise
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
-        raise ValueError(f"malformed Triangles save: {type(exc).__name__}: {exc}") from None
+# Rebuild a state from ``to_dict``'s form; any malformed save is one ValueError ("bad Triangles save: ...").
+from_dict = TrianglesState.from_dict
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"malformed Triangles save: {name} must be an integer {low}-{high}, not {value!r}")
+        raise ValueError(f"{name} must be an integer {low}-{high}, not {value!r}")
     return value
 
 
 def _from_dict(data: Mapping[str, Any]) -> TrianglesState:
     if not isinstance(data, Mapping):
-        raise ValueError("malformed Triangles save: not a mapping")
+        raise ValueError("not a mapping")
     if data.get("game") != "triangles":
         raise ValueError(f"not a Triangles save (game {data.get('game')!r})")
     if data.get("version") != SAVE_VERSION:
@@ -599,42 +641,36 @@ def _from_dict(data: Mapping[str, Any]) -> TrianglesState:
     players = _int(data["players"], "players", 2, 4)
     hands = [[parse_tile(t) for t in hand] for hand in data["hands"]]
     if len(hands) != players:
-        raise ValueError(f"malformed Triangles save: {len(hands)} hands for {players} players")
+        raise ValueError(f"{len(hands)} hands for {players} players")
     stock = [parse_tile(t) for t in data["stock"]]
-    table = list(data["table"])
     laid = []
-    for item in table:
+    for item in list(data["table"]):
         cell = item["cell"]
         if not isinstance(cell, list) or len(cell) != 2:
-            raise ValueError(f"malformed Triangles save: bad cell {cell!r}")
+            raise ValueError(f"bad cell {cell!r}")
         r = _int(cell[0], "row", -1000, 1000)
         c = _int(cell[1], "col", -1000, 1000)
-        laid.append(
-            Laid(parse_tile(item["tile"]), (r, c), _int(item["rotation"], "rotation", 0, 2), _int(item["seat"], "seat", 0, players - 1))
-        )
+        rotation = _int(item["rotation"], "rotation", 0, 2)
+        laid.append(Laid(parse_tile(item["tile"]), (r, c), rotation, _int(item["seat"], "seat", 0, players - 1)))
     everything = [t for hand in hands for t in hand] + stock + [i.tile for i in laid]
     if sorted(everything) != sorted(TILES):
-        raise ValueError("malformed Triangles save: the tiles in hands, stock and table are not the 56 tiles once each")
-    rng = rng_from_json(data["rng"])
-    # The opener is decided by the deal: the hands as they were before any tile was laid or drawn.
+        raise ValueError("the tiles in hands, stock and table are not the 56 tiles once each")
     state = TrianglesState.__new__(TrianglesState)
-    state.players = players
+    state._start(players, rng_from_json(data["rng"]))
     state.hands = hands
     state.stock = stock
-    state.rng = rng
     state.board = Board()
     state.laid = []
-    state._outcome = None
     state._legal = None
     for index, item in enumerate(laid):
         if index == 0 and item.cell != grid.ORIGIN:
-            raise ValueError("malformed Triangles save: the first tile is not at 0,0")
+            raise ValueError("the first tile is not at 0,0")
         if item.rotation not in rotations(item.tile):
-            raise ValueError(f"malformed Triangles save: {tile_text(item.tile)} cannot take rotation {item.rotation}")
+            raise ValueError(f"{tile_text(item.tile)} cannot take rotation {item.rotation}")
         values = corner_values(item.tile, item.rotation)
         reason = state.board.refusal(item.cell, values)
         if reason:
-            raise ValueError(f"malformed Triangles save: table tile {index + 1}: {reason}")
+            raise ValueError(f"table tile {index + 1}: {reason}")
         state.board.place(item.cell, values)
         state.laid.append(item)
     history = []
@@ -645,17 +681,21 @@ def _from_dict(data: Mapping[str, Any]) -> TrianglesState:
     state.history = history
     laid_texts = [(item.seat, str(Place(item.tile, item.cell, item.rotation))) for item in laid]
     if [entry for entry in history if entry[1] not in ("draw", "pass")] != laid_texts:
-        raise ValueError("malformed Triangles save: the history does not match the tiles on the table")
-    opening = laid[0].tile if laid else None
-    if opening is None:
+        raise ValueError("the history does not match the tiles on the table")
+    # A save from before turn_number was kept has one history entry a move: derive it.
+    state.turn_number = _int(data.get("turn_number", len(history)), "turn_number", 0, 100_000)
+    if state.turn_number != len(history):
+        raise ValueError(f"turn_number {state.turn_number} but {len(history)} moves in the history")
+    # The opener is decided by the deal: the hands as they were before any tile was laid or drawn.
+    if not laid:
         state.opener, state.opening = opening_tile(hands)
     else:
-        state.opener, state.opening = laid[0].seat, opening
+        state.opener, state.opening = laid[0].seat, laid[0].tile
     state.current = _int(data["current"], "current", 0, players - 1)
     state.draws_left = _int(data["draws_left"], "draws_left", 0, MAX_DRAWS)
     state.passes = _int(data["passes"], "passes", 0, players)
     if not laid and state.current != state.opener:
-        raise ValueError("malformed Triangles save: before the opening it must be the opener's turn")
+        raise ValueError("before the opening it must be the opener's turn")
     outcome = data.get("outcome")
     if outcome is not None:
         state._outcome = Outcome.from_dict(outcome)

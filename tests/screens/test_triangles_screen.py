@@ -170,7 +170,7 @@ def test_marked_spots_are_exactly_the_legal_cells_of_every_tile(seed):
     session = placeable(seed)
     harness = Harness(session)
     view = session.state.view(0)
-    assert view["current_player"] == 0
+    assert view["turn"] == 0
     for tile in view["hand"]:
         harness.ui.clear()
         page = harness.act("select", tile)

@@ -53,7 +53,7 @@ class TrianglesScreen:
         session = ctx.session
         viewer = session.viewer()
         view = session.state.view(viewer)
-        to_move = view["current_player"]
+        to_move = view["turn"]
         over = view["outcome"] is not None
         humans = session.human_seats
         shared = len(humans) > 1

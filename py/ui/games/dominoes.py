@@ -254,7 +254,7 @@ class DominoesScreen:
             else:
                 boxes.append(h("div", {"class_": "dom-end", "id": f"end-{end}", "aria_label": f"{label}: {value}", "role": "group"},
                                h("span", {"class_": "dom-end-label"}, label), h("span", {"class_": "dom-end-value"}, value)))
-        stock = view["boneyard"]
+        stock = view["stock"]
         draw_game = view["options"]["draw"]
         stock_box = h("div", {"class_": "dom-stock", "aria_label": f"Stock: {plural(stock, 'tile')}" if draw_game else "Block game: no stock"},
                       h("span", {"class_": "dom-end-label"}, "Stock" if draw_game else "Block game"),

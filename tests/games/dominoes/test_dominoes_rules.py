@@ -7,7 +7,7 @@ import json
 import pytest
 from dominoes_helpers import moves_text, position
 
-from boneyard.core import IllegalMoveError
+from boneyard.core import IllegalMoveError, Termination
 from boneyard.games import GAMES
 from boneyard.games.dominoes import GAME, MODES
 from boneyard.games.dominoes.rules import (
@@ -66,12 +66,12 @@ def test_default_hand_size(players, size):
     state = new_state(seed=3, players=players)
     view = state.view(0)
     assert view["options"]["hand_size"] == size
-    assert sum(view["hand_counts"]) + view["boneyard"] == 28
+    assert sum(view["hand_counts"]) + view["stock"] == 28
 
 
 def test_other_combinations_such_as_four_player_block_game_with_seven_each():
     state = new_state(seed=5, players=4, hand_size=7, draw=False)
-    assert state.view(0)["boneyard"] == 0
+    assert state.view(0)["stock"] == 0
     assert state.view(0)["hand_counts"] == [7, 7, 7, 7]
 
 
@@ -329,7 +329,7 @@ def test_blocked_with_a_tie_for_lowest_is_a_draw():
         state.play("pass")
     outcome = state.outcome()
     assert outcome.is_draw and set(outcome.winners) == {0, 1}
-    assert "draw" in outcome.detail
+    assert outcome.termination is Termination.BLOCKED and outcome.detail == ""
 
 
 def test_single_round_carries_no_score():
@@ -425,8 +425,8 @@ def test_view_has_every_key_the_screen_needs_and_is_json_ready():
     view = state.view(seat)
     assert set(view) == {
         "game", "seat", "players", "options", "target", "hand_number", "line", "open_ends", "hand", "pips",
-        "hand_counts", "boneyard", "turn", "opening", "history", "scores", "hand_results", "over", "outcome",
-        "legal_moves",
+        "hand_counts", "stock", "turn", "turn_number", "opening", "history", "scores", "hand_results", "over",
+        "outcome", "legal_moves",
     }
     assert json.loads(json.dumps(view)) == view
     assert view["turn"] == seat and view["opening"] is True and view["open_ends"] is None

@@ -51,13 +51,13 @@ def deal_sizes():
     for players, size in ((2, 7), (3, 5), (4, 5)):
         view = new_state(seed=players, players=players).view(0)
         assert view["hand_counts"] == [size] * players
-        assert view["boneyard"] == 28 - size * players
+        assert view["stock"] == 28 - size * players
 
 
 def stock_face_down():
     state = new_state(seed=3, players=2)
     view = state.view(0)
-    assert view["boneyard"] == 14 and "stock" not in view
+    assert view["stock"] == 14 and "boneyard" not in view
     assert hidden_twin(state, 0, random.Random(1)).view(0) == view
 
 

@@ -12,7 +12,13 @@ Layers, one rules path:
   codes and ``Table.apply(code)`` plays one. The state class, the bots' checks and the benchmark all
   go through these two methods; nothing else implements a rule.
 - ``DominoesState``: the public state of the Engine API (moves as ``Move`` values or text, the
-  public history, match scores, ``view``, ``to_dict``/``from_dict``).
+  public history, match scores, ``undo``, ``view``, ``to_dict``/``from_dict``), on ``core.TurnState``.
+- ``sample(view, rng)``: a full state consistent with what one seat knows (for a search).
+
+The public path is a hot path (a search plays and takes back millions of moves): every move has one
+shared ``Move`` object that carries its code, ``legal_moves()`` is cached until the next move, the
+history is kept as tuples and turned into dicts only for ``view``/``to_dict``, and undo records are
+tuples.
 
 Move text: ``6-4`` opens the line, ``6-4:L`` / ``6-4:R`` lays 6-4 at the left / right end,
 ``draw`` takes one tile from the boneyard, ``pass`` passes.
@@ -23,9 +29,19 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
-from ...core import IllegalMoveError, as_move, Outcome, make_rng, rng_from_json, rng_to_json
+from ...core import (
+    IllegalMoveError,
+    Outcome,
+    Termination,
+    TurnState,
+    as_move,
+    derive_seed,
+    make_rng,
+    rng_from_json,
+    rng_to_json,
+)
 from ...tiles import DOUBLE_SIX, Domino, domino_text, parse_domino
 
 __all__ = [
@@ -40,6 +56,7 @@ __all__ = [
     "from_dict",
     "resolve_options",
     "score_hand",
+    "sample",
     "TILES",
     "DRAW",
     "PASS",
@@ -141,13 +158,25 @@ class MoveKind(enum.Enum):
     PASS = "pass"
 
 
+# Public move codes: a lay is tile * 2 + side (0 left, 1 right), DRAW and PASS follow, and an opening
+# lay (no end: the line is empty) is OPEN + tile * 2. ``code & CODE_MASK`` is the code ``Table`` plays.
+OPEN = 64
+CODE_MASK = OPEN - 1
+
+
 @dataclass(frozen=True)
 class Move:
-    """A move: lay ``tile`` at ``end`` ("L", "R", or None for the opening tile), draw, or pass."""
+    """A move: lay ``tile`` at ``end`` ("L", "R", or None for the opening tile), draw, or pass.
+
+    ``parse_move``, ``Move.lay`` and ``legal_moves`` hand out one shared object a move, which knows its
+    code (``_code``); a Move built by hand compares equal to it and is looked up when played.
+    """
 
     kind: MoveKind
     tile: Domino | None = None
     end: str | None = None
+
+    _code: ClassVar[int] = -1  # set on the shared objects only (not a field: equality ignores it)
 
     def __str__(self) -> str:
         if self.kind is MoveKind.LAY:
@@ -159,15 +188,44 @@ class Move:
     @classmethod
     def lay(cls, tile: Domino, end: str | None = None) -> Move:
         """Return the move that lays ``tile`` at ``end`` (None opens the line)."""
-        return cls(MoveKind.LAY, (max(tile), min(tile)), end)
+        key = (max(tile), min(tile))
+        shared = _MOVE_BY_KEY.get((MoveKind.LAY, key, end))
+        return shared if shared is not None else cls(MoveKind.LAY, key, end)
 
 
-DRAW_MOVE = Move(MoveKind.DRAW)
-PASS_MOVE = Move(MoveKind.PASS)
+def _shared_moves() -> list[Move | None]:
+    """Return the shared Move of every public code (None where no code is)."""
+    moves: list[Move | None] = [None] * (OPEN + DRAW)
+    for t in range(TILE_COUNT):
+        moves[2 * t] = Move(MoveKind.LAY, TILES[t], "L")
+        moves[2 * t + 1] = Move(MoveKind.LAY, TILES[t], "R")
+        moves[OPEN + 2 * t] = Move(MoveKind.LAY, TILES[t], None)
+    moves[DRAW] = Move(MoveKind.DRAW)
+    moves[PASS] = Move(MoveKind.PASS)
+    for code, move in enumerate(moves):
+        if move is not None:
+            object.__setattr__(move, "_code", code)
+    return moves
+
+
+MOVE_OF: tuple[Move, ...] = tuple(_shared_moves())  # type: ignore[arg-type]  # public code -> shared Move
+TEXT_OF: tuple[str, ...] = tuple("" if m is None else str(m) for m in MOVE_OF)  # public code -> move text
+_MOVE_BY_KEY: dict[tuple[MoveKind, Domino | None, str | None], Move] = {
+    (m.kind, m.tile, m.end): m for m in MOVE_OF if m is not None
+}
+_MOVE_BY_TEXT: dict[str, Move] = {text: m for text, m in zip(TEXT_OF, MOVE_OF) if m is not None}
+DRAW_MOVE = MOVE_OF[DRAW]
+PASS_MOVE = MOVE_OF[PASS]
+# What a history event shows of a lay: the tile as a list and its end (None for the opening lay).
+_EVENT_TILE = tuple(None if m is None or m.tile is None else m.tile for m in MOVE_OF)
+_EVENT_END = tuple(None if m is None else m.end for m in MOVE_OF)
 
 
 def parse_move(text: str) -> Move:
     """Parse ``6-4``, ``6-4:L``, ``6-4:R``, ``draw`` or ``pass``; raise ValueError otherwise."""
+    shared = _MOVE_BY_TEXT.get(text) if isinstance(text, str) else None
+    if shared is not None:
+        return shared
     if not isinstance(text, str):
         raise ValueError(f"not a move: {text!r}")
     cleaned = text.strip().lower()
@@ -185,23 +243,19 @@ def parse_move(text: str) -> Move:
         raise ValueError(f"not a move: {text!r} (write 6-4, 6-4:L, 6-4:R, draw or pass)") from None
     if tile not in TILE_ID:
         raise ValueError(f"not a double-six tile: {tile_text.strip()!r}")
-    return Move(MoveKind.LAY, tile, end or None)
+    return _MOVE_BY_KEY[(MoveKind.LAY, tile, end or None)]
 
 
 def code_to_move(code: int, opening: bool) -> Move:
-    """Return the Move of an internal move code."""
-    if code == DRAW:
-        return DRAW_MOVE
-    if code == PASS:
-        return PASS_MOVE
-    return Move(MoveKind.LAY, TILES[code >> 1], None if opening else "LR"[code & 1])
+    """Return the Move of an internal move code (``Table``'s, with ``opening`` while the line is empty)."""
+    return MOVE_OF[code | OPEN if opening and code < DRAW else code]
 
 
 # ----------------------------------------------------------------------------------------------
 # One hand in progress: the lean core every caller shares.
 
-OUT = "out"
-BLOCKED = "blocked"
+OUT = Termination.OUT.value
+BLOCKED = Termination.BLOCKED.value
 
 
 class Table:
@@ -288,29 +342,33 @@ class Table:
             fit ^= low
         return codes
 
-    def apply(self, code: int) -> None:
-        """Play a move code that ``moves()`` listed (no checks: callers check first)."""
+    def apply(self, code: int) -> tuple[int, ...]:
+        """Play a move code that ``moves()`` listed (no checks: callers check first); return its undo record."""
         turn = self.turn
         if code >= DRAW:
             if code == DRAW:
-                self.hands[turn] |= 1 << self.stock.pop()
-                return  # the same seat plays on: it draws until a tile fits
-            self.passes += 1
-            if self.passes >= self.players:
+                t = self.stock.pop()
+                self.hands[turn] |= 1 << t
+                return (code, turn, t)  # the same seat plays on: it draws until a tile fits
+            passes = self.passes
+            self.passes = passes + 1
+            if passes + 1 >= self.players:
                 self.ended = BLOCKED
             else:
                 self.turn = turn + 1 if turn + 1 < self.players else 0
-            return
+            return (code, turn, passes)
         t = code >> 1
         hand = self.hands[turn] ^ (1 << t)
         self.hands[turn] = hand
         left = self.left
+        right = self.right
+        record = (code, turn, left, right, self.passes)
         if left < 0:
             self.left = HIGH[t]
             self.right = LOW[t]
             self.line.append(TILES[t])
         elif code & 1:
-            k = t * 7 + self.right
+            k = t * 7 + right
             self.right = OTHER[k]
             self.line.append(RIGHT_PIECE[k])
         else:
@@ -323,6 +381,32 @@ class Table:
             self.winner = turn
         else:
             self.turn = turn + 1 if turn + 1 < self.players else 0
+        return record
+
+    def revert(self, record: tuple[int, ...]) -> None:
+        """Take back the move that ``apply`` returned ``record`` for (the last one applied)."""
+        code = record[0]
+        turn = record[1]
+        self.turn = turn
+        self.ended = None
+        self.winner = None
+        if code >= DRAW:
+            if code == DRAW:
+                t = record[2]
+                self.hands[turn] ^= 1 << t
+                self.stock.append(t)
+            else:
+                self.passes = record[2]
+            return
+        self.hands[turn] |= 1 << (code >> 1)
+        left = record[2]
+        if left < 0 or code & 1:
+            self.line.pop()
+        else:
+            del self.line[0]
+        self.left = left
+        self.right = record[3]
+        self.passes = record[4]
 
     def pip_totals(self) -> list[int]:
         """Return each seat's pip total in hand."""
@@ -334,22 +418,28 @@ def deal(rng: random.Random, players: int, hand_size: int, draw_game: bool, open
     random = rng.random
     order = sorted(ALL_TILES, key=lambda _: random())  # a uniform shuffle: iid random sort keys
     hands = []
-    dealt = 0
     bits = BITS
     for seat in range(players):
         mask = 0
         for t in order[seat * hand_size : (seat + 1) * hand_size]:
             mask |= bits[t]
         hands.append(mask)
-        dealt |= mask
     stock = order[players * hand_size :]
     if opener is not None:
         return Table(players, draw_game, hands, stock, opener, -1)
+    seat, t = _rule_opener(hands)
+    return Table(players, draw_game, hands, stock, seat, t)
+
+
+def _rule_opener(hands: list[int]) -> tuple[int, int]:
+    """Return the seat that opens by the highest-double rule and the tile it must lay."""
+    dealt = 0
+    for mask in hands:
+        dealt |= mask
     for t in OPENING_ORDER:
         if dealt >> t & 1:
             bit = 1 << t
-            seat = next(s for s in range(players) if hands[s] & bit)
-            return Table(players, draw_game, hands, stock, seat, t)
+            return next(s for s in range(len(hands)) if hands[s] & bit), t
     raise AssertionError("no tile dealt")  # unreachable: hand_size >= 1
 
 
@@ -409,18 +499,65 @@ def _sorted_hand(mask: int) -> list[list[int]]:
     return _tile_list(mask)
 
 
-class DominoesState:
+# A history event is kept as a tuple (seat, public code, left end, right end: the ends before the move);
+# ``_events_json`` turns events into the dicts of the view and the save.
+Event = tuple[int, int, int, int]
+
+
+def _events_json(events: list[Event]) -> list[dict[str, Any]]:
+    """Return history events as fresh dicts: draw/pass with the ends they were made on, lays with tile and end."""
+    text = TEXT_OF
+    tiles = _EVENT_TILE
+    ends = _EVENT_END
+    return [
+        {"seat": seat, "move": text[code], "ends": [left, right]}
+        if DRAW <= code <= PASS
+        else {"seat": seat, "move": text[code], "tile": list(tiles[code]), "end": ends[code]}  # type: ignore[arg-type]
+        for seat, code, left, right in events
+    ]
+
+
+def _line_json(line: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    return [{"tile": [a, b], "double": a == b} for a, b in line]
+
+
+class _HandEnd:
+    """The undo record of a move that ended a hand: what finishing it changed besides the table."""
+
+    __slots__ = ("record", "scores", "table", "events", "hand_number", "rng_state")
+
+    def __init__(self, record: tuple[int, ...], scores: list[int]) -> None:
+        self.record = record  # the table's own record of the move
+        self.scores = scores  # the match scores before the hand was scored
+        self.table: Table | None = None  # set when the next hand was dealt: the finished hand's table
+        self.events: list[Event] = []
+        self.hand_number = 0
+        self.rng_state: Any = None
+
+
+class DominoesState(TurnState):
     """A game of dominoes: a single round or a match, the draw game or the block game."""
+
+    GAME = GAME_ID
+    NAME = "dominoes"
+    MOVE_TYPES = (Move,)
+    parse_move = staticmethod(parse_move)
+
+    rng: random.Random
+    table: Table
+    _events: list[Event]  # public events of the hand in progress
+    _codes: list[int] | None  # the legal public codes, cached until the next move
+    _legal: list[Move] | None
 
     def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
         self.options = dict(options)
-        self.players: int = self.options["players"]
-        self.rng = rng
+        self._start(self.options["players"], rng)
         self.scores = [0] * self.players
         self.hand_number = 1
         self.hand_results: list[dict[str, Any]] = []
-        self.history: list[dict[str, Any]] = []  # public events of the hand in progress
-        self._outcome: Outcome | None = None
+        self._events = []
+        self._codes = None
+        self._legal = None
         self.table = deal(rng, self.players, self.options["hand_size"], self.options["draw"], None)
 
     # -- Engine API ------------------------------------------------------------------------------
@@ -429,63 +566,53 @@ class DominoesState:
         """Return the seat to move, or None once the game is over."""
         return None if self._outcome is not None else self.table.turn
 
+    def _legal_codes(self) -> list[int]:
+        """Return the public codes of the legal moves (cached until the position changes)."""
+        codes = self._codes
+        if codes is None:
+            table = self.table
+            codes = table.moves()
+            if table.left < 0:
+                codes = [c | OPEN for c in codes]
+            self._codes = codes
+        return codes
+
     def legal_moves(self) -> list[Move]:
-        """Return the legal moves of the seat to move."""
-        if self._outcome is not None:
-            return []
-        opening = self.table.left < 0
-        return [code_to_move(code, opening) for code in self.table.moves()]
-
-    def is_over(self) -> bool:
-        """Tell whether the game (the round, or the whole match) is over."""
-        return self._outcome is not None
-
-    def outcome(self) -> Outcome | None:
-        """Return how the game ended, or None while it goes on."""
-        return self._outcome
+        """Return the legal moves of the seat to move (empty once the game is over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = [MOVE_OF[c] for c in self._legal_codes()]
+        return legal[:]
 
     def play(self, move: Move | str) -> None:
-        """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it."""
-        code = self._code_of(move)
-        table = self.table
-        seat = table.turn
-        ends = [table.left, table.right]
-        table.apply(code)
-        if code == DRAW:
-            self.history.append({"seat": seat, "move": "draw", "ends": ends})
-        elif code == PASS:
-            self.history.append({"seat": seat, "move": "pass", "ends": ends})
-        else:
-            tile = TILES[code >> 1]
-            end = None if ends[0] < 0 else "LR"[code & 1]
-            self.history.append(
-                {"seat": seat, "move": str(Move(MoveKind.LAY, tile, end)), "tile": list(tile), "end": end}
-            )
-        if table.ended is not None:
-            self._finish_hand()
+        """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it.
 
-    def clone(self) -> DominoesState:
-        """Return an independent copy that plays on identically."""
-        other = DominoesState.__new__(DominoesState)
-        other.options = dict(self.options)
-        other.players = self.players
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
-        other.scores = self.scores[:]
-        other.hand_number = self.hand_number
-        other.hand_results = [dict(r) for r in self.hand_results]
-        other.history = [dict(e) for e in self.history]
-        other._outcome = self._outcome
-        other.table = self.table.copy()
-        return other
-
-    # -- moves -----------------------------------------------------------------------------------
-
-    def _code_of(self, move: Move | str) -> int:
-        """Return the move code of a legal move; raise IllegalMoveError with the reason otherwise."""
+        The hot path overrides ``TurnState.play`` with the same sequence (over? -> parse -> legal? ->
+        apply): a shared Move that is legal now goes straight to ``_apply`` by its code.
+        """
         if self._outcome is not None:
             raise IllegalMoveError("the game is over")
-        move = as_move(move, parse_move, Move)
+        code = move._code if move.__class__ is Move else -1  # type: ignore[union-attr]
+        codes = self._codes
+        if codes is None:
+            codes = self._legal_codes()
+        if code < 0 or code not in codes:
+            code = self._accept(as_move(move, parse_move, Move, self.NAME))
+        self._undo.append(self._apply(code & CODE_MASK))
+        self.turn_number += 1
+
+    def _accept(self, move: Move) -> int:
+        """Return the public code of a legal move; raise IllegalMoveError with the reason otherwise."""
+        code = move._code
+        if code < 0:
+            shared = _MOVE_BY_KEY.get((move.kind, move.tile, move.end))
+            code = shared._code if shared is not None else -1
+        if code >= 0 and code in self._legal_codes():
+            return code
+        return self._code_of(move)
+
+    def _code_of(self, move: Move) -> int:
+        """Return the code of a move that is not listed but allowed; raise IllegalMoveError with the reason."""
         table = self.table
         legal = table.moves()
         if move.kind is MoveKind.DRAW:
@@ -513,7 +640,7 @@ class DominoesState:
             if move.end is not None:
                 raise IllegalMoveError(f"the line is empty: open it with {text} (no end)")
             if t << 1 in legal:
-                return t << 1
+                return OPEN | t << 1
             must = TILES[table.opening_tile]
             raise IllegalMoveError(f"the hand opens with {domino_text(must)}: lay it first")
         if move.end not in ("L", "R"):
@@ -530,10 +657,40 @@ class DominoesState:
         name = "left" if side == 0 else "right"
         raise IllegalMoveError(f"{text} does not match the {name} end ({number})")
 
+    def _apply(self, code: int) -> tuple[int, ...] | _HandEnd:
+        """Play a checked table code; record the public event; finish the hand when it ends."""
+        table = self.table
+        left = table.left
+        self._events.append((table.turn, code | OPEN if left < 0 else code, left, table.right))
+        record = table.apply(code)
+        self._codes = None
+        self._legal = None
+        if table.ended is not None:
+            return self._finish_hand(record)
+        return record
+
+    def _revert(self, record: tuple[int, ...] | _HandEnd) -> None:
+        """Take back the last move exactly (a finished hand is unscored, a new deal taken back)."""
+        if record.__class__ is _HandEnd:
+            record = self._unfinish(record)  # type: ignore[arg-type]
+        self.table.revert(record)  # type: ignore[arg-type]
+        self._events.pop()
+        self._codes = None
+        self._legal = None
+
+    def _copy_into(self, other: DominoesState) -> None:
+        """Give a clone its own table, history, scores and results."""
+        other.options = dict(self.options)
+        other.table = self.table.copy()
+        other._events = self._events[:]
+        other.scores = self.scores[:]
+        other.hand_results = self.hand_results[:]  # the result dicts are never changed once written
+
     # -- hands and the match ---------------------------------------------------------------------
 
-    def _finish_hand(self) -> None:
+    def _finish_hand(self, record: tuple[int, ...]) -> _HandEnd:
         """Record the finished hand, score it in a match, and deal the next hand unless the game is over."""
+        end = _HandEnd(record, self.scores[:])
         table = self.table
         result = score_hand(table)
         target = self.options["target"]
@@ -553,27 +710,39 @@ class DominoesState:
         )
         if target is None:
             self._outcome = self._round_outcome(result)
-            return
+            return end
         best = max(self.scores)
         if best >= target:
             winner = self.scores.index(best)
             placings = [0] * self.players
             for seat in range(self.players):
                 placings[seat] = 1 + sum(1 for s in range(self.players) if self.scores[s] > self.scores[seat])
-            self._outcome = Outcome(
-                winners=(winner,),
-                termination="target",
-                placings=tuple(placings),
-                scores=tuple(self.scores),
-                detail=f"Player {winner + 1} reached {best} points (target {target}) and wins the match.",
-            )
-            return
+            self._outcome = Outcome((winner,), Termination.TARGET, tuple(placings), tuple(self.scores))
+            return end
+        end.table = table
+        end.events = self._events
+        end.hand_number = self.hand_number
+        end.rng_state = self.rng.getstate()
         self.hand_number += 1
-        self.history = []
+        self._events = []
         self.table = deal(self.rng, self.players, self.options["hand_size"], self.options["draw"], result.winner)
+        return end
+
+    def _unfinish(self, end: _HandEnd) -> tuple[int, ...]:
+        """Undo ``_finish_hand``; return the table record of the move that ended the hand."""
+        self.hand_results.pop()
+        self.scores = end.scores[:]
+        self._outcome = None
+        if end.table is not None:
+            # Copies: a clone shares this record, and the finished table is never changed again.
+            self.table = end.table.copy()
+            self._events = end.events[:]
+            self.hand_number = end.hand_number
+            self.rng.setstate(end.rng_state)
+        return end.record
 
     def _round_outcome(self, result: HandScore) -> Outcome:
-        """Return the outcome of a single round."""
+        """Return the outcome of a single round (facts only: the table screen words them)."""
         pips = result.pips
         placings = tuple(1 + sum(1 for q in pips if q < p) for p in pips)
         if result.ended == OUT:
@@ -583,51 +752,68 @@ class DominoesState:
                 1 if s == result.winner else 2 + sum(1 for o in others if pips[o] < pips[s])
                 for s in range(self.players)
             )
-            detail = f"Player {result.winner + 1} played their last tile and wins."
-            return Outcome((result.winner,), OUT, placings, (), detail)
-        totals = ", ".join(f"player {s + 1}: {p}" for s, p in enumerate(pips))
+            return Outcome((result.winner,), Termination.OUT, placings)
         if result.winner is not None:
-            detail = f"Blocked. Player {result.winner + 1} has the lowest pip total and wins ({totals})."
-            return Outcome((result.winner,), BLOCKED, placings, (), detail)
-        detail = f"Blocked with a tie for the lowest pip total: a draw ({totals})."
-        return Outcome(result.tied, BLOCKED, placings, (), detail)
+            return Outcome((result.winner,), Termination.BLOCKED, placings)
+        return Outcome(result.tied, Termination.BLOCKED, placings)
 
     # -- what a seat sees ------------------------------------------------------------------------
 
-    def view(self, player: int) -> dict[str, Any]:
-        """Return what ``player`` may see, JSON-ready: own hand, public table, counts, history, scores, legal moves."""
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
-            raise ValueError(f"no seat {player!r} at a {self.players}-player table")
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """Return the public events of the hand in progress, as the view shows them."""
+        return _events_json(self._events)
+
+    @history.setter
+    def history(self, events: list[Mapping[str, Any]]) -> None:
+        self._events = [_check_event(e, self.players) for e in events]
+
+    def _hand_counts(self) -> list[int]:
+        return [h.bit_count() for h in self.table.hands]
+
+    def _public_history(self) -> list[dict[str, Any]]:
+        return _events_json(self._events)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Return what ``seat`` may see, JSON-ready: the view contract's keys, then own hand, line, scores.
+
+        The hot path overrides ``TurnState.view`` with the same keys built in one go.
+        """
+        if seat.__class__ is not int or not 0 <= seat < self.players:
+            self.check_seat(seat)
         table = self.table
-        over = self._outcome is not None
+        outcome = self._outcome
+        over = outcome is not None
         turn = None if over else table.turn
-        hand = table.hands[player]
-        if turn == player:
-            legal = [str(m) for m in self.legal_moves()]
-        else:
-            legal = []
+        hand = table.hands[seat]
+        target = self.options["target"]
         return {
             "game": GAME_ID,
-            "seat": player,
             "players": self.players,
+            "seat": seat,
+            "turn": turn,
+            "turn_number": self.turn_number,
+            "over": over,
+            "hand_counts": [h.bit_count() for h in table.hands],
+            "legal_moves": [TEXT_OF[c] for c in self._legal_codes()] if turn == seat else [],
+            "history": _events_json(self._events),
+            "outcome": outcome.to_dict() if outcome is not None else None,
             "options": dict(self.options),
-            "target": self.options["target"],
+            "target": target,
             "hand_number": self.hand_number,
-            "line": [{"tile": list(piece), "double": piece[0] == piece[1]} for piece in table.line],
+            "line": _line_json(table.line),
             "open_ends": None if table.left < 0 else [table.left, table.right],
             "hand": _sorted_hand(hand),
             "pips": mask_pips(hand),
-            "hand_counts": [h.bit_count() for h in table.hands],
-            "boneyard": len(table.stock),
-            "turn": turn,
+            "stock": len(table.stock),
             "opening": table.left < 0,
-            "history": [dict(e, ends=list(e["ends"])) if "ends" in e else dict(e) for e in self.history],
-            "scores": self.scores[:] if self.options["target"] is not None else None,
+            "scores": self.scores[:] if target is not None else None,
             "hand_results": [_copy_result(r) for r in self.hand_results],
-            "over": over,
-            "outcome": self._outcome.to_dict() if over else None,
-            "legal_moves": legal,
         }
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        view = self.view(seat)
+        return {key: view[key] for key in _OWN_VIEW_KEYS}
 
     # -- saving ----------------------------------------------------------------------------------
 
@@ -641,8 +827,9 @@ class DominoesState:
             "rng": rng_to_json(self.rng),
             "scores": self.scores[:],
             "hand_number": self.hand_number,
+            "turn_number": self.turn_number,
             "hand_results": [_copy_result(r) for r in self.hand_results],
-            "history": [dict(e, ends=list(e["ends"])) if "ends" in e else dict(e) for e in self.history],
+            "history": _events_json(self._events),
             "outcome": self._outcome.to_dict() if self._outcome else None,
             "table": {
                 "hands": [[domino_text(TILES[t]) for t in mask_tiles(h)] for h in table.hands],
@@ -656,8 +843,18 @@ class DominoesState:
             },
         }
 
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any]) -> DominoesState:
+        return _from_dict(data)
+
     def __repr__(self) -> str:
         return f"<DominoesState hand {self.hand_number} turn {self.current_player()} ends {self.table.left},{self.table.right}>"
+
+
+_OWN_VIEW_KEYS = (
+    "options", "target", "hand_number", "line", "open_ends", "hand", "pips", "stock", "opening", "scores",
+    "hand_results",
+)
 
 
 def _copy_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -679,15 +876,7 @@ def new_state(seed: int | None = None, rng: random.Random | None = None, **optio
 # ----------------------------------------------------------------------------------------------
 # Loading.
 
-
-def from_dict(data: Mapping[str, Any]) -> DominoesState:
-    """Rebuild a state from ``to_dict``'s form; raise ValueError with a clear message when it is malformed."""
-    try:
-        return _from_dict(data)
-    except ValueError as exc:
-        raise ValueError(f"bad dominoes save: {exc}") from None
-    except (KeyError, TypeError, IndexError, AttributeError) as exc:
-        raise ValueError(f"bad dominoes save: {type(exc).__name__}: {exc}") from None
+from_dict = DominoesState.from_dict
 
 
 def _check(condition: bool, message: str) -> None:
@@ -713,8 +902,9 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     players = options["players"]
     state = DominoesState.__new__(DominoesState)
     state.options = options
-    state.players = players
-    state.rng = rng_from_json(data["rng"])
+    state._start(players, rng_from_json(data["rng"]))
+    state._codes = None
+    state._legal = None
     scores = data["scores"]
     _check(isinstance(scores, list) and len(scores) == players, "scores must list one number a seat")
     _check(all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores), "bad scores")
@@ -727,7 +917,7 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     state.hand_results = [_check_result(r, players) for r in results]
     history = data["history"]
     _check(isinstance(history, list), "history must be a list")
-    state.history = [_check_event(e, players) for e in history]
+    state._events = [_check_event(e, players) for e in history]
     outcome = data["outcome"]
     state._outcome = None if outcome is None else Outcome.from_dict(outcome)
 
@@ -779,19 +969,42 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     table.winner = winner
     _check((ended is None) == (state._outcome is None), "a finished hand must go with a finished game")
     state.table = table
+    turn_number = data.get("turn_number")
+    if turn_number is None:
+        turn_number = _derived_turn_number(state)
+    _check(isinstance(turn_number, int) and not isinstance(turn_number, bool), "bad turn number")
+    _check(turn_number >= len(state._events), "the turn number is below the moves of the hand in progress")
+    state.turn_number = turn_number
     return state
 
 
-def _check_event(event: Any, players: int) -> dict[str, Any]:
+def _derived_turn_number(state: DominoesState) -> int:
+    """Return the moves made so far for a save from before ``turn_number`` was saved.
+
+    The hand in progress counts exactly; an earlier hand of a match counts the tiles its players laid
+    (its draws and passes were not saved), so the figure only ever grows from one save to the next.
+    """
+    size = state.options["hand_size"]
+    laid = sum(max(0, size - len(hand)) for r in state.hand_results[:-1] for hand in r["hands"])
+    if state.hand_results and (state._outcome is None):
+        laid += sum(max(0, size - len(hand)) for hand in state.hand_results[-1]["hands"])
+    return laid + len(state._events)
+
+
+def _check_event(event: Any, players: int) -> Event:
+    """Return a saved history entry as an event tuple; raise ValueError when it is malformed."""
     _check(isinstance(event, Mapping), "a history entry is an object")
-    _check(isinstance(event.get("seat"), int) and 0 <= event["seat"] < players, "bad seat in history")
-    parse_move(event["move"])
-    out = dict(event)
-    if "ends" in out:
-        out["ends"] = list(out["ends"])
-    if "tile" in out:
-        out["tile"] = list(out["tile"])
-    return out
+    seat = event.get("seat")
+    _check(isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players, "bad seat in history")
+    move = parse_move(event["move"])
+    if move.kind is MoveKind.LAY:
+        return (seat, move._code, -1, -1)
+    ends = event["ends"]
+    _check(
+        isinstance(ends, list) and len(ends) == 2 and all(isinstance(x, int) and 0 <= x <= 6 for x in ends),
+        "bad open ends in history",
+    )
+    return (seat, move._code, ends[0], ends[1])
 
 
 def _check_result(result: Any, players: int) -> dict[str, Any]:

@@ -6,9 +6,12 @@ Markup is safe by construction:
   tags, and it refuses tag and attribute names that are not plain names.
 - ``Markup + Markup`` stays ``Markup``; ``Markup + str`` (either way round) escapes the ``str`` first, so
   text joined to markup can never turn into markup.
-- Player names go through ``name_text()`` (an isolated ``<bdi>``) in text and ``name_attr()`` (between
-  U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE) in attributes and plain strings, so a
-  right-to-left name, or one with U+202E in it, never reorders the sentence around it.
+- Player names are isolated, so a right-to-left name, or one with U+202E in it, never reorders the
+  sentence around it. ``name_attr()`` puts a name between U+2068 FIRST STRONG ISOLATE and U+2069 POP
+  DIRECTIONAL ISOLATE: that plain string works in attributes (aria-label, title, which cannot hold an
+  element), in sentences built with f-strings, and in what is read out. When such a string becomes text
+  content, ``text()`` turns each isolated name into ``<bdi class="name">`` (which CSS can also wrap or
+  ellipsize); ``name_text()`` is the same for a name on its own.
 
 This module is pure Python, so every screen's markup is tested under CPython without a browser.
 """
@@ -26,6 +29,8 @@ FSI = "\u2068"  # FIRST STRONG ISOLATE: opens an isolated run whose direction is
 PDI = "\u2069"  # POP DIRECTIONAL ISOLATE: closes it (and any embedding or override left open inside)
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_:.-]*\Z")
+_ISOLATES = re.compile("[\u2066-\u2069]")  # LRI, RLI, FSI, PDI: a name's own are dropped, ours stay paired
+_ISOLATED = re.compile("\u2068([^\u2066-\u2069]*)\u2069")
 _checked: set[str] = set()
 
 
@@ -49,7 +54,10 @@ def text(value: Any) -> Markup:
     """Return ``value`` as escaped HTML (Markup passes through)."""
     if isinstance(value, Markup):
         return value
-    return Markup(escape("" if value is None else str(value), quote=False))
+    out = escape("" if value is None else str(value), quote=False)
+    if FSI in out:
+        out = _ISOLATED.sub(r'<bdi class="name">\1</bdi>', out)
+    return Markup(out)
 
 
 def _checked_name(name: str) -> str:
@@ -89,14 +97,14 @@ def h(tag: str, props: dict[str, Any] | None = None, *children: Any) -> Markup:
     return Markup("".join((opening, join(_flatten(children)), "</", tag, ">")))  # str.join: no escaping here
 
 
-def name_text(name: Any) -> Markup:
-    """Return a player's name as isolated text (``<bdi class="name">``) to put inside a sentence."""
-    return h("bdi", {"class_": "name"}, str(name))
-
-
 def name_attr(name: Any) -> str:
     """Return a player's name isolated by FSI/PDI, for attributes (aria-label, title) and plain strings."""
-    return FSI + str(name) + PDI
+    return FSI + _ISOLATES.sub("", str(name)) + PDI
+
+
+def name_text(name: Any) -> Markup:
+    """Return a player's name as isolated text (``<bdi class="name">``) to put inside a sentence."""
+    return text(name_attr(name))
 
 
 def _flatten(children: Iterable[Any]) -> Iterable[Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from boneyard.games.dominoes import MODES
 
-from ..html import Markup, h, join
+from ..html import Markup, h, join, name_attr
 from ..screen import Mode, TableContext
 from ..screens import field, select
 from .domino_svg import _n, back_svg, standalone_tile, tile_svg
@@ -98,10 +98,10 @@ class DominoesScreen:
 
     # -- names -----------------------------------------------------------------------------------------
     def names(self, ctx: TableContext) -> list[str]:
-        """Return each seat's name as this table shows it ("You" for the one person against computers)."""
+        """Return each seat's name as this table shows it ("You" for the one person against computers), isolated."""
         session = ctx.session
         solo = len(session.human_seats) == 1
-        return ["You" if solo and not seat.is_computer else seat.name for seat in session.seats]
+        return ["You" if solo and not seat.is_computer else name_attr(seat.name) for seat in session.seats]
 
     # -- render ------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:

@@ -26,7 +26,7 @@ from boneyard.games.heptalion.board import (
 from boneyard.games.heptalion.rules import parse_move, selection_targets
 from boneyard.games.heptalion.solve import solve
 
-from ..html import Markup, h, join
+from ..html import Markup, h, join, name_attr
 from ..screen import Mode, TableContext
 from ..session import Seat
 from . import heptalion_view as hv
@@ -143,7 +143,7 @@ class HeptalionScreen:
             parts.append(_sel(form, "hx-board", "board", options, str(form.get("board", "original")), "Board",
                               "Random: a new arrangement for this game, every tile fits at least two ways."))
         start_options = [("random", "Random")] + [
-            (str(s), f"Seat {s + 1}" + (f" ({form.get(f'name_{s}')})" if self._who(form, s) == "human" and form.get(f"name_{s}") else
+            (str(s), f"Seat {s + 1}" + (f" ({name_attr(form.get(f'name_{s}'))})" if self._who(form, s) == "human" and form.get(f"name_{s}") else
                                         "" if self._who(form, s) == "human" else f" (Automa+ {LEVEL_LABEL[self._who(form, s)]})"))
             for s in range(players)
         ]
@@ -227,7 +227,7 @@ class HeptalionScreen:
     # -- state helpers ----------------------------------------------------------------------------------------
     @staticmethod
     def _names(ctx: TableContext) -> list[str]:
-        return [seat.name for seat in ctx.session.seats]
+        return [name_attr(seat.name) for seat in ctx.session.seats]  # isolated right-to-left text
 
     @staticmethod
     def _ui(ctx: TableContext) -> dict[str, Any]:
@@ -350,7 +350,7 @@ class HeptalionScreen:
             who = "You" if mine and not seat.is_computer and len(session.human_seats) == 1 else (
                 f"Automa+ {LEVEL_LABEL.get(seat.level or '', '')}".strip() if seat.is_computer else "Person")
             panels.append(hv.panel(
-                sv, name=seat.name, who=who, eliminated=view["eliminated"], turn=view["turn"], mine=mine, hand=hand,
+                sv, name=names[s], who=who, eliminated=view["eliminated"], turn=view["turn"], mine=mine, hand=hand,
                 playable=targets.keys() if mine else (), selected=tile if mine else None,
                 thinking=seat.is_computer and view["turn"] == s,
             ))
@@ -586,7 +586,7 @@ class HeptalionScreen:
                 ctx.ui["steps"], ctx.ui["at"] = steps, at
                 ctx.rerender()
             else:
-                ctx.announce(f"{session.seats[viewer].name} placed {hv.tile_name(tile)}.")
+                ctx.announce(f"{name_attr(session.seats[viewer].name)} placed {hv.tile_name(tile)}.")
             return
         else:
             return

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..html import Markup, h, join
+from ..html import Markup, h, join, name_attr
 from ..screen import Mode, TableContext
 from ..screens import button
 from . import triangles_layout as lay
@@ -86,7 +86,7 @@ class TrianglesScreen:
         session = ctx.session
         if session.vs_computer and not session.seats[seat].is_computer:
             return "You"
-        return session.seats[seat].name
+        return name_attr(session.seats[seat].name)  # isolated: a right-to-left name keeps the sentence in order
 
     def auto_box(self, f: dict[str, Any]) -> lay.Box:
         """Return the view box that fits the whole layout and the cells around it."""

@@ -3,6 +3,11 @@ fails a test when the page asks any other host for anything.
 
 Pages are costly (~3 s before Python is ready), so modules share one page where they can (see
 ``app_page``). Every helper here checks the page for Python errors (``.py-error``) and ``pageerror``.
+
+Every test also fails on any console error and on any error toast that it did not declare: the app's
+handlers turn an exception into ``console.error`` and an error toast (``App.guard``), so a broken
+handler would otherwise pass green. A test that provokes one on purpose declares it with
+``watch.expect_error("words of the message")`` or ``@pytest.mark.expect_error("words")``.
 """
 
 from __future__ import annotations
@@ -27,7 +32,37 @@ from serve import serve_in_thread  # noqa: E402
 READY = "html[data-ready='true']"
 READY_TIMEOUT_MS = 120_000
 
+TOAST_MARK = "[boneyard-test] toast "
+# Seen by the page before our code runs: every toast the app shows is echoed to the console, so a test
+# sees an error toast even when the page replaces or closes it before the test looks.
+TOAST_ECHO = """
+(() => {
+  const echo = (node) => {
+    if (node.nodeType !== 1 || !node.classList.contains('toast')) return;
+    const kind = [...node.classList].find((c) => c.startsWith('toast-')) || 'toast-info';
+    const text = (node.querySelector('p') || node).textContent;
+    console.debug('%TOAST%' + kind.slice(6) + ': ' + text);
+  };
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(echo);
+  }).observe(document, {childList: true, subtree: true});
+})();
+""".replace("%TOAST%", TOAST_MARK)
+# Console errors the browser itself writes about requests a test blocks or a server it stops on purpose;
+# every request to another host is caught by the route guard, and a missing file of ours fails elsewhere.
+BROWSER_NOISE = ("Failed to load resource",)
+# Tests that provoke an error on purpose but live in files that declare it not yet (test name -> texts).
+DECLARED_ELSEWHERE = {
+    "test_a_full_storage_is_reported_and_play_goes_on": ("storage for this site is full",),
+}
+
 pytestmark = pytest.mark.browser
+
+
+def pytest_configure(config: Any) -> None:
+    """Register the ``expect_error`` marker."""
+    config.addinivalue_line(
+        "markers", "expect_error(*fragments): the test provokes a console error or error toast containing each text")
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:
@@ -75,20 +110,79 @@ def base_url(site_dir: Path) -> Iterator[str]:
     server.shutdown()
 
 
+_WATCHES: list[Watch] = []  # every Watch of the run, checked after each test
+
+
 @dataclass
 class Watch:
-    """What a page did that a test must check: errors, console errors and foreign requests."""
+    """What a page did that a test must check: errors, console errors, error toasts and foreign requests."""
 
     page_errors: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
+    error_toasts: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
+    expected: list[str] = field(default_factory=list)  # fragments of errors the running test provokes
+    pages: list[Any] = field(default_factory=list)
+    since: tuple[int, int] = (0, 0)  # what was seen before the running test began (judged by then)
+
+    def __post_init__(self) -> None:
+        _WATCHES.append(self)
+
+    def expect_error(self, *fragments: str) -> None:
+        """Declare console errors or error toasts that the running test provokes on purpose."""
+        self.expected.extend(fragments)
+
+    def mark(self) -> tuple[int, int]:
+        """Return how many console errors and error toasts were seen so far."""
+        return (len(self.console_errors), len(self.error_toasts))
+
+    def unexpected(self, since: tuple[int, int] = (0, 0)) -> list[str]:
+        """Return the console errors and error toasts seen after ``since`` that nobody declared."""
+        found = [f"console error: {text}" for text in self.console_errors[since[0]:]]
+        found += [f"error toast: {text}" for text in self.error_toasts[since[1]:]]
+        return [text for text in found if not any(fragment in text for fragment in self.expected)]
+
+    def flush(self) -> None:
+        """Let the pages deliver the console messages they have already written."""
+        for page in self.pages:
+            try:
+                if not page.is_closed():
+                    page.evaluate("0")
+            except Exception:  # noqa: BLE001 - a page that is gone has nothing more to say
+                pass
 
     def assert_clean(self, page: Any) -> None:
-        """Fail on any page error, Python error element, or request to another host."""
+        """Fail on any page error, Python error element, undeclared console error or error toast, or
+        request to another host."""
         assert not self.foreign, f"the page asked other hosts: {self.foreign}"
         assert not self.page_errors, f"page errors: {self.page_errors}"
         py_errors = page.locator(".py-error").all_inner_texts()
         assert not py_errors, f"Python errors shown: {py_errors}"
+        self.flush()
+        problems = self.unexpected(self.since)
+        assert not problems, "the page reported errors: " + "; ".join(problems)
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_reported_errors(request: Any) -> Iterator[None]:
+    """Fail a test on any console error or error toast it caused and did not declare."""
+    marks = {id(w): w.mark() for w in _WATCHES}
+    declared = [str(f) for m in request.node.iter_markers("expect_error") for f in m.args]
+    declared += DECLARED_ELSEWHERE.get(getattr(request.node, "originalname", request.node.name), ())
+    for w in _WATCHES:
+        w.expected = list(declared)
+        w.since = marks[id(w)]
+    yield
+    problems = []
+    for w in list(_WATCHES):
+        w.flush()
+        if declared and id(w) not in marks:
+            w.expected.extend(declared)
+        problems += w.unexpected(marks.get(id(w), (0, 0)))
+        w.expected = []
+        w.since = w.mark()
+    if problems:
+        pytest.fail("the page reported errors during this test: " + "; ".join(problems), pytrace=False)
 
 
 def guard(context: Any, watch: Watch) -> None:
@@ -107,14 +201,28 @@ def guard(context: Any, watch: Watch) -> None:
 
 def watch_page(page: Any, watch: Watch) -> None:
     """Record the page's errors into ``watch``."""
+    if page in watch.pages:
+        return
+    watch.pages.append(page)
     page.on("pageerror", lambda exc: watch.page_errors.append(str(exc)))
-    page.on("console", lambda msg: watch.console_errors.append(msg.text) if msg.type == "error" else None)
+
+    def on_console(msg: Any) -> None:
+        text = msg.text
+        if text.startswith(TOAST_MARK):
+            if text.startswith(TOAST_MARK + "error:"):
+                watch.error_toasts.append(text.removeprefix(TOAST_MARK + "error:").strip())
+        elif msg.type == "error" and not text.startswith(BROWSER_NOISE):
+            watch.console_errors.append(text)
+
+    page.on("console", on_console)
+    page.on("close", lambda _page: watch.pages.remove(page) if page in watch.pages else None)
 
 
 def new_context(browser: Any, watch: Watch, *, service_workers: str = "block", **kwargs: Any) -> Any:
     """Return a guarded context (reduced motion by default, so computers move at once)."""
     options = {"reduced_motion": "reduce", "viewport": {"width": 1100, "height": 850}, **kwargs}
     context = browser.new_context(service_workers=service_workers, **options)
+    context.add_init_script(TOAST_ECHO)
     guard(context, watch)
     return context
 

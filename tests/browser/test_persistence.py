@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import READY, Watch, local_storage, new_context, open_app, reload_ready, watch_page
 
 
@@ -78,6 +80,7 @@ def test_a_corrupt_save_is_reported_and_moved_aside(browser, base_url):
     context.close()
 
 
+@pytest.mark.expect_error("the table legs are missing")
 def test_a_python_failure_at_start_is_shown_readably(browser, base_url):
     watch = Watch()
     context = new_context(browser, watch)

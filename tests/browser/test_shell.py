@@ -126,3 +126,18 @@ def test_accessibility_audit_of_every_table(app_page, game_id):
     serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
     assert not serious, json.dumps([(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1)
     app_page.evaluate("location.hash = '#/'")
+
+
+def test_the_fixture_sees_console_errors_and_error_toasts(app_page, watch):
+    """A handler's error reaches the test: console errors and error toasts are recorded (and fail the test
+    unless declared, as here)."""
+    watch.expect_error("deliberate")
+    app_page.evaluate(
+        "console.error('Boneyard: deliberate failure');"
+        " const t = document.createElement('div'); t.className = 'toast toast-error';"
+        " t.innerHTML = '<p>deliberate toast</p>'; document.getElementById('toasts').appendChild(t); t.remove();"
+    )
+    watch.flush()
+    assert any("deliberate failure" in text for text in watch.console_errors)
+    assert "deliberate toast" in watch.error_toasts
+    assert not watch.unexpected(watch.since)

@@ -255,3 +255,221 @@ def test_the_turn_score_counts_up_during_a_cascade(event_index, expected):
         {"kind": "fall"}, {"kind": "annihilate", "score": 2}, {"kind": "fall"}, {"kind": "annihilate", "score": 5},
     ])
     assert hud_values(view)["turn"] == str(expected)
+
+
+# -- the canvas runner under CPython: a fake page, many frames, nothing grows ------------------------
+
+
+class FakeJs:
+    """A stand-in for any JS object: attributes spring into being, calls return another stand-in."""
+
+    def __init__(self, **attrs: Any) -> None:
+        self.__dict__.update(attrs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        child = FakeJs()
+        object.__setattr__(self, name, child)
+        return child
+
+    def __call__(self, *args: Any, **kwargs: Any) -> FakeJs:
+        return FakeJs()
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __str__(self) -> str:
+        return ""
+
+
+class FakePage:
+    """The window and document the runner sees: a clock, animation frames and timeouts the test fires."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.frames: dict[int, Any] = {}
+        self.timeouts: list[tuple[float, Any]] = []
+        self.ids = 0
+        self.errors: list[str] = []
+        self.elements: dict[str, FakeJs] = {}
+        self.window = FakeJs(
+            performance=FakeJs(now=lambda: self.now), devicePixelRatio=1, requestAnimationFrame=self.request,
+            cancelAnimationFrame=lambda i: self.frames.pop(i, None), setTimeout=self.set_timeout,
+            console=FakeJs(error=lambda text: self.errors.append(str(text))),
+        )
+        self.document = FakeJs(getElementById=self.element, hidden=False)
+
+    def element(self, name: str) -> Any:
+        if name not in self.elements:
+            parent = FakeJs(clientWidth=240, clientHeight=480)
+            self.elements[name] = FakeJs(parentElement=parent, clientWidth=96)
+        return self.elements[name]
+
+    def request(self, callback: Any) -> int:
+        self.ids += 1
+        self.frames[self.ids] = callback
+        return self.ids
+
+    def set_timeout(self, callback: Any, ms: float) -> int:
+        self.timeouts.append((self.now + float(ms), callback))
+        return 0
+
+    def run(self, frames: int, frame_ms: float = 1000 / 60) -> None:
+        """Advance the clock a frame at a time, calling the frame callbacks and the timeouts that are due."""
+        for _ in range(frames):
+            self.now += frame_ms
+            due, self.frames = self.frames, {}
+            for callback in due.values():
+                callback(self.now)
+            for item in [t for t in self.timeouts if t[0] <= self.now]:
+                self.timeouts.remove(item)
+                item[1]()
+
+
+class FakeProxy:
+    """``create_proxy``'s stand-in: callable until destroyed."""
+
+    live = 0
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        FakeProxy.live += 1
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+    def destroy(self) -> None:
+        FakeProxy.live -= 1
+        self.fn = None
+
+
+@pytest.fixture
+def canvas(monkeypatch):
+    """Import ``falling_canvas`` (browser-only) against a fake page; return (module, page)."""
+    import sys
+    import types
+
+    page = FakePage()
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.create_proxy = FakeProxy  # type: ignore[attr-defined]
+    ffi.create_once_callable = lambda fn: fn  # type: ignore[attr-defined]
+    ffi.to_js = lambda value, **kwargs: value  # type: ignore[attr-defined]
+    ffi.jsnull = object()  # type: ignore[attr-defined]
+    pyodide = types.ModuleType("pyodide")
+    pyodide.ffi = ffi  # type: ignore[attr-defined]
+    pyscript = types.ModuleType("pyscript")
+    pyscript.document, pyscript.window = page.document, page.window  # type: ignore[attr-defined]
+    js = types.ModuleType("js")
+    js.Object = FakeJs(fromEntries=lambda x: x)  # type: ignore[attr-defined]
+    for name, module in (("pyodide", pyodide), ("pyodide.ffi", ffi), ("pyscript", pyscript), ("js", js)):
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.delitem(sys.modules, "ui.games.falling_canvas", raising=False)
+    import ui.games.falling_canvas as module
+
+    yield module, page
+    import gc
+
+    gc.unfreeze()
+    sys.modules.pop("ui.games.falling_canvas", None)
+
+
+class BrowserTable(Table):
+    """A table whose re-render binds the canvas again, as the app's ``render`` does."""
+
+    bound = False
+
+    def render(self) -> None:
+        super().render()
+        if self.bound:
+            self.screen.after_render(self.ctx())
+
+
+SNAPSHOTS = {"view", "event", "links"}  # the board of the moment, replaced whole (bounded by the well)
+
+
+def sizes(*objects: Any) -> dict[str, int]:
+    """Return the length of every container held by ``objects`` (and by the dicts among them)."""
+    out: dict[str, int] = {}
+    for obj in objects:
+        for name, value in vars(obj).items():
+            if name in SNAPSHOTS or isinstance(value, str) or not hasattr(value, "__len__"):
+                continue
+            out[f"{type(obj).__name__}.{name}"] = len(value)
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if isinstance(item, (list, dict, set)):
+                        out[f"{type(obj).__name__}.{name}[{key!r}]"] = len(item)
+        samples = getattr(obj, "samples", None)
+        if samples is not None:
+            out.update({f"samples.{k}": len(v) for k, v in samples.columns.items()})
+    return out
+
+
+def test_many_frames_of_demo_grow_no_list_and_leaving_releases_the_runner(canvas):
+    """Thousands of frames through the real frame loop (demo games dealt one after another): the runner's
+    and the driver's containers keep their sizes, the heap stays flat, and leaving lets everything go."""
+    import gc
+    import tracemalloc
+    import weakref
+
+    module, page = canvas
+    table = BrowserTable("sprint-norm", animations=True)
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "demo", "")  # re-renders, which binds and starts the loop
+    runner = module.RUNNER
+    assert runner.active and runner.raf_id is not None and not runner.failed
+    page.run(600)  # warm up: sprites drawn, the first turns played
+    demo = table.ui["demo"]
+    before = sizes(runner, demo)
+    games = set()
+    tracemalloc.start()
+    try:
+        heap = []
+        for _ in range(12):
+            page.run(1000)
+            games.add(id(table.ui["demo"].state))
+            gc.collect()
+            heap.append(tracemalloc.get_traced_memory()[0])
+    finally:
+        tracemalloc.stop()
+    assert not runner.failed, page.errors
+    assert len(games) >= 2  # a demo game ended and a new one was dealt: the loop went on through it
+    assert runner.samples.total > 10_000  # frames drawn (none in the pause between two demo games)
+    after = sizes(runner, table.ui["demo"])
+    grown = {k: (before.get(k), v) for k, v in after.items() if v > before.get(k, 0) and "sprites" not in k}
+    assert not grown, grown
+    assert len(runner.sprites) <= 10 * 5  # one face a value and link side, drawn once
+    assert len(runner.links) <= 8 * 16 and len(runner.view["cells"]) <= 8 * 16
+    # the heap: what 12,000 frames leave behind is a demo game's own record (its input log), not frames
+    assert max(heap[4:]) - min(heap[4:]) < 40_000, heap
+    # leaving the table stops the loop and lets go of the table and the demo
+    ref = weakref.ref(table.ui["demo"])
+    state_ref = weakref.ref(table.ui["demo"].state)
+    live = FakeProxy.live
+    SCREEN.leave(table.ctx())
+    table.bound = False
+    gc.collect()
+    assert ref() is None and state_ref() is None
+    assert (runner.ctx, runner.screen, runner.view, runner.layer, runner.samples) == (None,) * 5
+    assert runner.sprites == {} and runner.listeners == [] and runner.frame_proxy is None
+    assert runner.raf_id is None and not page.frames
+    assert FakeProxy.live < live  # the frame callback and the listeners were destroyed
+    page.run(300)  # nothing runs any more
+    assert not page.frames
+
+
+def test_frame_samples_are_a_fixed_ring():
+    samples = fp.FrameSamples(capacity=5)
+    sizes_before = {k: len(v) for k, v in samples.columns.items()}
+    for i in range(12):
+        samples.add(float(i), 0.5, 100.0 + i, 0.1, 0.0, 0.2, i % 2 == 0)
+    assert {k: len(v) for k, v in samples.columns.items()} == sizes_before
+    assert samples.count == 5 and samples.total == 12
+    assert samples.column("frame_ms") == [7.0, 8.0, 9.0, 10.0, 11.0]  # oldest first
+    assert samples.column("layer") == [0.0, 1.0, 0.0, 1.0, 0.0]
+    samples.clear()
+    assert samples.count == samples.total == 0 and samples.column("ts") == []
+    samples.add(1.0, 0.0, 2.0, 0.0, 0.0, 0.0, False)
+    assert samples.column("ts") == [2.0]

@@ -10,8 +10,10 @@ sprites (the ghost, the falling domino, the halves animating). Sizes follow ``de
 whole number of device pixels per cell, so the well stays crisp.
 
 One ``Runner`` serves the page. It keeps a single proxy of its frame callback and its listeners, made
-on the first ``bind`` and released by ``unbind`` (when the player leaves the table). The numbers of the
-frame benchmark are kept on the Python side and read through ``window.boneyardFalling.stats()``.
+on the first ``bind`` and released by ``unbind`` (when the player leaves the table), which also lets go
+of the table, its canvases and sprites, the demo and the frame samples. A frame allocates nothing that
+outlives it: the frame benchmark's numbers go into the fixed arrays of ``FrameSamples`` (read through
+``window.boneyardFalling.stats()``), so the heap does not grow however long the page plays.
 """
 
 from __future__ import annotations
@@ -27,11 +29,10 @@ from pyscript import document, window
 from boneyard.games.falling.autoplay import AutoPlayer
 from boneyard.games.falling.sim import gravity_steps, piece_cells
 
-from .falling_play import Driver
+from .falling_play import Driver, FrameSamples
 
 WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0
-FRAME_SAMPLES = 20000
 
 # Pip colours by value (readable on every theme's --tile): blank, then one colour per number.
 PIP_COLOURS = ("#000", "#c0392b", "#1f63b2", "#2e8540", "#8e3fb0", "#d35400", "#1b1b1b", "#a87400", "#0e7c86",
@@ -77,7 +78,7 @@ class Runner:
         self.next_canvas: Any = None
         self.cell = 0  # device pixels per cell
         self.cell_css = 1.0  # CSS pixels per cell
-        self.look: tuple[str, ...] = ()
+        self.look: tuple[Any, ...] = ()  # cell size, set, colours: the sprites' look
         self.colours: dict[str, str] = {}
         self.sprites: dict[tuple[int, str | None], Any] = {}
         self.background: Any = None
@@ -98,12 +99,9 @@ class Runner:
         self.listeners: list[tuple[Any, str, Any]] = []
         self.pointers: dict[int, dict[str, Any]] = {}
         self.failed = False
-        # the frame benchmark's samples
-        self.frame_ms: list[float] = []
-        self.autoplay_ms: list[float] = []
-        self.frame_ts: list[float] = []
+        # the frame benchmark's samples (allocated while a table is bound)
+        self.samples: FrameSamples | None = None
         self.steps_run = 0
-        self.parts: list[tuple[float, float, float, bool]] = []  # advance, save, draw ms; layer redrawn
         self.layer_drawn = False
 
     # -- binding ------------------------------------------------------------------------------
@@ -114,6 +112,8 @@ class Runner:
             self._listen()
             self.active = True
             self.last_save = _now()
+            if self.samples is None:
+                self.samples = FrameSamples()
             # Long-lived objects (modules, the app) need no more scanning by the cycle collector: a full
             # collection in the middle of play would otherwise cost a frame.
             gc.collect()
@@ -162,12 +162,32 @@ class Runner:
         if self.frame_proxy is not None:
             self.frame_proxy.destroy()
             self.frame_proxy = None
+        was_active = self.active
         self.active = False
+        self.release()
+        if was_active:
+            gc.unfreeze()  # what ``bind`` froze may be collected again
+
+    def release(self) -> None:
+        """Let go of everything the table held: the context, its views, canvases, sprites and samples."""
+        self.screen = self.ctx = None
         self.canvas = self.g = self.next_canvas = None
+        self.layer = self.layer_g = self.background = None
+        self.sprites = {}
+        self.look = ()
+        self.layer_key = self.next_key = None
+        self.hud, self.hud_text = {}, {}
+        self.view = self.event = None
+        self.links = {}
+        self.samples = None
+        self.steps_run = 0
 
     def driver(self) -> Driver:
-        demo = self.ctx.ui.get("demo")
-        return demo if demo is not None else self.screen.driver(self.ctx)
+        demo: Driver | None = self.ctx.ui.get("demo")
+        if demo is not None:
+            return demo
+        driver: Driver = self.screen.driver(self.ctx)
+        return driver
 
     def running(self) -> bool:
         ui = self.ctx.ui
@@ -212,7 +232,7 @@ class Runner:
                     self.last_save = t0
                     saved = _now() - t1
             self.draw(driver, driver.sub_step())
-            self.parts.append((t1 - t0, saved, _now() - t1 - saved, self.layer_drawn))
+            advance, draw, layer = t1 - t0, _now() - t1 - saved, self.layer_drawn
             self.layer_drawn = False
             if result.over:
                 if demo:
@@ -220,26 +240,21 @@ class Runner:
                 else:
                     self.screen.game_over(self.ctx)
                     self.ctx.rerender()
-                self._sample(t0, ts, driver)
-                return
-            self.raf_id = window.requestAnimationFrame(self.frame_proxy)
-            self._sample(t0, ts, driver)
+            else:
+                self.raf_id = window.requestAnimationFrame(self.frame_proxy)
+            if self.samples is not None:
+                self.samples.add(_now() - t0, driver.autoplay_ms, ts, advance, saved, draw, layer)
         except Exception as exc:  # noqa: BLE001 - the page must survive anything
             self.fail(exc)
-
-    def _sample(self, t0: float, ts: float, driver: Driver) -> None:
-        if len(self.frame_ms) >= FRAME_SAMPLES:
-            del self.frame_ms[:1000], self.frame_ts[:1000], self.autoplay_ms[:1000]
-        self.frame_ms.append(_now() - t0)
-        self.frame_ts.append(ts)
-        self.autoplay_ms.append(driver.autoplay_ms)
 
     def restart_demo(self) -> None:
         try:
             ui = self.ctx.ui if self.ctx is not None else {}
             if self.active and ui.get("demo") is not None and ui["demo"].state.is_over():
+                speed = ui["demo"].speed
                 self.screen.toggle_demo(self.ctx)  # stop
                 self.screen.toggle_demo(self.ctx)  # and deal a new one
+                ui["demo"].speed = speed  # a fast-forwarded demo (a test's) stays fast
                 self.ctx.rerender()
         except Exception as exc:  # noqa: BLE001
             self.fail(exc)
@@ -674,19 +689,25 @@ class Runner:
 
     # -- the test and benchmark hooks ---------------------------------------------------------
     def stats(self) -> dict[str, Any]:
-        """Return the frame numbers: Python ms per frame (median, p95, max), frames, frame rate."""
-        times = sorted(self.frame_ms)
-        own = sorted(f - a for f, a in zip(self.frame_ms, self.autoplay_ms))
-        span = (self.frame_ts[-1] - self.frame_ts[0]) if len(self.frame_ts) > 1 else 0.0
+        """Return the frame numbers of the frames held: Python ms per frame (median, p95, max), frame rate."""
+        samples = self.samples if self.samples is not None else FrameSamples(1)
+        frame_ms, autoplay_ms, frame_ts = (samples.column(n) for n in ("frame_ms", "autoplay_ms", "ts"))
+        advance_ms, save_ms, draw_ms, layer = (
+            samples.column(n) for n in ("advance_ms", "save_ms", "draw_ms", "layer")
+        )
+        times = sorted(frame_ms)
+        own = sorted(f - a for f, a in zip(frame_ms, autoplay_ms))
+        span = (frame_ts[-1] - frame_ts[0]) if len(frame_ts) > 1 else 0.0
 
         def q(values: list[float], p: float) -> float:
             return round(values[min(len(values) - 1, int(p * len(values)))], 3) if values else 0.0
 
-        gaps = sorted(b - a for a, b in zip(self.frame_ts, self.frame_ts[1:]))
+        gaps = sorted(b - a for a, b in zip(frame_ts, frame_ts[1:]))
         return {
             "frames": len(times),
+            "frames_total": samples.total,
             "seconds": round(span / 1000, 2),
-            "fps": round((len(self.frame_ts) - 1) * 1000 / span, 1) if span else 0.0,
+            "fps": round((len(frame_ts) - 1) * 1000 / span, 1) if span else 0.0,
             "frame_interval_median_ms": q(gaps, 0.5),
             "frame_interval_p95_ms": q(gaps, 0.95),
             "python_ms_median": q(times, 0.5),
@@ -696,22 +717,23 @@ class Runner:
             "sim_draw_ms_median": q(own, 0.5),
             "sim_draw_ms_p95": q(own, 0.95),
             "sim_draw_ms_max": round(own[-1], 3) if own else 0.0,
-            "autoplay_ms_total": round(sum(self.autoplay_ms), 2),
+            "autoplay_ms_total": round(sum(autoplay_ms), 2),
             "steps": self.steps_run,
-            "advance_ms_p95": q(sorted(p[0] for p in self.parts), 0.95),
-            "save_ms_max": round(max((p[1] for p in self.parts), default=0.0), 3),
-            "saves": sum(1 for p in self.parts if p[1] > 0),
-            "draw_ms_median": q(sorted(p[2] for p in self.parts), 0.5),
-            "draw_ms_p95": q(sorted(p[2] for p in self.parts), 0.95),
-            "draw_layer_ms_median": q(sorted(p[2] for p in self.parts if p[3]), 0.5),
-            "layer_redraws": sum(1 for p in self.parts if p[3]),
+            "advance_ms_p95": q(sorted(advance_ms), 0.95),
+            "save_ms_max": round(max(save_ms, default=0.0), 3),
+            "saves": sum(1 for v in save_ms if v > 0),
+            "draw_ms_median": q(sorted(draw_ms), 0.5),
+            "draw_ms_p95": q(sorted(draw_ms), 0.95),
+            "draw_layer_ms_median": q(sorted(d for d, lay in zip(draw_ms, layer) if lay), 0.5),
+            "layer_redraws": sum(1 for v in layer if v),
             "dpr": float(window.devicePixelRatio or 1),
             "cell_px": self.cell,
         }
 
     def reset_stats(self) -> None:
-        self.frame_ms, self.autoplay_ms, self.frame_ts = [], [], []
-        self.parts = []
+        """Start the frame numbers afresh (the benchmark's warm-up is over)."""
+        if self.samples is not None:
+            self.samples.clear()
         self.steps_run = 0
 
 
@@ -752,12 +774,28 @@ def _hook_view() -> str:
 
 def _hook_autoplay(on: Any = True) -> None:
     """Let the autoplayer play the player's own game (the benchmark's 30-second game)."""
+    if RUNNER.ctx is None:
+        return
     driver = RUNNER.screen.driver(RUNNER.ctx)
     if on:
         driver.autoplayer = AutoPlayer(delay=6)
         driver.clock = _now
     else:
         driver.autoplayer = None
+
+
+def _hook_speed(speed: Any = 1) -> None:
+    """Fast-forward the game on screen (the demo, or the player's): ``speed`` steps a step of real time."""
+    if RUNNER.ctx is None:
+        return
+    demo = RUNNER.ctx.ui.get("demo")
+    driver = demo if demo is not None else RUNNER.screen.driver(RUNNER.ctx)
+    driver.speed = max(1, int(speed))
+
+
+def _samples_json() -> str:
+    samples = RUNNER.samples if RUNNER.samples is not None else FrameSamples(1)
+    return json.dumps({name: samples.column(name) for name in FrameSamples.FIELDS})
 
 
 def _hook_script(data: Any) -> None:
@@ -791,11 +829,11 @@ def _install_hooks() -> None:
 
     funcs = {
         "stats": lambda: json.dumps(RUNNER.stats()),
-        "samples": lambda: json.dumps({"frame_ms": RUNNER.frame_ms, "autoplay_ms": RUNNER.autoplay_ms,
-                                       "ts": RUNNER.frame_ts, "parts": RUNNER.parts}),
+        "samples": _samples_json,
         "resetStats": RUNNER.reset_stats,
         "view": _hook_view,
         "autoplay": _hook_autoplay,
+        "speed": _hook_speed,
         "script": _hook_script,
     }
     proxies = {name: create_proxy(lambda *a, fn=fn: _safe(fn, *a)) for name, fn in funcs.items()}

@@ -5,11 +5,13 @@ from its requestAnimationFrame callback with the milliseconds since the last fra
 them into whole simulation steps (60 a second, the remainder carried to the next frame), applies the
 inputs due before each step (held directions repeat after a short delay, like a native game's
 auto-shift), lets an optional autoplayer or a recorded input log play, and tells the caller what
-happened (a domino locked, the game ended) so it can save and redraw.
+happened (a domino locked, the game ended) so it can save and redraw. ``FrameSamples`` keeps the frame
+benchmark's numbers in fixed arrays, so a long session never grows the heap.
 """
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -23,6 +25,8 @@ __all__ = [
     "KEYS",
     "Advance",
     "Driver",
+    "FrameSamples",
+    "FRAME_SAMPLES",
     "key_command",
 ]
 
@@ -31,6 +35,7 @@ REPEAT_DELAY = 10  # steps a held direction waits before it repeats (1/6 s)
 REPEAT_EVERY = 3  # then it repeats every this many steps (20 moves a second)
 MAX_FRAME_MS = 250.0  # a longer gap (a stalled tab) counts as this much play, never a burst of steps
 MAX_STEPS_PER_FRAME = 240  # safety cap for fast-forwarded (scripted) play
+FRAME_SAMPLES = 3600  # frames the benchmark keeps: the last minute at 60 frames a second
 
 # Keyboard keys (KeyboardEvent.key) -> commands; "pause" is the screen's own.
 KEYS: dict[str, str] = {
@@ -177,3 +182,48 @@ class Driver:
     def sub_step(self) -> float:
         """Return the fraction of a step already elapsed (0..1), for smooth motion between steps."""
         return min(1.0, self.carry / STEP_MS)
+
+
+class FrameSamples:
+    """The frame benchmark's numbers for the last ``capacity`` frames, in arrays allocated up front.
+
+    ``add`` writes one frame into a ring (the oldest frame is overwritten once it is full), so recording
+    allocates nothing however long the page plays; ``column`` reads a field back, oldest frame first.
+    """
+
+    FIELDS = ("frame_ms", "autoplay_ms", "ts", "advance_ms", "save_ms", "draw_ms", "layer")
+
+    def __init__(self, capacity: int = FRAME_SAMPLES) -> None:
+        self.capacity = max(1, capacity)
+        self.columns = {name: array("d", bytes(8 * self.capacity)) for name in self.FIELDS}
+        self.count = 0  # frames held (at most ``capacity``)
+        self.total = 0  # frames recorded since the last ``clear``
+        self.next = 0  # where the next frame goes
+
+    def add(self, frame_ms: float, autoplay_ms: float, ts: float, advance_ms: float, save_ms: float,
+            draw_ms: float, layer: bool) -> None:
+        """Record one frame."""
+        i = self.next
+        columns = self.columns
+        columns["frame_ms"][i] = frame_ms
+        columns["autoplay_ms"][i] = autoplay_ms
+        columns["ts"][i] = ts
+        columns["advance_ms"][i] = advance_ms
+        columns["save_ms"][i] = save_ms
+        columns["draw_ms"][i] = draw_ms
+        columns["layer"][i] = 1.0 if layer else 0.0
+        self.next = (i + 1) % self.capacity
+        self.total += 1
+        if self.count < self.capacity:
+            self.count += 1
+
+    def column(self, name: str) -> list[float]:
+        """Return one field of the frames held, oldest first."""
+        values = self.columns[name]
+        if self.count < self.capacity:
+            return values[: self.count].tolist()
+        return values[self.next :].tolist() + values[: self.next].tolist()
+
+    def clear(self) -> None:
+        """Forget every frame (the arrays stay allocated)."""
+        self.count = self.total = self.next = 0

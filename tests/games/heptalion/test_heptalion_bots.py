@@ -135,7 +135,7 @@ def test_search_budget_is_deterministic():
     runs = []
     for _ in range(2):
         (pos,) = sample_positions(view, random.Random(0), 1)
-        searcher = Searcher(pos, view["you"], 1500)
+        searcher = Searcher(pos, view["seat"], 1500)
         runs.append((searcher.best_move(), searcher.nodes))
     assert runs[0] == runs[1]
 

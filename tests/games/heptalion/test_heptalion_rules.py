@@ -430,7 +430,7 @@ def test_elimination_order_and_placings_pinned():
         assert [e["order"] for e in events] == list(range(1, players))
         winner = end.outcome().winner
         assert end.outcome().placings == tuple(1 if s == winner else 2 for s in range(players))
-        assert end.history[-1] == {"kind": "winner", "seat": winner}
+        assert end.history[-1] == {"kind": "winner", "seat": winner, "move": None}
         view = end.view(0)
         assert view["eliminated"] == end.eliminated
         assert [s["status"] for s in view["seats"]] == ["winner" if s == winner else "eliminated" for s in range(players)]
@@ -469,17 +469,17 @@ def test_winner_reported_all_others_share_second_place():
         outcome = end.outcome()
         assert outcome.termination == "eliminated" and len(outcome.winners) == 1
         assert sorted(outcome.placings) == [1] + [2] * (players - 1)
-        assert outcome.detail
+        assert outcome.detail == ""  # the engine gives facts; the screen words them
 
 
 # -- playing online (what the view gives the screen) ----------------------------------------------
 
 
 def test_your_player_information_comes_first():
-    """"Your player information always comes first." The view names the seat ("you") and its hand."""
+    """"Your player information always comes first." The view names the seat ("seat") and its hand."""
     state = new_state(seed=1, players=3, hidden=True)
     view = state.view(2)
-    assert view["you"] == 2 and len(view["hand"]) == 9
+    assert view["seat"] == 2 and len(view["hand"]) == 9
 
 
 def test_only_playable_tiles_and_matching_spaces():

@@ -37,7 +37,7 @@ and second symbol land on. ``parse_move`` also takes ``"P-T@13,12"``; doubles li
 
 from __future__ import annotations
 
-from ...core import GameInfo, LazyBots, Option, lazy_engine
+from ...core import GameInfo, Lazy, LazyBots, Option, lazy_attributes, lazy_engine
 
 __all__ = ["GAME"]
 
@@ -61,6 +61,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     **lazy_engine(f"{__name__}.rules"),
+    sample=Lazy(f"{__name__}.sample", "sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"),
@@ -73,10 +74,4 @@ GAME = GameInfo(
 )
 
 
-def __getattr__(name: str):
-    """Give the engine's names on first use (the package itself stays light to import)."""
-    if name in ("new_state", "from_dict", "parse_move"):
-        from . import rules
-
-        return getattr(rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, ".rules", ("new_state", "from_dict", "parse_move"))

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from ...core import run_thinking
+from ...core import random_bot, run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
-from .rules import Move, board_from_view, parse_move
+from .rules import Move, arrive, board_from_view, free_placements, next_alive, parse_move
 
 __all__ = ["BOTS", "easy_bot", "medium_bot", "hard_bot", "make_hard_bot", "HARD_NODES", "evaluate", "Position"]
 
@@ -70,7 +70,7 @@ def sample_positions(view: Mapping[str, Any], rng: random.Random, count: int) ->
     """Return positions consistent with the view: hidden hands dealt from the unseen tiles at random."""
     board, occ, counts = _view_basics(view)
     alive = [s["status"] == "playing" for s in view["seats"]]
-    me = view["you"]
+    me = view["seat"]
     known: list[tuple[int, ...] | None] = []
     for seat in view["seats"]:
         if seat["seat"] == me:
@@ -144,10 +144,6 @@ def evaluate(pos: Position, occ: int, hands: Sequence[tuple[int, ...]], alive: S
     return mine - (best_other or 0)
 
 
-def _moves(masks, occ: int, hand: tuple[int, ...]) -> list[tuple[int, int]]:
-    return [(t, m) for t in hand for m in masks[t] if not m & occ]
-
-
 def _move_text(board: Board, t: int, m: int) -> str:
     """Return the text of placing tile ``t`` on the spaces of mask ``m``."""
     for (a, b), mask in zip(board.placements[t], board.placement_masks[t]):
@@ -174,14 +170,6 @@ class Searcher:
         self.nodes = 0
         self.table: dict[tuple, tuple[int, int, int]] = {}  # key -> (depth, value, flag)
 
-    def _next(self, seat: int, alive: Sequence[bool]) -> int:
-        n = len(alive)
-        for step in range(1, n + 1):
-            s = (seat + step) % n
-            if alive[s]:
-                return s
-        return seat
-
     def value(self, occ, hands, alive, seat, depth, alpha, beta, ply) -> Iterator[None]:
         """Return (as a generator's value) the value for ``me`` of ``seat``'s turn arriving here.
 
@@ -193,18 +181,12 @@ class Searcher:
             raise _Budget
         if self.nodes % SLICE_NODES == 0:
             yield
-        masks = self.pos.masks
         alive = list(alive)
-        while True:
-            if sum(alive) == 1:
-                return WIN - ply if alive[self.me] else -WIN + ply
-            moves = _moves(masks, occ, hands[seat])
-            if moves:
-                break
-            if seat == self.me:
-                return -WIN + ply
-            alive[seat] = False
-            seat = self._next(seat, alive)
+        seat, moves = arrive(self.pos.masks, occ, hands, alive, seat, None)  # the state's own rules path
+        if not alive[self.me]:
+            return -WIN + ply
+        if not moves:
+            return WIN - ply  # the last seat standing
         if depth <= 0:
             return evaluate(self.pos, occ, hands, alive, self.me)
         key = (occ, seat, tuple(alive), tuple(hands))
@@ -217,7 +199,7 @@ class Searcher:
         moves = self._order(occ, hands, alive, seat, moves)
         a0, b0 = alpha, beta
         best = -WIN * 2 if maximising else WIN * 2
-        nxt_seat = self._next(seat, alive)
+        nxt_seat = next_alive(alive, seat)
         for t, m in moves:
             new_hands = list(hands)
             new_hands[seat] = tuple(x for x in hands[seat] if x != t)
@@ -258,12 +240,14 @@ class Searcher:
     def think(self) -> Iterator[None]:
         """Search, yielding now and then; the generator's value is the best root move (or None)."""
         pos = self.pos
-        root_moves = _moves(pos.masks, pos.occ, pos.hands[self.me])
+        root_moves = free_placements(pos.masks, pos.occ, pos.hands[self.me])
         if not root_moves:
             return None
         root_moves = self._order(pos.occ, pos.hands, pos.alive, self.me, root_moves)
         best = root_moves[0]
-        nxt = self._next(self.me, pos.alive)
+        if pos.players == 1:
+            return best  # the solo puzzle: no opponent to search against
+        nxt = next_alive(pos.alive, self.me)
         depth = 1
         while depth <= 2 * 28:
             try:
@@ -287,21 +271,18 @@ class Searcher:
         return best
 
 
-def easy_bot(view: dict[str, Any], rng: random.Random) -> Move:
-    """Play a random legal placement."""
-    moves = view["legal_moves"]
-    return parse_move(moves[rng.randrange(len(moves))])
+easy_bot = random_bot(parse_move)  # a random legal placement
 
 
 def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
     """Play the placement that leaves the best ``evaluate`` score (ties broken at random)."""
     positions = sample_positions(view, rng, 4)
-    me = view["you"]
+    me = view["seat"]
     board = board_from_view(view)
     best_texts: list[str] = []
     best_score = None
     pos0 = positions[0]
-    for t, m in _moves(pos0.masks, pos0.occ, pos0.hands[me]):
+    for t, m in free_placements(pos0.masks, pos0.occ, pos0.hands[me]):
         score = 0
         for pos in positions:
             hands = list(pos.hands)
@@ -320,7 +301,7 @@ def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callabl
     def think(view: dict[str, Any], rng: random.Random) -> Iterator[None]:
         """Search as ``hard`` does, yielding now and then; the generator's value is the move."""
         positions = sample_positions(view, rng, deals)
-        me = view["you"]
+        me = view["seat"]
         board = board_from_view(view)
         votes: dict[tuple[int, int], int] = {}
         order: list[tuple[int, int]] = []

@@ -5,13 +5,31 @@ from __future__ import annotations
 import ast
 import json
 import random
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boneyard import arena, tiles
-from boneyard.core import GameInfo, Option, Outcome, derive_seed, make_rng, random_bot, rng_from_json, rng_to_json
+from boneyard.core import (
+    VIEW_KEYS,
+    GameInfo,
+    IllegalMoveError,
+    Option,
+    Outcome,
+    Termination,
+    TurnState,
+    derive_seed,
+    make_rng,
+    random_bot,
+    rng_from_json,
+    rng_to_json,
+)
 from boneyard.games import GAMES, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,7 +140,8 @@ def imported_roots(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             roots.add(node.module.split(".")[0])
         elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
-            "import_module", "__import__"
+            "import_module",
+            "__import__",
         ):
             for arg in node.args:
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
@@ -159,7 +178,12 @@ def test_the_shared_ui_modules_stay_pure_so_cpython_tests_them(name):
 def test_registry_finds_every_game_package():
     packages = {p.parent.name for p in (ROOT / "py" / "boneyard" / "games").glob("*/__init__.py")}
     assert set(GAMES) == {GAMES[g].id for g in GAMES}
-    assert {info.id for info in GAMES.values()} <= packages | {"dominoes", "triangles", "heptalion", "falling"}
+    assert {info.id for info in GAMES.values()} <= packages | {
+        "dominoes",
+        "triangles",
+        "heptalion",
+        "falling",
+    }
     assert len(GAMES) == len(packages)
     for info in GAMES.values():
         assert isinstance(info, GameInfo)
@@ -215,7 +239,9 @@ def test_listing_the_games_imports_no_rules_engine():
         "heavy = sorted(m for m in sys.modules if m.startswith('boneyard.games.') and m.count('.') > 2); "
         "print(heavy); assert heavy == [], heavy; print([i.levels for i in g.GAMES.values()])"
     )
-    done = subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT / "py")}, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={"PYTHONPATH": str(ROOT / "py")}, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -228,3 +254,412 @@ def test_lazily_registered_levels_are_the_bots_modules_levels(game_id):
         assert info.bots[level] is real[level]
     with pytest.raises(KeyError):
         info.bots["grandmaster"]
+
+
+# -- core.TurnState, through a toy game -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Take:
+    """A toy Nim move: take ``count`` stones from pile ``pile`` (text ``pile:count``)."""
+
+    pile: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.pile}:{self.count}"
+
+
+def parse_take(text: str) -> Take:
+    """Parse ``pile:count``; raise ValueError otherwise."""
+    pile, sep, count = text.strip().partition(":")
+    if not sep or not pile.isdigit() or not count.isdigit():
+        raise ValueError(f"not a Nim move: {text!r} (write pile:count, as in 0:2)")
+    return Take(int(pile), int(count))
+
+
+class Nim(TurnState):
+    """A toy Nim on the shared frame: take 1 to 3 stones from a pile; who takes the last stone wins."""
+
+    GAME = "nim"
+    NAME = "Nim"
+    MOVE_TYPES = (Take,)
+    parse_move = staticmethod(parse_take)
+
+    def __init__(self, piles: list[int], players: int = 2, rng: random.Random | None = None) -> None:
+        self._start(players, rng)
+        self.piles = list(piles)
+        self.turn = 0
+        self.moves: list[tuple[int, str]] = []
+
+    def current_player(self) -> int | None:
+        return None if self._outcome is not None else self.turn
+
+    def legal_moves(self) -> list[Take]:
+        if self._outcome is not None:
+            return []
+        return [Take(p, c) for p, n in enumerate(self.piles) for c in range(1, min(n, 3) + 1)]
+
+    def _refusal(self, move: Take, legal: list[Take]) -> str:
+        if not 0 <= move.pile < len(self.piles):
+            return f"there is no pile {move.pile}"
+        if not 1 <= move.count <= 3:
+            return "take 1 to 3 stones"
+        return f"pile {move.pile} holds only {self.piles[move.pile]}"
+
+    def _apply(self, move: Take) -> tuple[int, Take]:
+        seat = self.turn
+        self.piles[move.pile] -= move.count
+        self.moves.append((seat, str(move)))
+        if not any(self.piles):
+            self._outcome = Outcome(winners=(seat,), termination=Termination.OUT)
+        else:
+            self.turn = self.next_seat(seat)
+        return seat, move
+
+    def _revert(self, record: tuple[int, Take]) -> None:
+        seat, move = record
+        self.piles[move.pile] += move.count
+        self.moves.pop()
+        self.turn = seat
+        self._outcome = None
+
+    def _copy_into(self, other: Any) -> None:
+        other.piles = list(self.piles)
+        other.moves = list(self.moves)
+
+    def _hand_counts(self) -> list[int]:
+        return [0] * self.players
+
+    def _public_history(self) -> list[dict[str, Any]]:
+        return [{"seat": seat, "move": text} for seat, text in self.moves]
+
+    def _view(self, seat: int) -> dict[str, Any]:
+        return {"piles": list(self.piles)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "nim",
+            "players": self.players,
+            "piles": list(self.piles),
+            "turn": self.turn,
+            "turn_number": self.turn_number,
+            "moves": [[seat, text] for seat, text in self.moves],
+            "rng": rng_to_json(self.rng) if self.rng is not None else None,
+            "outcome": self._outcome.to_dict() if self._outcome is not None else None,
+        }
+
+    @classmethod
+    def _from_dict(cls, data: Mapping[str, Any]) -> Nim:
+        state = cls.__new__(cls)
+        state._start(int(data["players"]), rng_from_json(data["rng"]) if data["rng"] is not None else None)
+        state.piles = [int(n) for n in data["piles"]]
+        if any(n < 0 for n in state.piles):
+            raise ValueError("a pile holds fewer than no stones")
+        state.turn = state.check_seat(data["turn"])
+        state.turn_number = int(data["turn_number"])
+        state.moves = [(int(seat), str(text)) for seat, text in data["moves"]]
+        state._outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] is not None else None
+        return state
+
+
+class PlainNim(Nim):
+    """Nim without its own refusal reasons: the frame's default sentence."""
+
+    _refusal = TurnState._refusal
+
+
+def nim(piles: tuple[int, ...] = (3, 2), players: int = 2, seed: int | None = 1) -> Nim:
+    return Nim(list(piles), players, make_rng(seed) if seed is not None else None)
+
+
+def test_turn_state_plays_text_and_moves_in_turn_to_the_end():
+    state = nim()
+    assert state.current_player() == 0 and state.turn_number == 0 and not state.is_over()
+    state.play("0:2")
+    assert state.current_player() == 1 and state.turn_number == 1 and state.piles == [1, 2]
+    state.play(Take(1, 2))
+    state.play(" 0:1 ")
+    assert (state.turn_number, state.piles) == (3, [0, 0])
+    assert state.is_over() and state.current_player() is None and state.legal_moves() == []
+    assert state.outcome() == Outcome(winners=(0,), termination=Termination.OUT)
+    assert state.moves == [(0, "0:2"), (1, "1:2"), (0, "0:1")]
+
+
+def test_three_seats_take_turns_round_the_table():
+    state = nim((9,), players=3)
+    seats = []
+    while not state.is_over():
+        seats.append(state.current_player())
+        state.play(Take(0, 1))
+    assert seats == [0, 1, 2] * 3 and state.outcome().winner == 2
+
+
+REFUSALS = [
+    ("x", "not a Nim move: 'x'"),
+    ("0:", "not a Nim move"),
+    (42, "not a Nim move: 42"),
+    (None, "not a Nim move: None"),
+    (("0", "1"), "not a Nim move"),
+    (Take(5, 1), "there is no pile 5"),
+    ("0:4", "take 1 to 3 stones"),
+    (Take(1, 3), "pile 1 holds only 2"),
+]
+
+
+@pytest.mark.parametrize(("move", "reason"), REFUSALS, ids=[repr(m) for m, _ in REFUSALS])
+def test_a_refused_move_says_why_and_changes_nothing(move, reason):
+    state = nim()
+    state.play("0:1")
+    before, undo = state.to_dict(), list(state._undo)
+    with pytest.raises(IllegalMoveError, match=reason):
+        state.play(move)
+    assert state.to_dict() == before and state._undo == undo and state.turn_number == 1
+
+
+def test_the_frame_says_a_move_is_not_allowed_when_the_game_gives_no_reason():
+    state = PlainNim([3, 2])
+    with pytest.raises(IllegalMoveError, match="that move is not allowed now"):
+        state.play("0:4")
+
+
+@pytest.mark.parametrize("move", ["0:1", Take(0, 1), "garbage", 42])
+def test_any_move_after_the_end_is_refused_because_the_game_is_over(move):
+    state = nim((1,))
+    state.play("0:1")
+    before = state.to_dict()
+    with pytest.raises(IllegalMoveError, match="the game is over"):
+        state.play(move)
+    assert state.to_dict() == before
+
+
+def test_undo_takes_back_each_move_and_replay_gives_the_same_state():
+    state = nim()
+    assert not state.can_undo()
+    with pytest.raises(IndexError, match="no move to take back"):
+        state.undo()
+    saves = [state.to_dict()]
+    for text in ("0:2", "1:1", "0:1", "1:1"):
+        state.play(text)
+        saves.append(state.to_dict())
+    assert state.is_over() and state.can_undo()
+    state.undo()  # across the end
+    assert not state.is_over() and state.outcome() is None and state.current_player() == 1
+    assert state.to_dict() == saves[3]
+    for save in reversed(saves[:3]):
+        state.undo()
+        assert state.to_dict() == save
+    assert not state.can_undo() and state.turn_number == 0
+    for text, save in zip(("0:2", "1:1", "0:1", "1:1"), saves[1:]):
+        state.play(text)
+        assert state.to_dict() == save
+
+
+def test_a_state_loaded_from_a_save_cannot_take_back_earlier_moves():
+    state = nim()
+    state.play("0:2")
+    loaded = Nim.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert loaded.to_dict() == state.to_dict() and not loaded.can_undo()
+    loaded.play("1:1")
+    loaded.undo()
+    assert loaded.to_dict() == state.to_dict() and not loaded.can_undo()
+
+
+def test_a_clone_is_independent_with_its_own_generator_and_undo():
+    state = nim()
+    state.play("0:1")
+    other = state.clone()
+    assert type(other) is Nim and other is not state and other.to_dict() == state.to_dict()
+    assert other.rng is not state.rng and other.rng.getstate() == state.rng.getstate()
+    assert other.can_undo()
+    before = state.to_dict()
+    other.rng.random()
+    other.play("1:2")
+    other.undo()
+    other.undo()  # the clone takes back the move made before it was cloned; the original keeps it
+    assert other.piles == [3, 2] and not other.can_undo()
+    assert state.to_dict() == before and state.can_undo() and state.rng.getstate() != other.rng.getstate()
+    state.play("0:2")
+    assert other.piles == [3, 2] and other.turn_number == 0
+    assert nim(seed=None).clone().rng is None
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_next_seat_passes_to_seat_plus_one_round_the_table(players):
+    state = nim(players=players)
+    assert [state.next_seat(seat) for seat in range(players)] == [*range(1, players), 0]
+
+
+def test_the_view_has_the_contract_keys_then_the_games_own():
+    state = nim()
+    state.play("0:1")
+    for seat in (0, 1):
+        view = state.view(seat)
+        assert list(view)[: len(VIEW_KEYS)] == list(VIEW_KEYS)
+        for key, types in VIEW_KEYS.items():
+            assert isinstance(view[key], types), key
+        assert view["game"] == "nim" and view["players"] == 2 and view["seat"] == seat
+        assert view["turn"] == 1 and view["turn_number"] == 1 and view["over"] is False
+        assert view["history"] == [{"seat": 0, "move": "0:1"}] and view["outcome"] is None
+        assert view["piles"] == [2, 2] and view["hand_counts"] == [0, 0]
+        assert json.loads(json.dumps(view)) == view
+    assert state.view(0)["legal_moves"] == []
+    assert state.view(1)["legal_moves"] == ["0:1", "0:2", "1:1", "1:2"]
+    state.view(1)["history"].append("junk")
+    assert len(state.view(1)["history"]) == 1
+    state.play("0:2")
+    state.play("1:2")
+    view = state.view(0)
+    assert view["over"] is True and view["turn"] is None and view["legal_moves"] == []
+    assert view["outcome"] == state.outcome().to_dict()
+
+
+@pytest.mark.parametrize("seat", [-1, 2, True, "0", None, 0.0])
+def test_a_view_for_no_seat_of_the_table_is_refused(seat):
+    with pytest.raises(ValueError, match="no seat"):
+        nim().view(seat)
+
+
+def test_from_dict_round_trips_and_refuses_malformed_saves():
+    state = nim()
+    state.play("0:2")
+    assert Nim.from_dict(json.loads(json.dumps(state.to_dict()))).to_dict() == state.to_dict()
+    good = state.to_dict()
+    for broken in (
+        None,
+        {},
+        [],
+        "x",
+        {**good, "piles": "x"},
+        {**good, "piles": [-1, 2]},
+        {**good, "turn": 5},
+        {**good, "moves": [[0]]},
+        {**good, "rng": [1]},
+        {k: v for k, v in good.items() if k != "turn"},
+    ):
+        with pytest.raises(ValueError, match="bad Nim save"):
+            Nim.from_dict(broken)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        KeyError("piles"),
+        TypeError("nope"),
+        IndexError("out"),
+        AttributeError("gone"),
+        ValueError("bad"),
+        OverflowError("too large"),
+    ],
+    ids=lambda e: type(e).__name__,
+)
+def test_from_dict_turns_any_error_of_a_malformed_save_into_one_value_error(error):
+    class Broken(Nim):
+        @classmethod
+        def _from_dict(cls, data):
+            raise error
+
+    with pytest.raises(ValueError, match=r"^bad Nim save: ") as caught:
+        Broken.from_dict({})
+    assert type(caught.value) is ValueError and str(error.args[0]) in str(caught.value)
+
+
+# -- Termination and Outcome ----------------------------------------------------------------------
+
+SAVED_TERMINATIONS = ["out", "blocked", "target", "eliminated", "fit", "set played", "set cap", "topped out"]
+
+
+@pytest.mark.parametrize("termination", list(Termination), ids=str)
+def test_every_termination_round_trips_through_an_outcome_and_json(termination):
+    outcome = Outcome(winners=(0, 2), termination=termination, placings=(1, 3, 1), scores=(5, 0, 5))
+    loaded = Outcome.from_dict(json.loads(json.dumps(outcome.to_dict())))
+    assert loaded == outcome and loaded.termination is termination
+    assert outcome.to_dict()["termination"] == termination.value == str(termination)
+
+
+def test_terminations_keep_the_texts_saves_store():
+    assert {t.value for t in Termination} >= set(SAVED_TERMINATIONS)
+    assert Termination("blocked") is Termination.BLOCKED and Termination.OUT == "out"
+    assert Outcome(winners=(1,), termination="target").termination is Termination.TARGET
+    with pytest.raises(ValueError, match="unknown termination"):
+        Outcome(winners=(1,), termination="resigned")
+
+
+def test_an_older_outcome_without_placings_scores_or_detail_loads():
+    old = Outcome.from_dict({"winners": [1], "termination": "out"})
+    assert old == Outcome(winners=(1,), termination=Termination.OUT) and old.detail == ""
+    assert (
+        Outcome.from_dict({"winners": [0], "termination": "fit", "detail": "Old sentence."}).detail
+        == "Old sentence."
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        None,
+        "x",
+        [],
+        {},
+        {"winners": [0]},
+        {"termination": "out"},
+        {"winners": 5, "termination": "out"},
+        {"winners": ["a"], "termination": "out"},
+        {"winners": [0], "termination": "resigned"},
+        {"winners": [0], "termination": None},
+        {"winners": [0], "termination": "out", "placings": 3},
+        {"winners": [float("inf")], "termination": "out"},
+    ],
+)
+def test_a_malformed_outcome_is_a_value_error(data):
+    with pytest.raises(ValueError, match="outcome"):
+        Outcome.from_dict(data)
+
+
+# -- lazy_attributes and lazy_engine --------------------------------------------------------------
+
+
+def test_lazy_attributes_import_the_module_on_first_use(tmp_path, monkeypatch):
+    package = tmp_path / "h8lazypkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from boneyard.core import lazy_attributes, lazy_engine\n"
+        "__getattr__ = lazy_attributes(__name__, '.engine', ('VALUE', 'double'))\n"
+        "ENGINE = lazy_engine(__name__ + '.engine', 'sample')\n"
+    )
+    (package / "engine.py").write_text(
+        "VALUE = 42\nHIDDEN = 1\n"
+        "def double(x):\n    return 2 * x\n"
+        "def new_state(seed=None):\n    return ('state', seed)\n"
+        "def from_dict(data):\n    return ('loaded', data)\n"
+        "def parse_move(text):\n    return text.upper()\n"
+        "def sample(view, rng):\n    return ('sample', view)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        import h8lazypkg  # type: ignore[import-not-found]
+
+        assert "h8lazypkg.engine" not in sys.modules
+        assert sorted(h8lazypkg.ENGINE) == ["from_dict", "new_state", "parse_move", "sample"]
+        assert "h8lazypkg.engine" not in sys.modules  # registering imports nothing
+        assert h8lazypkg.VALUE == 42 and "h8lazypkg.engine" in sys.modules
+        assert h8lazypkg.double(4) == 8
+        from h8lazypkg import double
+
+        assert double(1) == 2
+        with pytest.raises(AttributeError, match="has no attribute 'HIDDEN'"):
+            _ = h8lazypkg.HIDDEN  # in the module, but not among the names given
+        assert not hasattr(h8lazypkg, "nothing")
+        engine = h8lazypkg.ENGINE
+        assert engine["new_state"](seed=3) == ("state", 3) and engine["parse_move"]("pass") == "PASS"
+        assert engine["sample"]({"seat": 0}, None) == ("sample", {"seat": 0})
+        assert engine["from_dict"].resolve() is sys.modules["h8lazypkg.engine"].from_dict
+    finally:
+        for name in [name for name in sys.modules if name.startswith("h8lazypkg")]:
+            del sys.modules[name]
+
+
+def test_random_bot_parses_the_move_it_picks():
+    bot = random_bot(parse_take)
+    picks = {bot({"legal_moves": ["0:1", "1:2"]}, random.Random(seed)) for seed in range(20)}
+    assert picks == {Take(0, 1), Take(1, 2)}

@@ -19,6 +19,8 @@ const status = { used: false, reason: "not started", ms: null };
 globalThis.boneyardSnapshot = status;
 
 const started = performance.now();
+// Phase marks for the start-up benchmark (tests/bench/bench_boot.py): "boneyard:<phase>".
+const mark = (name) => performance.mark("boneyard:" + name);
 
 async function sha256(buffer) {
   const digest = await crypto.subtle.digest("SHA-256", buffer);
@@ -45,8 +47,8 @@ const BUNDLES = ["py/engine.zip", "py/ui.zip"];
 const bundles = Promise.all(BUNDLES.map((path) => fetchBytes(new URL("../" + path, here).href)));
 bundles.catch(() => {});
 
-// Every served file the snapshot depends on must be the one it was made from: the engine's bundle
-// (the stdlib zip is checked after the boot, in Pyodide's file system, so it is not downloaded twice).
+// Every served file the snapshot depends on must be the one it was made from: the page's bundles (the
+// stdlib zip is checked after the boot, in Pyodide's file system, so it is not downloaded twice).
 async function checkServedFiles(manifest) {
   const served = await bundles;
   const checks = Object.entries(manifest.checks).filter(([path]) => path !== "vendor/pyodide/python_stdlib.zip");
@@ -57,19 +59,65 @@ async function checkServedFiles(manifest) {
   }));
 }
 
+// The members of a zip bundle as [name, bytes] (build_site.py stores them uncompressed; deflated members
+// are inflated too). Reading them here, in JS, instead of with Python's zipfile keeps the interpreter
+// idle until the app starts: the first run of any Python code is slow while WebAssembly warms up.
+async function zipMembers(buffer) {
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("a Python bundle is not a zip file");
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const names = new TextDecoder();
+  const members = [];
+  for (let i = 0; i < count; i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("a Python bundle's directory is damaged");
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const name = names.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    at += 46 + skip;
+    if (name.endsWith("/")) continue;
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = bytes.subarray(start, start + size);
+    if (method === 0) members.push([name, data]);
+    else if (method === 8) members.push([name, new Uint8Array(await new Response(
+      new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer())]);
+    else throw new Error(`a Python bundle uses zip method ${method}`);
+  }
+  return members;
+}
+
+const unpacked = bundles.then((served) => Promise.all(served.map(zipMembers)));
+unpacked.catch(() => {});
+
+// Write the bundles' modules into Python's working folder, then let the import system see them. Only
+// the folders' finders are told: importlib.invalidate_caches() would also import importlib.metadata
+// (and email) on the way, a fifth of a second for nothing.
 async function unpackBundles(pyodide) {
-  const served = await bundles;
-  for (const bytes of served) pyodide.unpackArchive(bytes, "zip", { extractDir: HOME });
-  pyodide.runPython("import importlib; importlib.invalidate_caches(); del importlib");
+  for (const members of await unpacked) {
+    for (const [name, data] of members) {
+      const path = `${HOME}/${name}`;
+      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      pyodide.FS.writeFile(path, data);
+    }
+  }
+  pyodide.runPython("import sys, importlib.machinery as m\n"
+    + "[f.invalidate_caches() for f in list(sys.path_importer_cache.values()) if isinstance(f, m.FileFinder)]\n"
+    + "del sys, m");
+  mark("bundles-unpacked");
 }
 
 // The file is the gzip of the snapshot's pages that are not all zero; manifest.runs says where each
-// stretch goes ([offset, length]). Inflate while downloading, straight into a zeroed buffer. Gzip's
-// own checksum and length catch a damaged file; the sizes are checked here.
-async function unpack(manifest) {
+// stretch goes ([offset, length]). Inflate while downloading, straight into the zeroed buffer that
+// Pyodide already holds. Gzip's own checksum and length catch a damaged file; the sizes are checked here.
+async function fill(bytes, manifest) {
   const response = await fetch(new URL("../snapshot/" + manifest.file, here).href);
   if (!response.ok) throw new Error(`the snapshot file answered ${response.status}`);
-  const bytes = new Uint8Array(manifest.bytes);
   const runs = manifest.runs;
   let run = 0;
   let offset = runs.length ? runs[0][0] : 0;
@@ -90,27 +138,34 @@ async function unpack(manifest) {
     }
   }
   if (left !== 0 || run < runs.length - 1) throw new Error("the snapshot file is shorter than its runs");
-  return bytes;
+  mark("snapshot-unpacked");
 }
 
-// Start fetching at once: PyScript imports this module well before it calls loadPyodide.
+// Start fetching at once (index.html preloads these files). As soon as the manifest gives the heap's
+// size, there is a buffer for it: Pyodide can size its memory and compile the WebAssembly while the
+// snapshot is still downloading into that buffer.
 const manifestReady = readManifest();
-const snapshotReady = manifestReady.then((manifest) =>
-  Promise.all([unpack(manifest), checkServedFiles(manifest)]).then(([bytes]) => bytes));
+const snapshotReady = manifestReady.then((manifest) => {
+  const bytes = new Uint8Array(manifest.bytes);
+  const filled = Promise.all([fill(bytes, manifest), checkServedFiles(manifest)]);
+  filled.catch(() => {});
+  return { manifest, bytes, filled };
+});
 // A failure here is handled in loadPyodide; never let it surface as an unhandled rejection.
-manifestReady.catch(() => {});
 snapshotReady.catch(() => {});
 
 function afterRestore(pyodide, manifest) {
+  mark("restored");
   const zip = manifest.stdlib_zip;
   const stdlib = pyodide.FS.readFile(zip);
   return sha256(stdlib).then((actual) => {
     if (actual !== manifest.checks["vendor/pyodide/python_stdlib.zip"]) {
       throw new Error("python_stdlib.zip differs from the snapshot's");
     }
-    // The heap is the one saved at build time: reseed what was seeded then, and forget the file
-    // system's directory listings (the page's files are written after this, as in a normal boot).
-    pyodide.runPython("import random, importlib; random.seed(); importlib.invalidate_caches(); del random, importlib");
+    // The heap is the one saved at build time: reseed what was seeded then. (The finders forget the
+    // file system they saw once the page's files are unpacked, as after a normal boot.)
+    pyodide.runPython("import random; random.seed(); del random");
+    mark("reseeded");
   });
 }
 
@@ -132,16 +187,30 @@ async function normalBoot(options, error) {
 }
 
 async function restoreOrStart(plain) {
-  let manifest;
+  let snapshot;
   try {
-    manifest = await manifestReady;
+    snapshot = await snapshotReady;
   } catch (error) {
     return normalBoot(plain, error);
   }
+  // Pyodide compiles and instantiates at once, then waits (its fsInit hook) until the buffer is filled
+  // and the served files are checked; only then does it restore the heap. If the snapshot fails
+  // meanwhile, that boot is left waiting for ever (it never restores a half-filled heap) and a normal
+  // boot starts instead.
+  let failed;
+  const failure = new Promise((resolve, reject) => { failed = reject; });
+  failure.catch(() => {});
+  const held = snapshot.filled.then(() => undefined, (error) => {
+    failed(error);
+    return new Promise(() => {});
+  });
   let pyodide;
   try {
-    pyodide = await runtime.loadPyodide({ ...plain, _loadSnapshot: snapshotReady });
-    await afterRestore(pyodide, manifest);
+    pyodide = await Promise.race([
+      runtime.loadPyodide({ ...plain, _loadSnapshot: snapshot.bytes, fsInit: () => held }),
+      failure,
+    ]);
+    await afterRestore(pyodide, snapshot.manifest);
   } catch (error) {
     return normalBoot(plain, error);
   }
@@ -167,6 +236,7 @@ const early = boot({ indexURL: INDEX_URL, stdout: forward("stdout", console.log)
 early.catch(() => {});
 
 export async function loadPyodide(options = {}) {
+  mark("pyscript-asks");
   const { stdout, stderr, indexURL, ...rest } = options;
   if (stdout) output.stdout = stdout;
   if (stderr) output.stderr = stderr;

@@ -35,7 +35,8 @@ def test_unpack_refuses_runs_that_do_not_match():
 
 def fake_tree(tmp_path: Path) -> tuple[Path, Path]:
     root = tmp_path / "repo"
-    shutil.copytree(ROOT / "py" / "boneyard", root / "py" / "boneyard", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in snapshot.SOURCE_FOLDERS:
+        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     runtime = tmp_path / "runtime"
     runtime.mkdir()
     for name in snapshot.RUNTIME_FILES:
@@ -54,17 +55,66 @@ def test_the_id_changes_with_every_input(tmp_path):
     (root / "py" / "boneyard" / "games" / "new_game" / "__init__.py").write_text("")
     third = snapshot.snapshot_id(runtime, root)
     assert third != second
+    (root / "py" / "ui" / "html.py").write_text((root / "py" / "ui" / "html.py").read_text() + "\n")
+    fourth = snapshot.snapshot_id(runtime, root)
+    assert fourth != third
     (runtime / "python_stdlib.zip").write_bytes(b"another stdlib")
-    assert snapshot.snapshot_id(runtime, root) != third
+    assert snapshot.snapshot_id(runtime, root) != fourth
 
 
-def test_what_goes_in_is_the_engine_and_stdlib_only():
+def test_what_goes_in_is_what_the_page_imports_before_pyscript():
     assert all(name == "boneyard" or name.startswith("boneyard.") for name in snapshot.WARM_ENGINE)
     assert not [name for name in snapshot.WARM_STDLIB if name.split(".")[0] in ("js", "pyodide", "pyscript", "ui")]
-    assert snapshot.engine_sources() == sorted(
-        p.relative_to(ROOT).as_posix() for p in (ROOT / "py" / "boneyard").rglob("*.py") if "__pycache__" not in p.parts
+    assert snapshot.warm_sources() == sorted(
+        p.relative_to(ROOT).as_posix() for folder in ("py/boneyard", "py/ui")
+        for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts
     )
     assert snapshot.page_path("py/boneyard/games/__init__.py") == "/home/pyodide/boneyard/games/__init__.py"
+    assert snapshot.page_path("py/ui/html.py") == "/home/pyodide/ui/html.py"
+    project, stdlib = snapshot.start_imports()
+    # ui.app and what it imports at module level; no game's rules or table screen (they load on first use).
+    assert {"ui.app", "ui.html", "ui.screens", "ui.session", "boneyard.games"} <= set(project)
+    assert not [m for m in project if m.startswith(("ui.games.", "boneyard.games."))], project
+    assert "typing" in stdlib and not [m for m in stdlib if m.split(".")[0] in ("js", "pyscript", "ui", "boneyard")]
+
+
+def test_start_imports_follows_module_level_imports_only(tmp_path):
+    root = tmp_path / "repo"
+    (root / "py" / "ui" / "games").mkdir(parents=True)
+    (root / "py" / "ui" / "__init__.py").write_text("")
+    (root / "py" / "ui" / "app.py").write_text(
+        "from __future__ import annotations\nimport json\nfrom . import html\nfrom .games import pick\n"
+        "try:\n    import zlib\nexcept ImportError:\n    pass\n"
+        "def later():\n    import csv\n    from . import lazy\n")
+    (root / "py" / "ui" / "html.py").write_text("from html import escape\nfrom typing import Any\n")
+    (root / "py" / "ui" / "lazy.py").write_text("import decimal\n")
+    (root / "py" / "ui" / "games" / "__init__.py").write_text("import importlib.util\ndef pick(): pass\n")
+    project, stdlib = snapshot.start_imports(root)
+    assert project == ["ui", "ui.app", "ui.games", "ui.html"]
+    assert stdlib == ["html", "importlib.util", "json", "typing", "zlib"]
+
+
+def test_the_warm_code_blocks_what_exists_only_in_the_page():
+    code = snapshot.warm_code()
+    compile(code, "<warm>", "exec")
+    assert "'ui.app'" in code and "'js', 'pyscript'" in code
+
+
+def test_a_heap_larger_than_the_initial_memory_is_warned_about(tmp_path):
+    # A minimal module: magic, version, then a memory section (id 5) of one memory, min 480 pages, max 65536.
+    wasm = tmp_path / "m.wasm"
+    wasm.write_bytes(b"\0asm\x01\0\0\0" + bytes([5, 6, 1, 1]) + bytes([0xE0, 0x03]) + bytes([0x80, 0x80, 0x04]))
+    assert snapshot.wasm_initial_memory(wasm) == 480 * 65536
+    assert snapshot.check_heap(480 * 65536, wasm) is None
+    warning = snapshot.check_heap(480 * 65536 + 1, wasm)
+    assert warning and "30 MiB" in warning
+
+
+def test_the_vendored_runtime_starts_with_30_mib():
+    wasm = ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm"
+    if not wasm.exists():
+        pytest.skip("node_modules is not installed (make test installs it)")
+    assert snapshot.wasm_initial_memory(wasm) == 30 * 2**20
 
 
 def test_set_interpreter():
@@ -90,16 +140,20 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     assert config["interpreter"] == snapshot.LOADER
     assert (out / config["interpreter"]).exists()
     assert manifest["id"] in manifest["file"] and manifest["pyodide"] == "314.0.2"
-    assert manifest["checks"].keys() == {"py/engine.zip", "vendor/pyodide/python_stdlib.zip"}
+    assert manifest["checks"].keys() == {"py/engine.zip", "py/ui.zip", "vendor/pyodide/python_stdlib.zip"}
+    assert manifest["heap_bytes"] <= snapshot.wasm_initial_memory(out / "vendor" / "pyodide" / "pyodide.asm.wasm")
     for path, digest in manifest["checks"].items():
         assert snapshot.sha256(out / path) == digest, path
     packed = (out / "snapshot" / manifest["file"]).read_bytes()
     assert len(packed) == manifest["gzip_bytes"] and snapshot.sha256(out / "snapshot" / manifest["file"]) == manifest["sha256"]
     raw = snapshot.unpack(packed, manifest["runs"], manifest["bytes"])
     assert len(raw) == manifest["bytes"]
-    # The engine is warm; the browser layer is not (it needs PyScript, which is set up after the restore).
-    assert "boneyard.games" in manifest["modules"] and "boneyard.core" in manifest["modules"]
-    assert not [m for m in manifest["modules"] if m.split(".")[0] in ("ui", "main", "pyscript", "js")]
+    # The engine and the pure browser layer are warm; ui.app is not (it needs PyScript, set up after the
+    # restore), nor any game's rules or table screen.
+    modules = manifest["modules"]
+    assert {"boneyard.games", "boneyard.core", "ui.html", "ui.screens", "ui.session"} <= set(modules)
+    assert not [m for m in modules if m.split(".")[0] in ("main", "pyscript", "js") or m == "ui.app"]
+    assert not [m for m in modules if m.startswith("ui.games.") or m.count(".") >= 3 and m.startswith("boneyard.games.")]
 
 
 def test_the_service_worker_precaches_the_snapshot(built):

@@ -53,12 +53,15 @@ def bundle_members(folder: str, root: Path = ROOT) -> list[str]:
 
 
 def write_bundle(dest: Path, members: list[str], root: Path = ROOT) -> None:
-    """Write a deterministic zip of ``members``, each stored under its path below ``py/``."""
+    """Write a deterministic zip of ``members``, each stored (uncompressed) under its path below ``py/``.
+
+    Stored, so the page copies each module out without inflating it (the host compresses the whole
+    bundle in transit: see ``precompress``)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as bundle:
+    with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_STORED) as bundle:
         for source in members:
             info = zipfile.ZipInfo(source.removeprefix("py/"), date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
             bundle.writestr(info, (root / source).read_bytes())
 

@@ -6,25 +6,35 @@ The page boots by restoring a memory snapshot of a Pyodide that has already star
 modules below, instead of starting Python from scratch (``js/pyodide-snapshot.mjs`` does the restore
 and falls back to a normal boot whenever anything does not match).
 
-What is in it (decided here, checked by tests/test_snapshot_build.py):
+What is in it: exactly what the page imports before its first render and can import before PyScript
+has set up (checked by tests/test_snapshot_build.py against the page's ``sys.modules``):
 
 - the stdlib modules the page imports anyway (``WARM_STDLIB``: what PyScript's own ``pyscript``
-  package and our ``py/ui`` pull in, measured in the page), and
-- the engine, ``py/boneyard`` (``WARM_ENGINE``): pure Python, stdlib only, so it can be imported
-  before PyScript sets up. ``boneyard.games`` discovers the game packages by listing its folder, so
-  every file under ``py/boneyard`` is written into the snapshot's file system at the page's own path,
-  and every one of them is an input of the snapshot.
-- Not ``py/ui`` nor ``py/main.py``: they import ``pyscript`` and ``js``, which exist only once
-  PyScript has set up the interpreter (and a snapshot may hold no JS object that is not reachable from
-  ``globalThis``). They are imported from the served files, as in a normal boot.
+  package and our ``py/ui`` pull in, measured in the page);
+- the engine's start, ``py/boneyard`` (``WARM_ENGINE``): the registry and each game's ``GameInfo``,
+  pure Python, stdlib only. The games' rules and bots are not: they load on first use;
+- the pure half of the browser layer (``WARM_UI``: the screens' markup, sessions, storage rules).
+  Not ``ui.app`` nor ``py/main.py``: they import ``pyscript`` and ``js``, which exist only once
+  PyScript has set up the interpreter (and a snapshot may hold no JS object that is not reachable
+  from ``globalThis``); the maker refuses a warm list that pulls them in.
+
+Every file under ``py/boneyard`` and ``py/ui`` is written into the maker's file system at the page's
+own path (``boneyard.games`` and ``ui.games`` find their members by listing folders), and every one of
+them is an input of the snapshot. The warm-up costs the snapshot little: a bare Pyodide's heap is
+about 6.1 MB packed, ours about 0.3 MB more (``report()`` prints both figures' parts).
 
 Identity: the snapshot's id is a hash of its inputs (the five runtime files, every file under
-``py/boneyard``, the warm list and ``tools/snapshot.mjs``). ``site/snapshot/manifest.json`` names the
-snapshot file (its name carries the id), its SHA-256, the Pyodide version, and the SHA-256 of every
-served file the snapshot depends on: ``py/engine.zip`` (the bundle of every ``py/boneyard`` module
-that the page unpacks, built deterministically from the same files, so any change, addition or
-removal shows) and ``python_stdlib.zip`` (the heap holds offsets into it). The page checks them all before it uses the snapshot; Pyodide itself refuses
-a snapshot of another build (its build id is a hash of ``pyodide.asm.mjs`` and ``pyodide.asm.wasm``).
+``py/boneyard`` and ``py/ui``, the warm lists and ``tools/snapshot.mjs``). ``site/snapshot/manifest.json``
+names the snapshot file (its name carries the id), its SHA-256, the Pyodide version, the heap's size,
+and the SHA-256 of every served file the snapshot depends on: ``py/engine.zip`` and ``py/ui.zip`` (the
+bundles the page unpacks, built deterministically from the same files, so any change, addition or
+removal shows) and ``python_stdlib.zip`` (the heap holds offsets into it). The page checks them all
+before it uses the snapshot; Pyodide itself refuses a snapshot of another build (its build id is a hash
+of ``pyodide.asm.mjs`` and ``pyodide.asm.wasm``).
+
+Memory: Pyodide restores the heap into the memory its WebAssembly module starts with (30 MiB); a
+heap that outgrew it would fail to restore on every load and the page would always boot the slow way,
+so the build warns when the heap is larger (``check_heap``).
 
 Cache: a snapshot is made (Node, ~5 s) only when its id is new; it is kept in ``build/snapshot/``
 (git-ignored) under its id, so ``make test`` and ``make serve`` reuse it.
@@ -33,6 +43,7 @@ Cache: a snapshot is made (Node, ~5 s) only when its id is new; it is kept in ``
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
 import hashlib
 import json
@@ -40,6 +51,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -63,15 +75,132 @@ WARM_STDLIB = (
 )
 WARM_ENGINE = ("boneyard", "boneyard.core", "boneyard.tiles", "boneyard.saves", "boneyard.settings",
                "boneyard.stats", "boneyard.games")
+# The page's entry: ``py/main.py`` imports it. What it imports at module level (and those modules in
+# turn) is what the page imports before its first render; ``start_imports`` lists it from the sources.
+ENTRY = "ui.app"
+# Modules that must not be in the heap: they exist only once PyScript has set up the page. A start-up
+# module that imports one (ui.app itself) is left to the page; the maker blocks them.
+FORBIDDEN = ("js", "pyscript")
+SOURCE_FOLDERS = ("py/boneyard", "py/ui")
+PROJECT = ("boneyard", "ui")
 
 
-def engine_sources(root: Path = ROOT) -> list[str]:
-    """Return every module of the engine (``py/boneyard``), relative to the repository, sorted."""
+def _module_file(name: str, root: Path) -> Path | None:
+    """Return the source of a project module (``ui.html`` -> ``py/ui/html.py``), or None."""
+    base = root / "py" / Path(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _top_level_imports(name: str, path: Path) -> tuple[set[str], set[str]]:
+    """Return the modules a module imports when it is imported (not inside functions), and the names
+    it imports from them (``x.y`` for ``from x import y``: a module, or not)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    members: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1])
+                    module = f"{base}.{node.module}" if node.module else base
+                else:
+                    module = node.module or ""
+                if module == "__future__":
+                    continue
+                found.add(module)
+                members.update(f"{module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.ClassDef)):
+                visit(node.body)
+                for extra in ("orelse", "finalbody"):
+                    visit(getattr(node, extra, []))
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body)
+
+    visit(tree.body)
+    return found, members
+
+
+def start_imports(root: Path = ROOT, entry: str = ENTRY) -> tuple[list[str], list[str]]:
+    """Return (project modules, stdlib modules) that importing ``entry`` imports, sorted.
+
+    Read from the sources, following the project's own modules; a ``from x import y`` counts ``x.y``
+    only where it is a module. The entry itself is included."""
+    project: set[str] = set()
+    stdlib: set[str] = set()
+    queue = [entry]
+    while queue:
+        name = queue.pop()
+        if name in project:
+            continue
+        path = _module_file(name, root)
+        if path is None:
+            continue
+        parts = name.split(".")
+        for i in range(1, len(parts)):  # importing a.b.c imports a and a.b first
+            queue.append(".".join(parts[:i]))
+        project.add(name)
+        modules, members = _top_level_imports(name, path)
+        for imported in modules | members:
+            if imported.split(".")[0] in PROJECT:
+                queue.append(imported)  # dropped above if it is no module
+            elif imported in modules and imported.split(".")[0] in sys.stdlib_module_names:
+                stdlib.add(imported)
+    return sorted(project), sorted(stdlib)
+
+
+def warm_sources(root: Path = ROOT) -> list[str]:
+    """Return every module of ``py/boneyard`` and ``py/ui``, relative to the repository, sorted."""
     return sorted(
         p.relative_to(root).as_posix()
-        for p in (root / "py" / "boneyard").rglob("*.py")
+        for folder in SOURCE_FOLDERS
+        for p in (root / folder).rglob("*.py")
         if "__pycache__" not in p.parts
     )
+
+
+def wasm_initial_memory(wasm: Path) -> int:
+    """Return the initial size in bytes of the memory that a WebAssembly module defines (its memory
+    section's minimum), or 0 if it defines none."""
+    data = wasm.read_bytes()
+
+    def leb(at: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = data[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if not byte & 0x80:
+                return value, at
+
+    at = 8
+    while at < len(data):
+        section = data[at]
+        size, body = leb(at + 1)
+        if section == 5:  # memory: count, then flags and the minimum in 64 KiB pages
+            count, at = leb(body)
+            if count:
+                return leb(at + 1)[0] * 65536
+        at = body + size
+    return 0
+
+
+def check_heap(heap_bytes: int, wasm: Path) -> str | None:
+    """Return a warning when the snapshot's heap is larger than the memory Pyodide starts with."""
+    initial = wasm_initial_memory(wasm)
+    if initial and heap_bytes > initial:
+        return (f"the snapshot's heap is {heap_bytes / 2**20:.1f} MiB, more than the {initial / 2**20:.0f} MiB "
+                "Pyodide starts with: it will not restore, and every load will boot without it. Import less "
+                "before the snapshot (tools/snapshot.py WARM_*).")
+    return None
 
 
 def page_path(source: str) -> str:
@@ -83,13 +212,31 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def warm_code() -> str:
-    """Return the Python the snapshot maker runs: import the warm modules, leave no names behind."""
-    names = ", ".join(repr(name) for name in WARM_STDLIB + WARM_ENGINE)
+def warm_code(root: Path = ROOT) -> str:
+    """Return the Python the snapshot maker runs: import the warm modules, leave no names behind.
+
+    ``WARM_STDLIB`` and ``WARM_ENGINE`` must import; of the start-up modules (``start_imports``) the
+    stdlib ones (some may not exist in Pyodide) and the project's are imported where they can be,
+    with ``js`` and ``pyscript`` blocked, so a module that needs them is left to the page. The maker
+    fails if anything forbidden got in all the same."""
+    project, stdlib = start_imports(root)
+    required = ", ".join(repr(name) for name in WARM_STDLIB + WARM_ENGINE)
+    optional = ", ".join(repr(name) for name in [*stdlib, *project])
     return (
-        "import importlib as _importlib\n"
-        f"[_importlib.import_module(_name) for _name in ({names},)]\n"
-        "del _importlib\n"
+        "import importlib as _importlib, sys as _sys\n"
+        "class _Block:\n"
+        "    @staticmethod\n"
+        "    def find_spec(name, path=None, target=None):\n"
+        f"        if name.split('.')[0] in {FORBIDDEN!r}: raise ImportError(f'{{name}} exists only in the page')\n"
+        "_sys.meta_path.insert(0, _Block)\n"
+        f"for _name in ({required},): _importlib.import_module(_name)\n"
+        f"for _name in ({optional},):\n"
+        "    try: _importlib.import_module(_name)\n"
+        "    except ImportError: pass\n"
+        "_sys.meta_path.remove(_Block)\n"
+        f"_bad = [_m for _m in _sys.modules if _m.split('.')[0] in {FORBIDDEN!r}]\n"
+        "if _bad: raise ImportError(f'the snapshot may not hold {_bad}: they exist only once PyScript is set up')\n"
+        "del _importlib, _sys, _Block, _name, _bad\n"
         "import gc as _gc; _gc.collect(); del _gc\n"
     )
 
@@ -97,11 +244,11 @@ def warm_code() -> str:
 def snapshot_id(runtime: Path, root: Path = ROOT) -> str:
     """Return the hash of everything the snapshot is made from (runtime, engine, warm list, maker)."""
     digest = hashlib.sha256(f"boneyard-snapshot {FORMAT}\n".encode())
-    digest.update(warm_code().encode())
+    digest.update(warm_code(root).encode())
     digest.update(MAKER.read_bytes())
     for name in RUNTIME_FILES:
         digest.update(f"runtime {name} {sha256(runtime / name)}\n".encode())
-    for source in engine_sources(root):
+    for source in warm_sources(root):
         digest.update(f"file {source} {sha256(root / source)}\n".encode())
     return digest.hexdigest()[:20]
 
@@ -145,11 +292,11 @@ def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> di
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not installed")
-    files = {page_path(source): str(root / source) for source in engine_sources(root)}
+    files = {page_path(source): str(root / source) for source in warm_sources(root)}
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "spec.json"
         raw, part_report = Path(tmp) / "snapshot.bin", Path(tmp) / "report.json"
-        spec.write_text(json.dumps({"pyodide": str(runtime), "files": files, "warm": warm_code(),
+        spec.write_text(json.dumps({"pyodide": str(runtime), "files": files, "warm": warm_code(root),
                                     "out": str(raw), "report": str(part_report)}))
         result = subprocess.run([node, str(MAKER), str(spec)], capture_output=True, text=True, timeout=600)
         if result.returncode != 0:
@@ -201,8 +348,11 @@ def install(site: Path, root: Path = ROOT, cache: Path = CACHE) -> dict:
     shutil.copy2(gz, folder / name)
     config = site / "pyscript.toml"
     config.write_text(set_interpreter(config.read_text(), LOADER))
-    checks = {"py/engine.zip": sha256(site / "py" / "engine.zip"),
+    checks = {"py/engine.zip": sha256(site / "py" / "engine.zip"), "py/ui.zip": sha256(site / "py" / "ui.zip"),
               "vendor/pyodide/python_stdlib.zip": sha256(runtime / "python_stdlib.zip")}
+    warning = check_heap(report["heap_bytes"], runtime / "pyodide.asm.wasm")
+    if warning:
+        print(f"snapshot: WARNING: {warning}", file=sys.stderr)
     manifest = {
         "format": FORMAT,
         "id": sid,
@@ -210,6 +360,7 @@ def install(site: Path, root: Path = ROOT, cache: Path = CACHE) -> dict:
         "sha256": sha256(folder / name),
         "pyodide": report["pyodide_version"],
         "bytes": report["bytes"],
+        "heap_bytes": report["heap_bytes"],
         "gzip_bytes": report["gzip_bytes"],
         "runs": report["runs"],
         "stdlib_zip": report["stdlib_zip"],

@@ -1,17 +1,21 @@
 """Triangles: 56 three-cornered tiles laid on a triangular grid by 2-4 players.
 
 Modules: ``grid`` (cells, corners, plane points), ``rules`` (tiles, moves, table, state; the rule
-decisions are in its notes), ``bots`` (easy, medium, hard).
+decisions are in its notes), ``bots`` (easy, medium, hard), ``sample`` (a full state from a view).
 
 Start a game with ``GAME.new_state(seed=S, players=2)``. Move text: ``2-3-5@4,-1r1`` (lay tile
 2-3-5 in cell row 4, col -1, rotation 1), ``draw``, ``pass``.
 
-``state.view(seat)`` returns (JSON-ready):
+``state.view(seat)`` returns (JSON-ready) the keys of core's view contract, then Triangles' own:
 
-- ``game``: ``"triangles"``; ``player``: the seat this view is for; ``players``: how many seats.
-- ``current_player``: the seat to move, None once the game is over.
+- ``game`` ``"triangles"``, ``players``, ``seat`` (whose view), ``turn`` (the seat to move, None once
+  over), ``turn_number`` (moves so far, draws and passes included), ``over``, ``hand_counts``,
+  ``legal_moves`` (text, for the seat to move only), ``history`` (every move, public: ``{"seat": s,
+  "move": text}``; a draw shows only ``draw``), ``outcome`` (None while playing, else
+  ``Outcome.to_dict()``: ``winners``, ``termination`` ``"out"`` or ``"blocked"``, ``placings``,
+  ``scores`` = each seat's pip total left in hand).
 - ``hand``: this seat's tiles as text, in the order held (drawn tiles at the end); ``pips`` their total.
-- ``hand_counts``: how many tiles each seat holds; ``stock``: how many tiles are left to draw.
+- ``stock``: how many tiles are left to draw.
 - ``draws_left``: draws still allowed to the seat to move this turn (3 at the start of a turn, 0 when
   over); ``passes``: passes in a row made with the stock empty (the game is blocked at ``players``).
 - ``opening``: the tile that opens (or opened) the game.
@@ -20,15 +24,13 @@ Start a game with ``GAME.new_state(seed=S, players=2)``. Move text: ``2-3-5@4,-1
   the numbers at the cell's corners 0, 1, 2 (``grid``: up cell top, bottom-right, bottom-left; down
   cell top-left, top-right, bottom; clockwise on screen) and ``turn`` the tile's index in laying order.
   Draw a cell with ``grid.cell_points(cell)`` (unit side, y downward).
-- ``history``: every move so far, public: ``{"seat": s, "move": text}``; a draw shows only ``draw``.
-- ``outcome``: None while playing, else ``Outcome.to_dict()`` (``winners``, ``termination`` ``"out"``
-  or ``"blocked"``, ``placings``, ``scores`` = each seat's pip total left in hand, ``detail``).
-- ``legal_moves``: the text of every legal move when this seat is to move, else an empty list.
+
+``sample(view, rng)`` (module ``sample``) deals a full state consistent with a view, for a search.
 """
 
 from __future__ import annotations
 
-from ...core import GameInfo, LazyBots, Option, lazy_engine
+from ...core import GameInfo, Lazy, LazyBots, Option, lazy_attributes, lazy_engine
 
 __all__ = ["GAME"]
 
@@ -58,16 +60,11 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     **lazy_engine(f"{__name__}.rules"),
+    sample=Lazy(f"{__name__}.sample", "sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(Option("players", "Players", 2, (2, 3, 4), "How many seats at the table"),),
     order=20,
 )
 
 
-def __getattr__(name: str):
-    """Give the engine's names on first use (the package itself stays light to import)."""
-    if name in ("new_state", "from_dict", "parse_move"):
-        from . import rules
-
-        return getattr(rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, ".rules", ("new_state", "from_dict", "parse_move"))

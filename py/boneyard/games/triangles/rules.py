@@ -226,8 +226,9 @@ def parse_move(text: str) -> Move:
 class Board:
     """The tiles on the table: one number per lattice vertex and the frontier of open cells.
 
-    The frontier (empty cells sharing a side with a placed tile) is kept up to date as tiles are
-    laid, so finding legal placements never scans the whole table.
+    The frontier (empty cells sharing a side with a placed tile, each with the pattern its corners
+    require) is kept up to date as tiles are laid and taken back, so finding legal placements never
+    scans the whole table nor looks a pattern up twice.
     """
 
     __slots__ = ("values", "vertices", "frontier", "order")
@@ -235,7 +236,7 @@ class Board:
     def __init__(self) -> None:
         self.values: dict[Cell, tuple[int, int, int]] = {}  # placed cell -> corner values
         self.vertices: dict[Vertex, int] = {}  # vertex -> the number shown there
-        self.frontier: set[Cell] = set()  # empty cells sharing a side with a placed tile
+        self.frontier: dict[Cell, Pattern] = {}  # empty cells sharing a side with a tile -> their pattern
         self.order: list[Cell] = []  # placed cells in the order laid
 
     def copy(self) -> Board:
@@ -243,7 +244,7 @@ class Board:
         other = Board.__new__(Board)
         other.values = dict(self.values)
         other.vertices = dict(self.vertices)
-        other.frontier = set(self.frontier)
+        other.frontier = dict(self.frontier)
         other.order = list(self.order)
         return other
 
@@ -282,14 +283,14 @@ class Board:
                 vertices[vertex] = value
                 fresh.append(vertex)
         frontier = self.frontier
-        was_open = cell in frontier
-        frontier.discard(cell)
+        was_open = frontier.pop(cell, None) is not None
         opened: list[Cell] = []
         placed = self.values
         for other in grid.neighbours(cell):
             if other not in placed and other not in frontier:
-                frontier.add(other)
                 opened.append(other)
+                frontier[other] = self.pattern(other)
+        self._refresh(fresh)
         return (tuple(fresh), tuple(opened), was_open)
 
     def unplace(self, cell: Cell, record: BoardUndo) -> None:
@@ -299,10 +300,22 @@ class Board:
         self.order.pop()
         for vertex in fresh:
             del self.vertices[vertex]
+        frontier = self.frontier
         for other in opened:
-            self.frontier.discard(other)
+            del frontier[other]
         if was_open:
-            self.frontier.add(cell)
+            frontier[cell] = self.pattern(cell)
+        self._refresh(fresh)
+
+    def _refresh(self, vertices: Iterable[Vertex]) -> None:
+        """Work out again the patterns of the open cells at ``vertices`` (whose numbers changed)."""
+        frontier = self.frontier
+        get = self.vertices.get
+        for vertex in vertices:
+            for other in grid.cells_at(vertex):
+                if other in frontier:
+                    a, b, c = grid.corners(other)
+                    frontier[other] = (get(a), get(b), get(c))
 
     def placements(self, tiles: Iterable[Tile]) -> list[Place]:
         """Return every legal placement of the given tiles, sorted (empty table: none)."""
@@ -312,25 +325,25 @@ class Board:
         if not wanted:
             return []
         found: list[tuple[Tile, Cell, int]] = []
-        get = self.vertices.get
-        corners = grid.corners
-        for cell in self.frontier:
-            a, b, c = corners(cell)
-            pattern = (get(a), get(b), get(c))
-            if not _FIT_MASK[pattern] & wanted:
+        for cell, pattern in self.frontier.items():
+            both = _FIT_MASK[pattern] & wanted
+            if not both:
                 continue
-            for index, rots in _FITS[pattern].items():
-                if wanted >> index & 1:
-                    tile = TILES[index]
-                    for rot in rots:
-                        found.append((tile, cell, rot))
+            fits = _FITS[pattern]
+            while both:
+                low = both & -both
+                index = low.bit_length() - 1
+                both ^= low
+                tile = TILES[index]
+                for rot in fits[index]:
+                    found.append((tile, cell, rot))
         found.sort()  # the order of Place's fields: tile, cell, rotation
         return [Place(tile, cell, rot) for tile, cell, rot in found]
 
     def fits_any(self, tiles: Iterable[Tile]) -> bool:
         """Tell whether any of the tiles fits anywhere."""
         mask = tile_mask(tiles)
-        return any(_FIT_MASK[self.pattern(cell)] & mask for cell in self.frontier)
+        return any(_FIT_MASK[pattern] & mask for pattern in self.frontier.values())
 
 
 def opening_tile(hands: Iterable[Iterable[Tile]]) -> tuple[int, Tile]:

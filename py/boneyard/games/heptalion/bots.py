@@ -152,6 +152,13 @@ def _move_text(board: Board, t: int, m: int) -> str:
     raise AssertionError("placement not on the board")
 
 
+def without(hands: Sequence[tuple[int, ...]], seat: int, tile: int) -> list[tuple[int, ...]]:
+    """Return the hands after ``seat`` placed ``tile`` (the search's side of ``HeptalionState.play``)."""
+    out = list(hands)
+    out[seat] = tuple(x for x in hands[seat] if x != tile)
+    return out
+
+
 class _Budget(Exception):
     pass
 
@@ -201,9 +208,7 @@ class Searcher:
         best = -WIN * 2 if maximising else WIN * 2
         nxt_seat = next_alive(alive, seat)
         for t, m in moves:
-            new_hands = list(hands)
-            new_hands[seat] = tuple(x for x in hands[seat] if x != t)
-            val = yield from self.value(occ | m, new_hands, alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
+            val = yield from self.value(occ | m, without(hands, seat, t), alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
             if maximising:
                 if val > best:
                     best = val
@@ -254,8 +259,7 @@ class Searcher:
                 alpha = -WIN * 2
                 found = root_moves[0]
                 for t, m in root_moves:
-                    hands = list(pos.hands)
-                    hands[self.me] = tuple(x for x in hands[self.me] if x != t)
+                    hands = without(pos.hands, self.me, t)
                     val = yield from self.value(pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1)
                     if val > alpha:
                         alpha = val
@@ -285,8 +289,7 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
     for t, m in free_placements(pos0.masks, pos0.occ, pos0.hands[me]):
         score = 0
         for pos in positions:
-            hands = list(pos.hands)
-            hands[me] = tuple(x for x in hands[me] if x != t)
+            hands = without(pos.hands, me, t)
             score += evaluate(pos, pos.occ | m, hands, pos.alive, me)
         if best_score is None or score > best_score:
             best_score, best_texts = score, [_move_text(board, t, m)]

@@ -182,17 +182,32 @@ def arrive(
         seat = next_alive(alive, seat)
 
 
+Entry = tuple[int, int, Move, str]  # a placement's tile, mask, move and text
+
+
 @lru_cache(maxsize=64)
-def _move_table(board: Board) -> tuple[dict[int, Move], dict[Move, Placement]]:
-    """Return the board's moves by the mask of their spaces, and each move's (tile, mask)."""
+def _move_table(board: Board) -> tuple[dict[int, Move], dict[int, Entry], dict[Move, Entry], dict[str, Move]]:
+    """Return the board's moves by the mask of their spaces, their entries by id and by equal move, moves by text.
+
+    Every move the state hands out is one of these objects, so ``play`` finds it by identity first.
+    """
     by_mask: dict[int, Move] = {}
-    by_move: dict[Move, Placement] = {}
+    by_id: dict[int, Entry] = {}
+    by_move: dict[Move, Entry] = {}
+    by_text: dict[str, Move] = {}
     for t, (placements, masks) in enumerate(zip(board.placements, board.placement_masks)):
         for (a, b), m in zip(placements, masks):
             move = Move(TILES[t], (a, b))
+            entry = (t, m, move, str(move))
             by_mask[m] = move  # an edge's two symbols name its tile: one move a mask
-            by_move[move] = (t, m)
-    return by_mask, by_move
+            by_id[id(move)] = by_move[move] = entry
+            by_text[entry[3]] = move
+    return by_mask, by_id, by_move, by_text
+
+
+def board_moves(board: Board) -> dict[str, Move]:
+    """Return every placement of ``board`` (on its empty board) by its move text (cached per board)."""
+    return _move_table(board)[3]
 
 
 class HeptalionState(TurnState):
@@ -244,7 +259,7 @@ class HeptalionState(TurnState):
         self.history: list[dict[str, Any]] = []  # public events (never changed once written)
         self.turn: int | None = None
         self._masks = board.placement_masks
-        self._by_mask, self._by_move = _move_table(board)
+        self._by_mask, self._by_id, self._by_move, _ = _move_table(board)
         self._moves: list[Placement] = []  # the placements of the seat to move
         self._arrive(start)
 
@@ -302,29 +317,30 @@ class HeptalionState(TurnState):
         by_mask = self._by_mask
         return [by_mask[m] for _, m in free_placements(self._masks, self.occupied, self.hands[seat])]
 
-    def _accept(self, move: Move) -> tuple[int, int, Move]:
-        """Return (tile, mask, move) for a legal placement; raise IllegalMoveError saying why otherwise."""
-        try:
-            found = self._by_move.get(move)
-        except TypeError:  # a hand-built Move with unhashable fields
-            found = None
-        if found is None:
-            move, found = self._normalised(move)
-        t, m = found
-        if t not in self.hands[self.turn] or m & self.occupied:  # type: ignore[index]
-            self._refuse(move)
-        return t, m, move
+    def _accept(self, move: Move) -> Entry:
+        """Return the entry (tile, mask, move, text) of a legal placement; raise IllegalMoveError saying why otherwise."""
+        entry = self._by_id.get(id(move))  # a move this state handed out (the table keeps them alive)
+        if entry is None:
+            try:
+                entry = self._by_move.get(move)
+            except TypeError:  # a hand-built Move with unhashable fields
+                entry = None
+            if entry is None:
+                entry = self._normalised(move)
+        if entry[0] not in self.hands[self.turn] or entry[1] & self.occupied:  # type: ignore[index]
+            self._refuse(entry[2])
+        return entry
 
-    def _normalised(self, move: Move) -> tuple[Move, Placement]:
-        """Return a hand-built move in its normal form (ends swapped, odd field types) and its placement."""
+    def _normalised(self, move: Move) -> Entry:
+        """Return the entry of a hand-built move in its normal form (ends swapped, odd field types)."""
         try:
             move = parse_move(str(move))
         except (ValueError, TypeError, IndexError) as exc:
             raise IllegalMoveError(f"not a move: {exc}") from None
-        found = self._by_move.get(move)
-        if found is None:
+        entry = self._by_move.get(move)
+        if entry is None:
             self._refuse(move)
-        return move, found  # type: ignore[return-value]
+        return entry  # type: ignore[return-value]
 
     def _refuse(self, move: Move) -> None:
         """Raise IllegalMoveError saying why the rules refuse the (normalised) ``move`` now."""
@@ -344,8 +360,8 @@ class HeptalionState(TurnState):
         shown = f"{self.board.symbols[a]} and {self.board.symbols[b]}"
         raise IllegalMoveError(f"{tile_text(move.tile)} does not match the symbols {shown} of spaces {a} and {b}")
 
-    def _apply(self, accepted: tuple[int, int, Move]) -> tuple[Any, ...]:
-        t, m, move = accepted
+    def _apply(self, accepted: Entry) -> tuple[Any, ...]:
+        t, m, move, text = accepted
         seat = self.turn
         assert seat is not None
         hand = self.hands[seat]
@@ -354,7 +370,7 @@ class HeptalionState(TurnState):
         record = (seat, t, at, m, self._moves, len(self.history), len(self.eliminated))
         self.covered.append((seat, move))
         self.occupied |= m
-        self.history.append({"kind": "place", "seat": seat, "move": str(move), "number": len(self.covered)})
+        self.history.append({"kind": "place", "seat": seat, "move": text, "number": len(self.covered)})
         self._arrive(next_alive(self.alive, seat))
         return record
 

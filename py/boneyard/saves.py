@@ -193,4 +193,5 @@ def load_record(text: Any, kind: str, schema: int = 1) -> dict[str, Any]:
         raise SaveError("foreign", f"The stored {kind} have no valid schema number.")
     if version > schema:
         raise SaveError("newer", f"The stored {kind} come from a newer version of Boneyard.")
-    return data[kind]
+    record: dict[str, Any] = data[kind]
+    return record

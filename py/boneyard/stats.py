@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 RESULTS = ("win", "loss", "draw")
 MAX_ENTRIES = 500  # tallies kept (game, mode, name); the oldest beyond it are dropped
+MAX_COUNTED = 200  # deals remembered as counted, so that no game counts twice
 
 
 @dataclass
@@ -67,6 +68,17 @@ class Stats:
 
     tallies: list[Tally] = field(default_factory=list)
     bests: dict[str, dict[str, Best]] = field(default_factory=dict)  # "game:mode" -> score name -> best
+    counted: list[str] = field(default_factory=list)  # ids of the latest deals counted, oldest first
+
+    def has_counted(self, deal: str) -> bool:
+        """Tell whether the game of this deal id was counted already."""
+        return bool(deal) and deal in self.counted
+
+    def mark_counted(self, deal: str) -> None:
+        """Remember that the game of this deal id is counted."""
+        if deal and deal not in self.counted:
+            self.counted.append(deal)
+            del self.counted[:-MAX_COUNTED]
 
     def tally(self, game: str, mode: str, label: str, name: str) -> Tally:
         """Return the tally of ``name`` in a mode, creating it when new."""
@@ -113,6 +125,7 @@ class Stats:
         return {
             "tallies": [asdict(t) for t in self.tallies],
             "bests": {key: {n: asdict(b) for n, b in scores.items()} for key, scores in self.bests.items()},
+            "counted": list(self.counted),
         }
 
 
@@ -149,4 +162,8 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError("a best score is not a number")
             stats.bests[str(key)][str(name)] = Best(float(value), str(best.get("date", "")))
+    counted = data.get("counted", [])  # absent from stats written before deals had ids
+    if not isinstance(counted, list) or not all(isinstance(deal, str) for deal in counted):
+        raise ValueError("the counted games are not a list of ids")
+    stats.counted = counted[-MAX_COUNTED:]
     return stats

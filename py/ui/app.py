@@ -1,9 +1,11 @@
 """The app in the page: routes the address to a screen, turns clicks into actions, saves, plays.
 
-This is the thin browser layer: it reads and writes the DOM and localStorage and schedules the
-computer's moves; every rule question goes to the engine, every screen's markup comes from pure
-modules (``ui.screens``, ``ui.games.*``). Any error inside a handler is reported to the player and
-logged; it never stops the page.
+This is the thin browser layer: it reads and writes the DOM and localStorage and drives the computer's
+turns. What it decides without the browser lives in pure modules tested under CPython: the address
+(``ui.routes``), seating a new game (``ui.seating``), the end of a game (``ui.results``), the computer's
+turns (``ui.turns``) and other tabs' saves (``ui.sync``); every rule question goes to the engine, every
+screen's markup comes from pure modules (``ui.screens``, ``ui.games.*``). Any error inside a handler is
+reported to the player and logged; it never stops the page.
 """
 
 from __future__ import annotations
@@ -18,15 +20,20 @@ from pyodide.ffi import create_proxy, jsnull
 from pyscript import document, window
 
 from boneyard import saves
-from boneyard.core import IllegalMoveError
+from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 
 from . import screens
 from .games import has_screen, screen_for
 from .html import Markup, h
-from .screen import TableContext
-from .session import Seat, Session
-from .storage import Storage
+from .results import count_result, keep_bests
+from .routes import HOME, Route, parse_route, seed_from_query
+from .screen import Screen, TableContext
+from .seating import seat_players
+from .session import Session
+from .storage import SETTINGS_KEY, STATS_KEY, Storage
+from .sync import Stamp, Verdict, judge
+from .turns import ComputerTurns, TurnKey
 
 COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
 COMPUTER_DELAY_FAST_S = 0.05
@@ -59,10 +66,12 @@ class LocalStorage:
         return int(self.backend.length)
 
     def key(self, index: int) -> str | None:
-        return _js(self.backend.key(index))
+        value = _js(self.backend.key(index))
+        return None if value is None else str(value)
 
     def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
-        return _js(self.backend.getItem(key))
+        value = _js(self.backend.getItem(key))
+        return None if value is None else str(value)
 
     def setItem(self, key: str, value: str) -> None:  # noqa: N802
         self.backend.setItem(key, value)
@@ -85,11 +94,12 @@ class App:
         self.forms: dict[str, dict[str, Any]] = {}
         self.sessions: dict[str, Session] = {}
         self.table_ui: dict[str, dict[str, Any]] = {}
-        self.generation = 0
-        self.computer_busy = False
+        self.written: dict[str, str | None] = {}  # each game's save text as this tab last wrote or read it
+        self.generation = 0  # counts new deals and games taken in from other tabs
+        self.turns = ComputerTurns(self.computer_turn)
         self.board_width = 640
-        self.route: tuple[str, str] = ("home", "")
-        self.last_route: tuple[str, str] | None = None
+        self.route: Route = HOME
+        self.last_route: Route | None = None
         self._proxies: list[Any] = []
         self.load_saved_games()
 
@@ -102,9 +112,11 @@ class App:
                 text = self.storage.get(key) or ""
                 self.storage.move_aside(key, text, f"A saved game of an unknown game ({game_id!r}) was found.")
                 continue
+            stored = self.storage.get(key)
             session = self.storage.load_game(game_id, Session.from_json)
             if session is not None:
                 self.sessions[game_id] = session
+                self.written[game_id] = stored
 
     def mount(self) -> None:
         """Attach the page's event listeners, draw the first screen, and mark the page ready."""
@@ -165,7 +177,7 @@ class App:
     # -- reports ------------------------------------------------------------------------------------
     def report(self, kind: str, message: str) -> None:
         """Tell the player something (a toast; errors and warnings stay until closed)."""
-        if not getattr(self, "ready", False):
+        if not self.ready:
             self.early_reports.append((kind, message))
             return
         self.toast(kind, message)
@@ -217,13 +229,6 @@ class App:
         document.documentElement.setAttribute("data-motion", "on" if self.animations() else "off")
 
     # -- routing --------------------------------------------------------------------------------------
-    def parse_route(self) -> tuple[str, str]:
-        """Return (screen, argument) from the address's hash."""
-        parts = [p for p in str(window.location.hash).lstrip("#").split("/") if p]
-        if not parts:
-            return ("home", "")
-        return (parts[0], parts[1] if len(parts) > 1 else "")
-
     def go(self, hash_: str) -> None:
         """Navigate to a screen."""
         if str(window.location.hash) == hash_:
@@ -233,7 +238,7 @@ class App:
 
     def navigate(self) -> None:
         """Draw the screen the address names."""
-        self.route = self.parse_route()
+        self.route = parse_route(str(window.location.hash))
         self.render()
 
     def render(self) -> None:
@@ -244,8 +249,8 @@ class App:
         markup = self.screen_markup(name, arg)
         self.root.innerHTML = str(markup)
         changed = self.route != self.last_route
-        if changed and self.last_route is not None and self.last_route[0] == "play":
-            self.leave_table(self.last_route[1])
+        if changed and self.last_route is not None and self.last_route.table:
+            self.leave_table(self.last_route.table)
         self.last_route = self.route
         if changed:
             title = by_id("screen-title")
@@ -279,7 +284,7 @@ class App:
             return screens.not_found(f"#/{name}/{arg}")
         if name == "rules":
             return screens.rules(info, arg in playable)
-        screen = screen_for(arg)
+        screen = self.screen(arg)
         if screen is None:
             return screens.rules(info, False)
         if name == "setup":
@@ -296,8 +301,13 @@ class App:
             )
         return screens.not_found(f"#/{name}/{arg}")
 
+    @staticmethod
+    def screen(game_id: str) -> Screen | None:
+        """Return a game's table screen, or None when it has none yet."""
+        return screen_for(game_id)
+
     # -- setup ------------------------------------------------------------------------------------------
-    def setup_markup(self, info: Any, screen: Any) -> Markup:
+    def setup_markup(self, info: GameInfo, screen: Screen) -> Markup:
         """Return the setup screen of a game."""
         form = self.forms.setdefault(info.id, {})
         modes = screen.modes()
@@ -316,33 +326,12 @@ class App:
     def start_game(self, game_id: str) -> None:
         """Deal a new game from the setup form and open its table."""
         info = GAMES[game_id]
-        screen = screen_for(game_id)
-        form = self.forms.setdefault(game_id, {})
-        mode, players = screen.mode_from_form(form)
-        vs_computer = form.get("opponents", "computer") == "computer" and info.max_players > 1 and bool(info.bots)
-        custom_seats = getattr(screen, "seats_from_form", None)
-        if custom_seats is not None:  # a screen that seats people and computers its own way
-            seats = custom_seats(form, self.settings)
-            vs_computer = any(seat.is_computer for seat in seats)
-        elif info.max_players == 1:
-            seats = [Seat("human", self.settings.name)]
-        elif vs_computer:
-            levels = info.named_levels
-            default = "medium" if "medium" in levels else levels[-1]
-            seats = [Seat("human", self.settings.name)] + [
-                Seat("computer", f"Computer {i} ({screens.LEVEL_LABELS.get(form.get(f'level_{i}', default), '')})".replace(" ()", ""),
-                     form.get(f"level_{i}", default))
-                for i in range(1, players)
-            ]
-        else:
-            seats = [Seat("human", str(form.get(f"name_{i}", f"Player {i + 1}")).strip() or f"Player {i + 1}") for i in range(players)]
-        key, label = mode.key, mode.label  # a screen that seats the players names its modes itself
-        if custom_seats is None and not vs_computer and info.max_players > 1:
-            key, label = mode.key + "-device", f"{mode.label}, same device"
-        options = dict(mode.options)
-        if any(option.name == "players" for option in info.options):
-            options["players"] = players
-        session = Session.start(info, seats, key, label, options, seed=self.url_seed())
+        screen = self.screen(game_id)
+        if screen is None:
+            return
+        seating = seat_players(info, screen, self.forms.setdefault(game_id, {}), self.settings)
+        session = Session.start(info, seating.seats, seating.mode, seating.mode_label, seating.options,
+                                seed=self.url_seed())
         self.generation += 1
         self.sessions[game_id] = session
         self.table_ui[game_id] = {}
@@ -351,11 +340,7 @@ class App:
 
     def url_seed(self) -> int | None:
         """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
-        raw = _js(window.URLSearchParams.new(window.location.search).get("seed"))
-        try:
-            return int(str(raw)) if raw is not None else None
-        except ValueError:
-            return None
+        return seed_from_query(str(window.location.search))
 
     # -- the table ----------------------------------------------------------------------------------------
     def context(self, session: Session) -> TableContext:
@@ -375,16 +360,24 @@ class App:
             record_scores=lambda scores: self.record_scores(session, scores),
         )
 
+    @staticmethod
+    def today() -> str:
+        """Return today's date (UTC) as the stats write it."""
+        return datetime.now(timezone.utc).strftime("%Y-%m-%d")
+
     def record_scores(self, session: Session, scores: dict[str, float]) -> list[str]:
         """Keep a real-time game's best scores for its mode; return the names of new bests."""
-        today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
-        improved = self.stats.record_scores(session.info.id, session.mode, scores, today)
-        if improved:
-            self.storage.save_stats(self.stats)
+        today = self.today()
+        self.stats, improved = self.storage.update_stats(lambda stats: keep_bests(stats, session, scores, today))
         return improved
 
     def human_move(self, session: Session, move: Any) -> bool:
-        """Play a person's move; report a refusal; save; let the computer answer."""
+        """Play a person's move; report a refusal; save; let the computer answer.
+
+        When another tab has played on meanwhile, its position is shown instead and the move is not made.
+        """
+        if self.sync(session.info.id) is Verdict.ADOPT:
+            return False
         try:
             session.play(move)
         except IllegalMoveError as exc:
@@ -399,63 +392,107 @@ class App:
             self.finish(session)
         else:
             self.save(session)
-        if self.route == ("play", session.info.id):
+        if self.route.table == session.info.id:
             self.render()
         self.schedule_computer()
 
     def finish(self, session: Session) -> None:
-        """Count a finished game in the stats (against the computer only) and forget its save."""
-        if session.vs_computer and not session.recorded:
-            seat = session.human_seats[0]
-            result = session.result_for(seat)
-            if result is not None:
-                today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
-                self.stats.record(session.info.id, session.mode, session.mode_label, self.settings.name, result, today)
-                self.storage.save_stats(self.stats)
-        scores = getattr(screen_for(session.info.id), "final_scores", None)
-        if scores is not None and not session.recorded:
-            final = scores(session)  # a solo puzzle's result, kept as a best score of its mode
-            if final:
-                self.record_scores(session, final)
+        """Count a finished game in the stats (against the computer only), keep best scores, forget its save."""
+        if not session.recorded:
+            screen = self.screen(session.info.id)
+            final = screen.final_scores(session) if screen is not None else None  # a solo puzzle's result
+            today, name = self.today(), self.settings.name
+
+            def change(stats: Any) -> bool:
+                counted = count_result(stats, session, name, today)
+                return bool(keep_bests(stats, session, final, today)) or counted
+
+            self.stats, _ = self.storage.update_stats(change)
         session.recorded = True
-        self.storage.drop_game(session.info.id)
+        self.drop(session)
 
     def save(self, session: Session) -> None:
         """Save a game in progress."""
-        self.storage.save_game(session.info.id, session.to_json())
+        text = self.storage.write_game(session.info.id, session.to_json())
+        if text is not None:
+            self.written[session.info.id] = text
+
+    def drop(self, session: Session) -> None:
+        """Forget a finished game's save."""
+        self.storage.drop_game(session.info.id)
+        self.written[session.info.id] = None
+
+    # -- other tabs --------------------------------------------------------------------------------------
+    def sync(self, game_id: str) -> Verdict:
+        """Check a game against its stored save and act: take in another tab's game, or write ours back.
+
+        Called before every move and on every storage event, so a tab that fell behind (a slow or
+        background one) never plays on an old position, and its stale save never replaces a longer history.
+        """
+        session = self.sessions.get(game_id)
+        stored = self.storage.get(saves.save_key(game_id))
+        ours = Stamp(session.uid, session.revision) if session is not None else None
+        verdict = judge(ours, self.written.get(game_id), stored)
+        if verdict is Verdict.ADOPT:
+            self.adopt(game_id)
+        elif verdict is Verdict.REASSERT and session is not None:
+            if session.state.is_over():
+                self.drop(session)
+            else:
+                self.save(session)
+        return verdict
+
+    def adopt(self, game_id: str) -> None:
+        """Take in the stored game (or its absence) that another tab wrote, and show it."""
+        text = self.storage.get(saves.save_key(game_id))
+        session = self.storage.load_game(game_id, Session.from_json) if text is not None else None
+        had = self.sessions.get(game_id)
+        if session is None:
+            self.sessions.pop(game_id, None)
+            self.written[game_id] = None
+        else:
+            self.sessions[game_id] = session
+            self.written[game_id] = text
+            self.table_ui[game_id] = {}
+        self.generation += 1
+        if self.route.table == game_id or self.route.screen == "home":
+            if self.route.table == game_id and had is not None:
+                self.report("info", "This game was played on in another tab; showing the latest position.")
+            self.render()
+
+    # -- the computer -------------------------------------------------------------------------------------
+    def turn_key(self) -> TurnKey | None:
+        """Return the computer turn due on the table on screen, or None."""
+        game_id = self.route.table
+        session = self.sessions.get(game_id) if game_id else None
+        if game_id is None or session is None or not session.computer_to_move():
+            return None
+        return TurnKey(game_id, session.uid, session.revision, self.generation)
 
     def schedule_computer(self) -> None:
-        """Start the computer's moves, one at a time with a short pause, if it is to move."""
-        name, game_id = self.route
-        session = self.sessions.get(game_id) if name == "play" else None
-        if self.computer_busy or session is None or not session.computer_to_move():
-            return
-        self.computer_busy = True
-        asyncio.ensure_future(self.computer_turns(session, self.generation))
+        """Let the computer play if it is to move on the table on screen (and stop a stale turn)."""
+        self.turns.want(self.turn_key())
 
-    async def computer_turns(self, session: Session, generation: int) -> None:
-        """Play the computer's moves until a person is to move (or the player leaves)."""
+    async def computer_turn(self, key: TurnKey) -> None:
+        """Play one computer move after a short pause, unless the table or its game changes meanwhile."""
+        session = self.sessions.get(key.game_id)
+        if session is None:
+            return
+        await asyncio.sleep(COMPUTER_DELAY_S if self.animations() else COMPUTER_DELAY_FAST_S)
+        if self.turn_key() != key:
+            return
         try:
-            while session.computer_to_move() and generation == self.generation and self.route == ("play", session.info.id):
-                await asyncio.sleep(COMPUTER_DELAY_S if self.animations() else COMPUTER_DELAY_FAST_S)
-                if generation != self.generation or self.route != ("play", session.info.id):
-                    break
-                try:
-                    move = await self.think_in_slices(session.computer_thinking())
-                    if generation != self.generation or self.route != ("play", session.info.id):
-                        break  # the player left, or another tab took over: drop this thought
-                    session.play_computer(move)
-                except Exception as exc:  # noqa: BLE001
-                    window.console.error("Boneyard: " + traceback.format_exc())
-                    self.report("error", f"The computer could not move ({exc}).")
-                    break
-                if session.state.is_over():
-                    self.finish(session)
-                else:
-                    self.save(session)
-                self.render()
-        finally:
-            self.computer_busy = False
+            move = await self.think_in_slices(session.computer_thinking())
+            if self.turn_key() != key:
+                return  # the player left, or this game changed: drop this thought
+            if self.sync(key.game_id) is Verdict.ADOPT:
+                return  # another tab played on meanwhile: its position is on screen now
+            session.play_computer(move)
+        except Exception as exc:  # noqa: BLE001 - CancelledError is no Exception: a cancel passes through
+            window.console.error("Boneyard: " + traceback.format_exc())
+            self.report("error", f"The computer could not move ({exc}).")
+            return
+        self.after_move(session)
 
     async def think_in_slices(self, thinking: Any) -> Any:
         """Drive a computer's thinking, handing the page back every ~12 ms so it never freezes."""
@@ -482,44 +519,52 @@ class App:
                 self.board_width = width
                 self.render()
                 return
-        if self.route[0] == "play":
-            session = self.sessions.get(self.route[1])
-            hook = getattr(screen_for(self.route[1]), "after_render", None)
-            if session is not None and hook is not None:
-                hook(self.context(session))
-            self.schedule_computer()
+        game_id = self.route.table
+        if game_id:
+            session = self.sessions.get(game_id)
+            screen = self.screen(game_id)
+            if session is not None and screen is not None:
+                screen.after_render(self.context(session))
+        self.schedule_computer()
 
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""
         session = self.sessions.get(game_id)
-        hook = getattr(screen_for(game_id), "leave", None)
-        if session is not None and hook is not None:
-            hook(self.context(session))
+        screen = self.screen(game_id)
+        if session is not None and screen is not None:
+            screen.leave(self.context(session))
 
     def on_resize(self) -> None:
         """Redraw the table for the new width."""
-        if self.route[0] == "play":
+        if self.route.table:
             self.after_render()
 
     def on_storage(self, event: Any) -> None:
-        """Follow another tab's save of the game on screen (the last writer wins)."""
+        """Follow another tab's writes: a game's save, the stats, the settings, or storage cleared."""
         key = _js(event.key)
-        if key is None or not str(key).startswith(saves.PREFIX + "save:"):
+        if key is None:  # the other tab cleared the whole storage
+            self.settings = self.storage.load_settings()
+            self.stats = self.storage.load_stats()
+            self.apply_look()
+            for game_id in list(self.sessions):
+                self.sync(game_id)
+            if self.route.screen != "setup":
+                self.render()
             return
-        game_id = str(key).removeprefix(saves.PREFIX + "save:")
-        if game_id not in GAMES or self.computer_busy:
-            return
-        session = self.storage.load_game(game_id, Session.from_json)
-        if session is None:
-            self.sessions.pop(game_id, None)
-        else:
-            self.sessions[game_id] = session
-            self.table_ui[game_id] = {}
-        self.generation += 1
-        if self.route[1] == game_id or self.route[0] == "home":
-            if self.route[0] == "play":
-                self.report("info", "This game was played on in another tab; showing the latest position.")
-            self.render()
+        key = str(key)
+        if key == STATS_KEY:
+            self.stats = self.storage.load_stats()
+            if self.route.screen == "stats":
+                self.render()
+        elif key == SETTINGS_KEY:
+            self.settings = self.storage.load_settings()
+            self.apply_look()
+            if self.route.screen != "setup":
+                self.render()
+        elif key.startswith(saves.PREFIX + "save:"):
+            game_id = key.removeprefix(saves.PREFIX + "save:")
+            if game_id in GAMES:
+                self.sync(game_id)
 
     # -- events ------------------------------------------------------------------------------------------
     def on_click(self, event: Any) -> None:
@@ -549,9 +594,9 @@ class App:
             self.go(f"#/setup/{value}")
         elif action == "home":
             self.go("#/")
-        elif self.route[0] == "play":
-            session = self.sessions.get(self.route[1])
-            screen = screen_for(self.route[1])
+        elif self.route.table:
+            session = self.sessions.get(self.route.table)
+            screen = self.screen(self.route.table)
             if session is not None and screen is not None:
                 screen.on_action(self.context(session), action, value)
 
@@ -563,14 +608,13 @@ class App:
         setting = _attr(target, "data-setting")
         if setting:
             value: Any = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
-            self.settings = self.settings.replace(**{setting: value})
-            self.storage.save_settings(self.settings)
+            self.settings = self.storage.update_settings(**{setting: value})
             self.apply_look()
             self.render()
             return
         field = _attr(target, "data-field")
-        if field and self.route[0] == "setup":
-            form = self.forms.setdefault(self.route[1], {})
+        if field and self.route.screen == "setup":
+            form = self.forms.setdefault(self.route.arg, {})
             form[field] = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
             self.render()
 
@@ -578,21 +622,21 @@ class App:
         """Remember typed names without redrawing (which would move the caret)."""
         target = _js(event.target)
         field = _attr(target, "data-field") if target is not None and hasattr(target, "getAttribute") else None
-        if field and self.route[0] == "setup" and str(target.type) == "text":
-            self.forms.setdefault(self.route[1], {})[field] = str(target.value)
+        if field and self.route.screen == "setup" and str(target.type) == "text":
+            self.forms.setdefault(self.route.arg, {})[field] = str(target.value)
 
     def on_keydown(self, event: Any) -> None:
         """Offer the table's keyboard shortcuts."""
-        if self.route[0] != "play" or event.ctrlKey or event.metaKey or event.altKey:
+        game_id = self.route.table
+        if game_id is None or event.ctrlKey or event.metaKey or event.altKey:
             return  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone
         target = _js(event.target)
         tag = str(getattr(target, "tagName", "")).lower() if target is not None else ""
         if tag in ("input", "select", "textarea"):
             return
-        screen = screen_for(self.route[1])
-        session = self.sessions.get(self.route[1])
-        handler = getattr(screen, "on_key", None)
-        if session is not None and handler is not None and handler(self.context(session), str(event.key)):
+        screen = self.screen(game_id)
+        session = self.sessions.get(game_id)
+        if session is not None and screen is not None and screen.on_key(self.context(session), str(event.key)):
             event.preventDefault()
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
 from boneyard.settings import Settings
 
 from .html import Markup
-from .session import Session
+from .session import Seat, Session
 
 
 @dataclass(frozen=True)
@@ -40,24 +40,57 @@ class TableContext:
     flags: dict[str, Any] = field(default_factory=dict)
 
 
-class GameScreen(Protocol):
-    """The methods each ``ui.games.<id>.SCREEN`` has."""
+class Screen:
+    """A game's table screen: what ``ui.games.<id>.SCREEN`` is an instance of.
 
-    game_id: str
+    A screen overrides ``modes``, ``mode_from_form``, ``render`` and ``on_action``; every other hook
+    does nothing here, so the app calls each hook on every screen without asking whether it has one.
+    """
 
-    def modes(self) -> list[Mode]: ...
+    game_id: str = ""
 
-    def custom_fields(self, form: dict[str, Any]) -> Markup: ...
+    # -- setup ------------------------------------------------------------------------------------
+    def modes(self) -> list[Mode]:
+        """Return the ways to play this game that the setup screen offers."""
+        raise NotImplementedError
 
-    def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]: ...
+    def custom_fields(self, form: dict[str, Any]) -> Markup:
+        """Return the game's own controls on the setup screen (none by default)."""
+        return Markup("")
 
-    def render(self, ctx: TableContext) -> Markup: ...
+    def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
+        """Return the mode and the number of players chosen in the setup form."""
+        raise NotImplementedError
 
-    def on_action(self, ctx: TableContext, action: str, value: str) -> None: ...
+    def seats_from_form(self, form: dict[str, Any], settings: Settings) -> list[Seat] | None:
+        """Seat people and computers from the setup form, or return None to let the shell seat them."""
+        return None
 
-    # Optional hooks (the app calls them when present):
-    #   on_key(ctx, key) -> bool            a key pressed on the table (True: handled)
-    #   after_render(ctx) -> None           the table's markup is in the page (bind canvas, start a loop)
-    #   leave(ctx) -> None                  the player leaves the table (stop loops, pause, save)
-    #   seats_from_form(form, settings) -> list[Seat]   seat people and computers from the setup form
-    #   final_scores(session) -> dict | None            scores of a finished game kept as its mode's bests
+    # -- the table ----------------------------------------------------------------------------------
+    def render(self, ctx: TableContext) -> Markup:
+        """Return the table's markup."""
+        raise NotImplementedError
+
+    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
+        """Carry out a click on the table (``data-action`` and ``data-value``)."""
+
+    def on_key(self, ctx: TableContext, key: str) -> bool:
+        """Handle a key pressed on the table; return True when it was used."""
+        return False
+
+    def on_key_up(self, ctx: TableContext, key: str) -> None:
+        """Handle a key released on the table."""
+
+    def after_render(self, ctx: TableContext) -> None:
+        """Work with the table once its markup is in the page (bind a canvas, start a loop)."""
+
+    def leave(self, ctx: TableContext) -> None:
+        """Stop loops, pause and save: the player leaves the table."""
+
+    # -- the end --------------------------------------------------------------------------------------
+    def final_scores(self, session: Session) -> dict[str, float] | None:
+        """Return the scores of a finished game kept as its mode's bests, or None."""
+        return None
+
+
+GameScreen = Screen  # the name older modules use

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
 from boneyard.core import (
-    GameInfo, IllegalMoveError, fresh_seed, make_rng, rng_from_json, rng_to_json, run_thinking, think,
+    GameInfo, GameState, IllegalMoveError, fresh_seed, make_rng, rng_from_json, rng_to_json, run_thinking, think,
 )
 from boneyard.games import get_game
 
-__all__ = ["Seat", "Session", "SessionError"]
+__all__ = ["Seat", "Session", "SessionError", "game_identity"]
 
 
 class SessionError(ValueError):
@@ -55,7 +55,7 @@ class Session:
     """One game in the page: the engine state plus its seats, mode and the computers' generator."""
 
     info: GameInfo
-    state: Any
+    state: GameState
     seats: list[Seat]
     mode: str  # stats key of the mode, e.g. "classic-2"
     mode_label: str  # what players read, e.g. "Classic, 2 players"
@@ -64,6 +64,12 @@ class Session:
     bot_rng: Any = None
     recorded: bool = False  # the result has gone into the stats
     extra: dict[str, Any] = field(default_factory=dict)  # screen-specific data kept with the save
+    uid: str = ""  # this deal's identity, shared by every tab that plays it
+    revision: int = 0  # moves applied in this page and before it: a tab with fewer is behind
+
+    def __post_init__(self) -> None:
+        if not self.uid:
+            self.uid = f"{fresh_seed():016x}"
 
     @classmethod
     def start(
@@ -132,6 +138,7 @@ class Session:
         if seat is None:
             raise IllegalMoveError("The game is over.")
         self.state.play(move)
+        self.revision += 1
         if not self.seats[seat].is_computer:
             self.extra["last_human"] = seat
 
@@ -150,6 +157,7 @@ class Session:
     def play_computer(self, move: Any) -> None:
         """Play the move the computer chose."""
         self.state.play(move)
+        self.revision += 1
 
     def computer_move(self) -> Any:
         """Let the computer choose and play the next move in one go; return the move."""
@@ -182,6 +190,8 @@ class Session:
             "bot_rng": rng_to_json(self.bot_rng),
             "recorded": self.recorded,
             "extra": self.extra,
+            "uid": self.uid,
+            "revision": self.revision,
         }
 
     @classmethod
@@ -204,6 +214,8 @@ class Session:
                 bot_rng=rng_from_json(data["bot_rng"]),
                 recorded=bool(data.get("recorded", False)),
                 extra=dict(data.get("extra", {})),
+                uid=game_identity(data)[0],
+                revision=game_identity(data)[1],
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise SessionError(f"the saved game is missing {exc}") from None
@@ -213,3 +225,21 @@ class Session:
             if seat.is_computer:
                 info.bot(seat.level or "")
         return session
+
+
+def game_identity(data: Mapping[str, Any]) -> tuple[str, int]:
+    """Return (uid, revision) of a session's stored form without rebuilding its game.
+
+    Saves written before games had an identity get one from their seed and mode, which every tab
+    derives alike, and revision 0; raise ValueError for a form that has neither.
+    """
+    uid = data.get("uid")
+    if not isinstance(uid, str) or not uid:
+        seed, mode = data.get("seed", 0), data.get("mode", "")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(mode, str):
+            raise ValueError("the saved game has no identity")
+        uid = f"seed-{seed}-{mode}"
+    revision = data.get("revision", 0)
+    if isinstance(revision, bool) or not isinstance(revision, int) or revision < 0:
+        raise ValueError("the saved game's revision is damaged")
+    return uid, revision

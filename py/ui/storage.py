@@ -14,7 +14,7 @@ passes ``window.localStorage``; the tests pass a dict-backed fake), so it is tes
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from boneyard import saves
 from boneyard.settings import Settings, settings_from_json
@@ -24,6 +24,7 @@ SETTINGS_KEY = saves.PREFIX + "settings"
 STATS_KEY = saves.PREFIX + "stats"
 
 Report = Callable[[str, str], None]  # (kind: "info"|"warning"|"error", message)
+T = TypeVar("T")
 
 
 def _is_quota_error(exc: BaseException) -> bool:
@@ -100,7 +101,12 @@ class Storage:
     # -- games ------------------------------------------------------------------------------------
     def save_game(self, game_id: str, state: dict[str, Any]) -> bool:
         """Save a game in progress."""
-        return self.set(saves.save_key(game_id), saves.dump_save(game_id, state, self.clock()))
+        return self.write_game(game_id, state) is not None
+
+    def write_game(self, game_id: str, state: dict[str, Any]) -> str | None:
+        """Save a game in progress; return the exact text stored, or None when it could not be."""
+        text = saves.dump_save(game_id, state, self.clock())
+        return text if self.set(saves.save_key(game_id), text) else None
 
     def load_game(self, game_id: str, rebuild: Callable[[str, dict[str, Any]], Any]) -> Any | None:
         """Return ``rebuild(game, state)`` for the saved game, or None; a broken save is reported and moved aside."""
@@ -140,6 +146,12 @@ class Storage:
         """Store the settings."""
         return self.set(SETTINGS_KEY, saves.dump_record("settings", settings.to_json()))
 
+    def update_settings(self, **changes: Any) -> Settings:
+        """Apply ``changes`` to the settings as stored now (another tab may have changed others); return them."""
+        settings = self.load_settings().replace(**changes)
+        self.save_settings(settings)
+        return settings
+
     def load_stats(self) -> Stats:
         """Return the stored stats (empty when none; a damaged record is reported and moved aside)."""
         text = self.get(STATS_KEY)
@@ -156,6 +168,18 @@ class Storage:
     def save_stats(self, stats: Stats) -> bool:
         """Store the stats."""
         return self.set(STATS_KEY, saves.dump_record("stats", stats.to_json()))
+
+    def update_stats(self, change: Callable[[Stats], T]) -> tuple[Stats, T]:
+        """Apply ``change`` to the stats as stored now and store them when it returns a true value.
+
+        Each tab's results are added to what every tab has stored (merged, never overwritten with a
+        tab's own older copy), and stats cleared elsewhere stay cleared. Returns (stats, change's value).
+        """
+        stats = self.load_stats()
+        result = change(stats)
+        if result:
+            self.save_stats(stats)
+        return stats, result
 
     def broken(self) -> list[str]:
         """Return the keys of the records kept aside."""

@@ -11,7 +11,7 @@ from typing import Any
 from boneyard.games.dominoes import MODES
 
 from ..html import Markup, h, join, name_attr
-from ..screen import Mode, TableContext
+from ..screen import Mode, Screen, TableContext
 from ..screens import field, select
 from .domino_svg import _n, back_svg, standalone_tile, tile_svg
 from .dominoes_layout import bounds, layout_line, reach_for_width
@@ -37,7 +37,7 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-class DominoesScreen:
+class DominoesScreen(Screen):
     """The table screen of ``dominoes``."""
 
     game_id = "dominoes"

@@ -20,7 +20,7 @@ from boneyard.games.falling import new_state
 from boneyard.games.falling.autoplay import AutoPlayer
 
 from ..html import Markup, h
-from ..screen import Mode, TableContext
+from ..screen import Mode, Screen, TableContext
 from .falling_play import Driver, key_command
 
 __all__ = ["SCREEN", "FallingScreen", "MODES", "hud_values", "cascade_steps_for", "DEMO_DELAY"]
@@ -109,7 +109,7 @@ def final_scores(state: Any) -> dict[str, float]:
     return {"max": state.max_score, "power": state.power, "speed": round(state.speed, 1)}
 
 
-class FallingScreen:
+class FallingScreen(Screen):
     """The ``SCREEN`` of game ``falling``."""
 
     game_id = "falling"

@@ -27,7 +27,7 @@ from boneyard.games.heptalion.rules import parse_move, selection_targets
 from boneyard.games.heptalion.solve import solve
 
 from ..html import Markup, h, join, name_attr
-from ..screen import Mode, TableContext
+from ..screen import Mode, Screen, TableContext
 from ..session import Seat
 from . import heptalion_view as hv
 
@@ -54,7 +54,7 @@ def _sel(form: Mapping[str, Any], fid: str, name: str, options: list[tuple[str, 
     )
 
 
-class HeptalionScreen:
+class HeptalionScreen(Screen):
     """The table screen of Heptalion (``SCREEN``)."""
 
     game_id = GAME_ID

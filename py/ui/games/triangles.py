@@ -16,14 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..html import Markup, h, join, name_attr
-from ..screen import Mode, TableContext
+from ..screen import Mode, Screen, TableContext
 from ..screens import button
 from . import triangles_layout as lay
 
 PLAYERS = (2, 3, 4)
 
 
-class TrianglesScreen:
+class TrianglesScreen(Screen):
     """The table screen of Triangles (the ``GameScreen`` protocol of ``ui.screen``)."""
 
     game_id = "triangles"

@@ -1,0 +1,35 @@
+"""The end of a game: what goes into the stats and the best scores (pure, no browser).
+
+The shell applies these to the stats as they are stored *now* (``Storage.update_stats``), never to a
+tab's own copy, so two tabs' results add up and a tab never writes back stats that were cleared.
+"""
+
+from __future__ import annotations
+
+from boneyard.stats import Stats
+
+from .session import Session
+
+__all__ = ["count_result", "keep_bests"]
+
+
+def count_result(stats: Stats, session: Session, player: str, today: str) -> bool:
+    """Count a finished game against the computer for its first person; return True when stats changed.
+
+    A game counts once, however many tabs saw it end (the stats remember the deals they counted).
+    """
+    if not session.vs_computer or not session.human_seats or stats.has_counted(session.uid):
+        return False
+    result = session.result_for(session.human_seats[0])
+    if result is None:
+        return False
+    stats.record(session.info.id, session.mode, session.mode_label, player, result, today)
+    stats.mark_counted(session.uid)
+    return True
+
+
+def keep_bests(stats: Stats, session: Session, scores: dict[str, float] | None, today: str) -> list[str]:
+    """Keep the scores that beat their mode's bests; return the names of the new bests."""
+    if not scores:
+        return []
+    return stats.record_scores(session.info.id, session.mode, scores, today)

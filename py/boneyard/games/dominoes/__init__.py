@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import GameInfo, LazyBots, Option, lazy_engine
+from ...core import GameInfo, Lazy, LazyBots, Option, lazy_attributes, lazy_engine
 
 __all__ = ["GAME", "MODES", "DominoesState", "Move", "parse_move", "new_state", "from_dict"]
 
@@ -48,6 +48,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     **lazy_engine(f"{__name__}.rules"),
+    sample=Lazy(f"{__name__}.sample", "sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (2, 3, 4), "2, 3 or 4 players, each for themselves"),
@@ -59,10 +60,4 @@ GAME = GameInfo(
 )
 
 
-def __getattr__(name: str):
-    """Give the engine's names on first use (the package itself stays light to import)."""
-    if name in ("DominoesState", "Move", "parse_move", "new_state", "from_dict"):
-        from . import rules
-
-        return getattr(rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, ".rules", ("DominoesState", "Move", "parse_move", "new_state", "from_dict"))

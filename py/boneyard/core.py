@@ -21,7 +21,7 @@ float, bool, None) and hides what that seat may not see. Every turn-based game's
 - ``over``: whether the game has ended.
 - ``hand_counts``: how many tiles each seat holds, one number a seat.
 - ``legal_moves``: the legal moves as text, for the seat to move only (empty for everyone else).
-- ``history``: the public events in order (for a match, those of the hand in progress), each a dict
+- ``history``: the public events in order, the same in every seat's view (for a match, those of the hand in progress), each a dict
   with ``seat`` and ``move`` (the move's text; None for an event that is not a move, which then says
   what it is under ``kind``). A draw says ``"draw"``, never which tile.
 - ``outcome``: ``Outcome.to_dict()`` once over, else None.
@@ -152,7 +152,7 @@ class Outcome:
                 scores=tuple(int(s) for s in data.get("scores", ())),
                 detail=str(data.get("detail", "")),
             )
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, OverflowError) as exc:
             raise ValueError(f"bad outcome: {type(exc).__name__}: {exc}") from None
         except ValueError as exc:
             raise ValueError(f"bad outcome: {exc}") from None
@@ -187,9 +187,11 @@ def rng_from_json(data: Sequence[Any]) -> random.Random:
     """Rebuild a generator from ``rng_to_json``'s form; raise ValueError when it is malformed."""
     try:
         version, internal, gauss = data
+        if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, (int, float))):
+            raise ValueError(f"gauss must be None or a number, not {gauss!r}")
         rng = random.Random()
-        rng.setstate((int(version), tuple(int(x) for x in internal), gauss))
-    except (TypeError, ValueError) as exc:
+        rng.setstate((int(version), tuple(int(x) for x in internal), None if gauss is None else float(gauss)))
+    except (TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"bad random generator state: {exc}") from None
     return rng
 
@@ -415,7 +417,7 @@ class TurnState:
             return cls._from_dict(data)
         except ValueError as exc:
             raise ValueError(f"bad {name} save: {exc}") from None
-        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        except (KeyError, TypeError, IndexError, AttributeError, ArithmeticError, RecursionError) as exc:
             raise ValueError(f"bad {name} save: {type(exc).__name__}: {exc}") from None
 
 

@@ -605,7 +605,10 @@ class TrianglesState(TurnState):
 
     @classmethod
     def _from_dict(cls, data: Mapping[str, Any]) -> TrianglesState:
-        return _from_dict(data)
+        try:
+            return _from_dict(data)
+        except OverflowError as exc:  # a number out of range (generator words, infinite scores): core lets it through
+            raise ValueError(f"OverflowError: {exc}") from None
 
 
 _DRAW, _PASS, _PLACE = 0, 1, 2  # the kinds of undo record

@@ -14,6 +14,7 @@ import random
 from math import comb
 from typing import Any
 
+from ...core import random_bot
 from .rules import Move, parse_move
 
 __all__ = ["easy_bot", "medium_bot", "hard_bot", "rival_voids", "BOTS"]
@@ -27,10 +28,7 @@ def _forced(view: dict[str, Any]) -> Move | None:
     return parse_move(moves[0]) if len(moves) == 1 else None
 
 
-def easy_bot(view: dict[str, Any], rng: random.Random) -> Move:
-    """Play any legal move at random."""
-    moves = view["legal_moves"]
-    return parse_move(moves[rng.randrange(len(moves))])
+easy_bot = random_bot(parse_move)  # any legal move at random
 
 
 def _after(ends: list[int] | None, move: Move) -> tuple[int, int]:

@@ -76,7 +76,11 @@ class Harness:
         return True
 
     def render(self) -> str:
-        return str(SCREEN.render(self.ctx))
+        """Return the table's markup with the names' isolation (FSI/PDI, ``<bdi class="name">``) left out."""
+        page = str(SCREEN.render(self.ctx))
+        for mark in ("\u2068", "\u2069", '<bdi class="name">', "</bdi>"):
+            page = page.replace(mark, "")
+        return page
 
     def act(self, action: str, value: str = "") -> str:
         SCREEN.on_action(self.ctx, action, value)
@@ -333,6 +337,15 @@ def test_the_summary_shows_each_seats_pips_and_new_game_and_home(seed):
         assert ("You win!" if w == 0 else f"{names[w]} wins") in page
     else:
         assert "A draw" in page
+    low = min(outcome.scores)
+    if outcome.termination == "out":
+        assert ("You laid" if outcome.winners[0] == 0 else f"{names[outcome.winners[0]]} laid") + " the last tile." in page
+    elif len(outcome.winners) == 1:
+        who = "you have" if outcome.winners[0] == 0 else f"{names[outcome.winners[0]]} has"
+        assert f"The game is blocked: {who} the lowest pip total, {low}." in page
+    else:
+        assert f"tie for the lowest pip total, {low}." in page
+    assert "Player 0" not in page and "seat 0" not in page.lower()
 
 
 # -- zoom and keys ----------------------------------------------------------------------------------------
@@ -416,3 +429,19 @@ def test_news_reads_out_each_move_once():
     news = SCREEN.news(harness.ctx)
     assert news and news[0].startswith("You laid")
     assert SCREEN.news(harness.ctx) == []
+
+
+@pytest.mark.parametrize("hands,words", [
+    ([["0-0-1"], ["1-1-1"]], "The game is blocked: P1 has the lowest pip total, 1."),
+    ([["1-1-1"], ["0-0-1"]], "The game is blocked: P2 has the lowest pip total, 1."),
+    ([["0-0-2"], ["0-1-1"]], "The game is blocked: P1 and P2 tie for the lowest pip total, 2."),
+])
+def test_a_blocked_ending_says_who_has_the_lowest_pip_total(hands, words):
+    from tests.games.triangles.triangles_helpers import empty_stock_position
+
+    session = start(seed=1, players=2, device=True)
+    session.state = empty_stock_position(hands, [("5-5-5", (0, 0), 0)])
+    session.state.play("pass")
+    session.state.play("pass")
+    assert session.state.outcome().termination == "blocked"
+    assert words in Harness(session).render()

@@ -275,7 +275,14 @@ class TrianglesScreen(Screen):
         if outcome["termination"] == "out" and len(winners) == 1:
             how = ("You laid" if names[winners[0]] == "You" else f"{names[winners[0]]} laid") + " the last tile."
         else:
-            how = "The game is blocked: the lowest pip total wins."
+            low = min(scores) if scores else None
+            if low is None:
+                how = "The game is blocked: the lowest pip total wins."
+            elif len(winners) == 1:
+                who = names[winners[0]]
+                how = f"The game is blocked: {'you have' if who == 'You' else who + ' has'} the lowest pip total, {low}."
+            else:
+                how = f"The game is blocked: {' and '.join(names[w] for w in winners)} tie for the lowest pip total, {low}."
         rows = []
         for seat in range(len(names)):
             hand = ctx.session.state.view(seat)["hand"]

@@ -1,5 +1,5 @@
 """Run every benchmark of the repository in one go (``make bench``): page start-up, Bonefall's frames,
-and each engine's speed and computer players.
+each engine's speed and computer players, and Dominoes' public state API beside a peer package.
 
     python3 tests/bench/run_all.py [--quick]
 
@@ -26,6 +26,7 @@ def commands(quick: bool) -> list[list[str]]:
         [py, "tests/bench/bench_boot.py", "--runs", runs, "--return-runs", "3"],
         [py, "tests/bench/bench_falling_frames.py", "--seconds", "10" if quick else "30"],
         [py, "-m", "boneyard.games.dominoes.bench"],
+        [py, "tests/bench/bench_api.py", *(["--quick"] if quick else [])],
         [py, "-m", "boneyard.arena", "--game", "dominoes", "--players", "2", "--seats", "hard,medium",
          "--games", "1000" if quick else "4000", "--seed", "1"],
         [py, "tests/games/triangles/bench_triangles.py"],

@@ -1,7 +1,7 @@
 """Triangles in the page: marked spots against the engine, a seeded game played by clicks to the end
 with a reload in the middle, the keyboard path, the shared-device cover, pan and zoom, and no sideways
 scrolling at 360 px. Positions are planted as saves built here with the engine, then loaded through
-the app's own "another tab saved" path (a storage event), which costs far less than a reload.
+the app's own "another tab saved" path (a storage event), which costs far less than a reload (going back to an earlier position reloads: a shorter history never replaces a longer one).
 """
 
 from __future__ import annotations
@@ -66,12 +66,20 @@ def plant(page, session: Session) -> None:
     """Load ``session`` into the page as if another tab had saved it, and show its table."""
     page.wait_for_function("!document.querySelector('#tri-table[data-turn=\"wait\"]')")
     text = saves.dump_save("triangles", session.to_json())
-    page.evaluate(
-        "([key, text]) => { localStorage.setItem(key, text);"
-        " window.dispatchEvent(new StorageEvent('storage', {key})); location.hash = '#/play/triangles'; }",
-        [KEY, text],
-    )
     moves = len(session.state.history)
+    shown = page.get_attribute("#tri-table", "data-moves") if page.query_selector("#tri-table") else None
+    if shown is not None and int(shown) > moves:
+        # Going back to an earlier position: the app never lets another tab's shorter history replace a
+        # longer one of the same game, so this takes a reload.
+        page.evaluate("([key, text]) => localStorage.setItem(key, text)", [KEY, text])
+        reload_ready(page)
+        page.evaluate("location.hash = '#/play/triangles'")
+    else:
+        page.evaluate(
+            "([key, text]) => { localStorage.setItem(key, text);"
+            " window.dispatchEvent(new StorageEvent('storage', {key})); location.hash = '#/play/triangles'; }",
+            [KEY, text],
+        )
     page.wait_for_selector(f"#tri-table[data-moves='{moves}']")
     page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
 

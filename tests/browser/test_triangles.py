@@ -1,7 +1,8 @@
 """Triangles in the page: marked spots against the engine, a seeded game played by clicks to the end
 with a reload in the middle, the keyboard path, the shared-device cover, pan and zoom, and no sideways
 scrolling at 360 px. Positions are planted as saves built here with the engine, then loaded through
-the app's own "another tab saved" path (a storage event), which costs far less than a reload (going back to an earlier position reloads: a shorter history never replaces a longer one).
+the app's own "another tab saved" path (a storage event), which costs far less than a reload; going
+back to an earlier position reloads (a shorter history never replaces a longer one).
 """
 
 from __future__ import annotations

@@ -309,8 +309,9 @@ def _matched(
             match[p], owner[old], owner[tile], match[q] = old, p, q, tile  # type: ignore[index]
         fixed[p] = True
     hands: dict[int, list[Tile]] = {seat: [] for seat in slots}
-    for (seat, _), tile in zip(places, match):
-        hands[seat].append(tile)  # type: ignore[arg-type]
+    for (seat, _), held in zip(places, match):
+        assert held is not None  # every position was matched above
+        hands[seat].append(held)
     return hands
 
 

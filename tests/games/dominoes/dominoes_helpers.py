@@ -38,7 +38,6 @@ def position(
         table.left, table.right = line[0][0], line[-1][1]
     state.table = table
     state.history = []
-    state._codes = None  # the cached legal moves were the dealt table's
     if scores is not None:
         state.scores = list(scores)
     return state

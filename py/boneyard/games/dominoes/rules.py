@@ -29,7 +29,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, NamedTuple
+from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
 
 from ...core import (
     IllegalMoveError,
@@ -247,8 +247,8 @@ def parse_move(text: str) -> Move:
     return _MOVE_BY_KEY[(MoveKind.LAY, tile, end or None)]
 
 
-def code_to_move(code: int, opening: bool) -> Move:
-    """Return the Move of an internal move code (``Table``'s, with ``opening`` while the line is empty)."""
+def code_to_move(code: int, opening: bool = False) -> Move:
+    """Return the Move of a move code (``opening``: a lay without the OPEN flag that opens the line)."""
     return MOVE_OF[code | OPEN if opening and code < DRAW else code]
 
 
@@ -279,6 +279,7 @@ class Table:
         "opening_tile",
         "ended",
         "winner",
+        "codes",
     )
 
     def __init__(
@@ -302,6 +303,7 @@ class Table:
         self.opening_tile = opening_tile  # the tile that must open (-1: any tile)
         self.ended: str | None = None  # None, "out" or "blocked"
         self.winner: int | None = None  # the seat that went out
+        self.codes: Sequence[int] | None = None  # the legal codes, kept until the next move
 
     def copy(self) -> Table:
         """Return an independent copy."""
@@ -318,58 +320,79 @@ class Table:
         other.opening_tile = self.opening_tile
         other.ended = self.ended
         other.winner = self.winner
+        other.codes = self.codes
         return other
 
-    def moves(self) -> list[int]:
-        """Return the legal move codes of the seat to move (empty once the hand is over)."""
+    def moves(self) -> Sequence[int]:
+        """Return the legal move codes of the seat to move (empty once the hand is over).
+
+        An opening lay carries the OPEN flag. The list is kept until the next move and handed out
+        again: callers read it, never change it.
+        """
+        codes = self.codes
+        if codes is not None:
+            return codes
         if self.ended is not None:
-            return []
-        hand = self.hands[self.turn]
-        left = self.left
-        if left < 0:
-            if self.opening_tile >= 0:
-                return [self.opening_tile << 1]
-            return [t << 1 for t in mask_tiles(hand)]
-        base = left * 7 + self.right
-        fit = hand & ENDS_MASK[base]
-        if not fit:
-            if self.draw_game and self.stock:
-                return [DRAW]
-            return [PASS]
-        if not fit & (fit - 1):  # one tile fits: the common case
-            return list(FIT[BIT[fit] * 49 + base])
-        codes: list[int] = []
-        fits = FIT
-        bit = BIT
-        while fit:
-            low = fit & -fit
-            codes += fits[bit[low] * 49 + base]
-            fit ^= low
+            codes = []
+        else:
+            hand = self.hands[self.turn]
+            left = self.left
+            if left < 0:
+                if self.opening_tile >= 0:
+                    codes = [OPEN | self.opening_tile << 1]
+                else:
+                    codes = [OPEN | t << 1 for t in mask_tiles(hand)]
+            else:
+                base = left * 7 + self.right
+                fit = hand & ENDS_MASK[base]
+                if not fit:
+                    codes = [DRAW] if self.draw_game and self.stock else [PASS]
+                elif not fit & (fit - 1):  # one tile fits: the common case
+                    codes = FIT[BIT[fit] * 49 + base]
+                else:
+                    codes = []
+                    fits = FIT
+                    bit = BIT
+                    while fit:
+                        low = fit & -fit
+                        codes += fits[bit[low] * 49 + base]
+                        fit ^= low
+        self.codes = codes
         return codes
 
-    def apply(self, code: int) -> None:
-        """Play a move code that ``moves()`` listed (no checks: callers check first)."""
+    def apply(self, code: int) -> Record:
+        """Play a move code that ``moves()`` listed (no checks: callers check first); return its undo record.
+
+        The record (seat, code, left and right ends, legal codes, passes in a row, all from before
+        the move, and the tile drawn or -1) is what ``revert`` takes; the state keeps it as the move's
+        history event too.
+        """
         turn = self.turn
-        if code >= DRAW:
-            if code == DRAW:
-                self.hands[turn] |= 1 << self.stock.pop()
-                return  # the same seat plays on: it draws until a tile fits
-            self.passes += 1
-            if self.passes >= self.players:
+        left = self.left
+        right = self.right
+        passes = self.passes
+        codes = self.codes
+        self.codes = None
+        if code == DRAW:
+            t = self.stock.pop()
+            self.hands[turn] |= 1 << t
+            return (turn, code, left, right, codes, passes, t)  # the same seat plays on: it draws until a tile fits
+        if code == PASS:
+            self.passes = passes + 1
+            if passes + 1 >= self.players:
                 self.ended = BLOCKED
             else:
                 self.turn = turn + 1 if turn + 1 < self.players else 0
-            return
-        t = code >> 1
+            return (turn, code, left, right, codes, passes, -1)
+        t = (code & CODE_MASK) >> 1
         hand = self.hands[turn] ^ (1 << t)
         self.hands[turn] = hand
-        left = self.left
         if left < 0:
             self.left = HIGH[t]
             self.right = LOW[t]
             self.line.append(TILES[t])
         elif code & 1:
-            k = t * 7 + self.right
+            k = t * 7 + right
             self.right = OTHER[k]
             self.line.append(RIGHT_PIECE[k])
         else:
@@ -382,22 +405,16 @@ class Table:
             self.winner = turn
         else:
             self.turn = turn + 1 if turn + 1 < self.players else 0
-
-    def record(self, code: int) -> Record:
-        """Return what ``revert`` needs to take back ``code``, to be taken before ``apply(code)``."""
-        return (self.turn, code, self.left, self.right, None, self.passes, self.stock[-1] if code == DRAW else -1)
+        return (turn, code, left, right, codes, passes, -1)
 
     def revert(self, record: Record) -> None:
-        """Take back the last move applied, from the record taken before it (see ``record``).
-
-        A record is (seat, code, left end, right end, anything, passes, drawn tile or -1); the code may
-        carry the state's OPEN flag.
-        """
-        turn, code, left, right, _, passes, drawn = record
+        """Take back the last move applied, from the record ``apply`` returned for it."""
+        turn, code, left, right, codes, passes, drawn = record
         self.turn = turn
         self.ended = None
         self.winner = None
         self.passes = passes
+        self.codes = codes
         if code == DRAW:
             self.hands[turn] ^= 1 << drawn
             self.stock.append(drawn)
@@ -568,16 +585,17 @@ class DominoesState(TurnState):
     rng: random.Random
     table: Table
     _events: list[Event]  # public events of the hand in progress
-    _codes: list[int] | None  # the legal public codes, cached until the next move
+    _floor: int  # the turn number when this state was dealt or loaded
+    _undo: list[tuple[int, _HandEnd]]  # type: ignore[assignment]  # the moves that ended a hand
 
     def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
         self.options = dict(options)
         self._start(self.options["players"], rng)
+        self._floor = 0
         self.scores = [0] * self.players
         self.hand_number = 1
         self.hand_results: list[dict[str, Any]] = []
         self._events = []
-        self._codes = None
         self.table = deal(rng, self.players, self.options["hand_size"], self.options["draw"], None)
 
     # -- Engine API ------------------------------------------------------------------------------
@@ -586,26 +604,12 @@ class DominoesState(TurnState):
         """Return the seat to move, or None once the game is over."""
         return None if self._outcome is not None else self.table.turn
 
-    def _legal_codes(self) -> list[int]:
-        """Return the public codes of the legal moves (cached until the position changes)."""
-        codes = self._codes
-        if codes is None:
-            table = self.table
-            codes = table.moves()
-            if table.left < 0:
-                codes = [c | OPEN for c in codes]
-            self._codes = codes
-        return codes
-
     def legal_moves(self) -> list[Move]:
         """Return the legal moves of the seat to move (empty once the game is over)."""
-        codes = self._codes
+        table = self.table
+        codes = table.codes
         if codes is None:
-            table = self.table
             codes = table.moves()
-            if table.left < 0:
-                codes = [c | OPEN for c in codes]
-            self._codes = codes
         if len(codes) == 1:
             return [MOVE_OF[codes[0]]]
         return list(map(MOVE_OF.__getitem__, codes))
@@ -614,41 +618,45 @@ class DominoesState(TurnState):
         """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it.
 
         The hot path overrides ``TurnState.play`` with the same sequence (over? -> parse -> legal? ->
-        apply): a shared Move that is legal now goes straight to ``_apply`` by its code.
+        apply): a shared Move that is legal now goes straight to the table by its code, and the table's
+        undo record is also the move's history event (``_apply`` and ``_revert`` are inlined in ``play``
+        and ``undo``).
         """
         if self._outcome is not None:
             raise IllegalMoveError("the game is over")
         code = move._code if move.__class__ is Move else -1  # type: ignore[union-attr]
-        codes = self._codes
+        table = self.table
+        codes = table.codes
         if codes is None:
-            codes = self._legal_codes()
+            codes = table.moves()
         if code < 0 or code not in codes:
             code = self._accept(as_move(move, parse_move, Move, self.NAME))
-        # _apply, inlined: one record is both the history event and what undo needs.
-        table = self.table
-        self._events.append(
-            (table.turn, code, table.left, table.right, codes, table.passes, table.stock[-1] if code == DRAW else -1)
-        )
-        table.apply(code & CODE_MASK)
-        self._codes = None
-        self._undo.append(None if table.ended is None else self._finish_hand())
+        self._events.append(table.apply(code))
         self.turn_number += 1
+        if table.ended is not None:
+            self._undo.append((self.turn_number, self._finish_hand()))
+
+    # Undo: the history events are the moves' undo records (``Table.apply``), so the undo list holds only
+    # the moves that ended a hand, each with the turn number it led to; moves made before a save was
+    # loaded (below ``_floor``) cannot be taken back.
+
+    def can_undo(self) -> bool:
+        """Tell whether a move can be taken back (moves made before a save was loaded cannot)."""
+        return self.turn_number > self._floor
 
     def undo(self) -> None:
         """Take back the last move exactly; raise IndexError when there is none to take back.
 
-        The hot path overrides ``TurnState.undo`` with the same steps (``_revert`` inlined).
+        The hot path overrides ``TurnState.undo`` (the same steps, ``_revert`` inlined).
         """
-        undo = self._undo
-        if not undo:
+        turn = self.turn_number
+        if turn <= self._floor:
             raise IndexError("no move to take back")
-        end = undo.pop()
-        if end is not None:
-            self._unfinish(end)
-        record = self._events.pop()
-        self.table.revert(record)
-        self._codes = record[4]  # the legal codes before the move, as they were
-        self.turn_number -= 1
+        ends = self._undo
+        if ends and ends[-1][0] == turn:
+            self._unfinish(ends.pop()[1])
+        self.table.revert(self._events.pop())
+        self.turn_number = turn - 1
 
     def _accept(self, move: Move) -> int:
         """Return the public code of a legal move; raise IllegalMoveError with the reason otherwise."""
@@ -656,7 +664,7 @@ class DominoesState(TurnState):
         if code < 0:
             shared = _MOVE_BY_KEY.get((move.kind, move.tile, move.end))
             code = shared._code if shared is not None else -1
-        if code >= 0 and code in self._legal_codes():
+        if code >= 0 and code in self.table.moves():
             return code
         return self._code_of(move)
 
@@ -688,7 +696,7 @@ class DominoesState(TurnState):
         if table.left < 0:
             if move.end is not None:
                 raise IllegalMoveError(f"the line is empty: open it with {text} (no end)")
-            if t << 1 in legal:
+            if OPEN | t << 1 in legal:
                 return OPEN | t << 1
             must = TILES[table.opening_tile]
             raise IllegalMoveError(f"the hand opens with {domino_text(must)}: lay it first")
@@ -705,25 +713,6 @@ class DominoesState(TurnState):
                 return code
         name = "left" if side == 0 else "right"
         raise IllegalMoveError(f"{text} does not match the {name} end ({number})")
-
-    def _apply(self, code: int) -> _HandEnd | None:
-        """Play an accepted public code and record it; finish the hand when it ends (what ``play`` inlines)."""
-        table = self.table
-        codes = self._legal_codes()
-        self._events.append(
-            (table.turn, code, table.left, table.right, codes, table.passes, table.stock[-1] if code == DRAW else -1)
-        )
-        table.apply(code & CODE_MASK)
-        self._codes = None
-        return None if table.ended is None else self._finish_hand()
-
-    def _revert(self, end: _HandEnd | None) -> None:
-        """Take back the last move exactly (a finished hand is unscored, a new deal taken back)."""
-        if end is not None:
-            self._unfinish(end)
-        record = self._events.pop()
-        self.table.revert(record)
-        self._codes = record[4]
 
     def _copy_into(self, other: DominoesState) -> None:
         """Give a clone its own table, history, scores and results."""
@@ -840,7 +829,7 @@ class DominoesState(TurnState):
             "turn_number": self.turn_number,
             "over": over,
             "hand_counts": [h.bit_count() for h in table.hands],
-            "legal_moves": [TEXT_OF[c] for c in self._legal_codes()] if turn == seat else [],
+            "legal_moves": [TEXT_OF[c] for c in table.moves()] if turn == seat else [],
             "history": _events_json(self._events),
             "outcome": outcome.to_dict() if outcome is not None else None,
             "options": dict(self.options),
@@ -954,7 +943,6 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     except OverflowError as exc:  # core's rng_from_json lets this one through (noted for core)
         raise ValueError(f"bad random generator state: {exc}") from None
     state._start(players, rng)
-    state._codes = None
     scores = data["scores"]
     _check(isinstance(scores, list) and len(scores) == players, "scores must list one number a seat")
     _check(all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in scores), "bad scores")
@@ -1025,6 +1013,7 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     _check(isinstance(turn_number, int) and not isinstance(turn_number, bool), "bad turn number")
     _check(turn_number >= len(state._events), "the turn number is below the moves of the hand in progress")
     state.turn_number = turn_number
+    state._floor = turn_number
     return state
 
 

@@ -255,8 +255,8 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
     state = DominoesState.__new__(DominoesState)
     state.options = options
     state._start(players, random.Random(derive_seed(rng)))
-    state._codes = None
     state.turn_number = view["turn_number"]
+    state._floor = state.turn_number
     state.scores = list(view["scores"]) if view["scores"] is not None else [0] * players
     state.hand_number = view["hand_number"]
     state.hand_results = results

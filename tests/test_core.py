@@ -625,7 +625,7 @@ def test_lazy_attributes_import_the_module_on_first_use(tmp_path, monkeypatch):
     (package / "__init__.py").write_text(
         "from boneyard.core import lazy_attributes, lazy_engine\n"
         "__getattr__ = lazy_attributes(__name__, '.engine', ('VALUE', 'double'))\n"
-        "ENGINE = lazy_engine(__name__ + '.engine', 'sample')\n"
+        "ENGINE = lazy_engine(__name__ + '.engine', sample=__name__ + '.engine')\n"
     )
     (package / "engine.py").write_text(
         "VALUE = 42\nHIDDEN = 1\n"

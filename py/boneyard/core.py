@@ -38,7 +38,7 @@ import importlib
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Protocol, Sequence, cast
+from typing import Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Protocol, Sequence, TypedDict, cast
 
 __all__ = [
     "IllegalMoveError",
@@ -264,7 +264,11 @@ class TurnState:
     GAME: ClassVar[str] = ""
     NAME: ClassVar[str] = ""
     MOVE_TYPES: ClassVar[tuple[type, ...]] = ()
-    parse_move: ClassVar[Callable[[str], Any]]
+
+    @staticmethod
+    def parse_move(text: str) -> Any:
+        """Return the move a text names (each game sets its own ``parse_move``)."""
+        raise NotImplementedError
 
     players: int
     rng: random.Random | None
@@ -456,13 +460,27 @@ class Lazy:
         return f"Lazy({self.module!r}, {self.name!r})"
 
 
-def lazy_engine(module: str, *extra: str) -> dict[str, Lazy]:
+class EngineFunctions(TypedDict, total=False):
+    """The engine functions ``lazy_engine`` gives ``GameInfo``, by name."""
+
+    new_state: Callable[..., Any]
+    from_dict: Callable[[Mapping[str, Any]], Any]
+    parse_move: Callable[[str], Any]
+    sample: Callable[..., Any]
+
+
+def lazy_engine(module: str, sample: str | None = None) -> EngineFunctions:
     """Return ``new_state``, ``from_dict`` and ``parse_move`` of a game's rules module, imported on first use.
 
-    A game registers with ``GameInfo(..., **lazy_engine(f"{__name__}.rules"))``; ``extra`` names more
-    functions of that module for ``GameInfo`` (``"sample"`` for a game with hidden information).
+    A game registers with ``GameInfo(..., **lazy_engine(f"{__name__}.rules"))``; a game with hidden
+    information names the module of its ``sample(view, rng)`` too (it may be the rules module).
     """
-    return {name: Lazy(module, name) for name in ("new_state", "from_dict", "parse_move", *extra)}
+    functions = EngineFunctions(
+        new_state=Lazy(module, "new_state"), from_dict=Lazy(module, "from_dict"), parse_move=Lazy(module, "parse_move")
+    )
+    if sample is not None:
+        functions["sample"] = Lazy(sample, "sample")
+    return functions
 
 
 def lazy_attributes(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:

@@ -30,7 +30,7 @@ Start a game with ``GAME.new_state(seed=S, players=2)``. Move text: ``2-3-5@4,-1
 
 from __future__ import annotations
 
-from ...core import GameInfo, Lazy, LazyBots, Option, lazy_attributes, lazy_engine
+from ...core import GameInfo, LazyBots, Option, lazy_attributes, lazy_engine
 
 __all__ = ["GAME"]
 
@@ -59,8 +59,7 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    **lazy_engine(f"{__name__}.rules"),
-    sample=Lazy(f"{__name__}.sample", "sample"),
+    **lazy_engine(f"{__name__}.rules", sample=f"{__name__}.sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(Option("players", "Players", 2, (2, 3, 4), "How many seats at the table"),),
     order=20,

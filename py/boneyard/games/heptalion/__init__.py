@@ -1,7 +1,8 @@
 """Heptalion: place your dominoes on the diamond of seven symbols; the first who cannot place loses.
 
 Modules: ``board`` (the diamond, symbol layouts, placements, checks, random and lab boards),
-``rules`` (state, moves, views, saves), ``bots`` (Automa+ easy, medium, hard) and ``solve`` (the
+``rules`` (state, moves, views, saves, and the one rules path on bit masks that the Hard search shares),
+``sample`` (a state consistent with a view), ``bots`` (Automa+ easy, medium, hard) and ``solve`` (the
 exact "How many can you fit?" solver and its command).
 
 Options of ``GAME.new_state(seed=S, ...)``: ``players`` (2-4; 1 = the solo puzzle "How many can you
@@ -12,27 +13,31 @@ drawn from the seed; "play again" passes the previous game's loser).
 Move text: ``"T-P@12,13"``: the tile (symbols in SYMBOLS order "XCDSTPL"), then the spaces its first
 and second symbol land on. ``parse_move`` also takes ``"P-T@13,12"``; doubles list the lower space first.
 
-``state.view(seat)`` (JSON-ready, the only thing bots and screens see):
+``state.view(seat)`` (JSON-ready, the only thing bots and screens see): the keys of ``core``'s view
+contract (``game`` "heptalion", ``players`` 1-4, ``seat`` this seat, ``turn``, ``turn_number`` (tiles
+placed), ``over``, ``hand_counts``, ``legal_moves``, ``history``, ``outcome``), then Heptalion's own:
 
-- ``game`` "heptalion"; ``name`` "Heptalion", "Heptalion (Random)" or "Heptalion (Lab)";
+- ``name`` "Heptalion", "Heptalion (Random)" or "Heptalion (Lab)";
 - ``board``: ``{"rows": [11 strings of 11 characters, a space where there is no square], "kind":
   "original" | "random" | "lab" | "custom", "seed": int | None}``;
 - ``spaces``: per space ``{"id", "row", "col", "symbol", "covered"}`` (row/col in the 11x11 grid);
 - ``covered``: placed tiles in order, ``{"number" (1 = first placed), "seat", "tile", "spaces": [a, b],
   "move", "latest" (True for the most recent one)}``;
-- ``players`` (1-4), ``solo`` (the puzzle), ``you`` (this seat), ``hidden``, ``start`` (the starred
-  seat), ``turn`` (seat to move, None when over), ``hand`` (this seat's unplayed tiles);
+- ``solo`` (the puzzle), ``hidden``, ``start`` (the starred seat), ``hand`` (this seat's unplayed tiles);
 - ``seats``: per seat ``{"seat", "status" ("playing" | "eliminated" | "winner"), "tile_count", "hand"
   (list of tiles, or None when hidden from this seat), "placed" (tiles it placed), "start"}``;
 - ``discard``: the 3-player game's public discarded tile, else None;
 - ``eliminated``: seats in order of elimination;
-- ``history``: public events in order: ``{"kind": "place", "seat", "move", "number"}``,
-  ``{"kind": "eliminated", "seat", "order" (1 = first out), "after" (tiles placed by then)}``,
-  ``{"kind": "winner", "seat"}`` or, solo, ``{"kind": "no_fit", "seat": 0, "placed"}``;
-- ``legal_moves``: the move texts of this seat when it is to move, else [];
-- ``outcome``: None, or ``Outcome.to_dict()``: winners [seat], termination "eliminated" (solo:
-  "fit"), placings (1 the winner, 2 everyone else), scores (tiles left in each hand; solo: tiles
-  placed), detail (a sentence).
+- ``seed``: the game's seed when no hand is hidden (it tells the deal), else None.
+
+``history`` holds the public events in order, each with ``seat``, ``move`` (the text, None for an event
+that is not a move) and ``kind``: ``{"kind": "place", "number"}``, ``{"kind": "eliminated", "order"
+(1 = first out), "after" (tiles placed by then)}``, ``{"kind": "winner"}`` or, solo, ``{"kind":
+"no_fit", "placed"}``. ``outcome`` is ``Outcome.to_dict()``: winners [seat], termination "eliminated"
+(solo: "fit"), placings (1 the winner, 2 everyone else), scores (tiles left in each hand; solo: tiles
+placed); the engine writes no sentences (the screen words the ending).
+
+``GAME.sample(view, rng)`` (``sample.py``) deals a full state consistent with a view, for a search.
 """
 
 from __future__ import annotations

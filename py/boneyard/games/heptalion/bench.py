@@ -1,6 +1,6 @@
 """Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|arena|all]
+    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|api|arena|all]
         [--games N] [--seeds N]
 
 Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
@@ -17,8 +17,9 @@ from typing import Sequence
 from ...arena import _format, run_arena
 from . import GAME
 from .board import lab_search, random_board
-from .bots import HARD_NODES, hard_bot, medium_bot
+from .bots import HARD_NODES, Searcher, easy_bot, hard_bot, medium_bot, sample_positions
 from .rules import new_state
+from .sample import sample
 from .solve import solve
 
 PAGE_FACTOR = 1.45
@@ -85,6 +86,42 @@ def bench_hard(games: int) -> None:
             print(_summary(f"hard move ({HARD_NODES} nodes), {players} players, hidden={hidden}", times))
 
 
+def bench_api(games: int) -> None:
+    """Time the state API a search drives: play/undo, view(), sample(), and the Hard search's nodes a second."""
+    clock = time.process_time
+    start, moves = clock(), 0
+    for seed in range(games):
+        state = new_state(seed=seed, players=4)
+        rng = random.Random(seed)
+        while not state.is_over():
+            legal = state.legal_moves()
+            move = legal[rng.randrange(len(legal))]
+            state.play(move)
+            state.undo()
+            state.play(move)
+            moves += 1
+    spent = clock() - start
+    print(f"4-player games through legal_moves()/play()/undo()/play(): {games / spent:.0f} games/s ({moves} moves)")
+    views = []
+    for seed in range(min(games, 40)):
+        state = new_state(seed=seed, players=2 + seed % 3, hidden=seed % 2 == 1)
+        rng = random.Random(seed)
+        while not state.is_over():
+            views.append(state.view(state.current_player()))
+            state.play(easy_bot(views[-1], rng))
+    start = clock()
+    for view in views:
+        sample(view, rng)
+    print(f"sample(): {(clock() - start) / len(views) * 1e6:.0f} us a view (n={len(views)}, 2-4 players, half hidden)")
+    nodes, start = 0, clock()
+    for i, view in enumerate(views[::3]):
+        (pos,) = sample_positions(view, random.Random(i), 1)
+        searcher = Searcher(pos, view["seat"], 2000)
+        searcher.best_move()
+        nodes += searcher.nodes
+    print(f"Hard search: {nodes / (clock() - start):.0f} nodes/s ({nodes} nodes, CPU time)")
+
+
 def bench_arena(games: int) -> None:
     """Run the 2-player arena pairs the issue asks for, visible and hidden hands."""
     for hidden in (False, True):
@@ -97,11 +134,11 @@ def bench_arena(games: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks."""
     parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
-    parser.add_argument("--part", default="all", choices=("boards", "lab", "solve", "hard", "arena", "all"))
+    parser.add_argument("--part", default="all", choices=("boards", "lab", "solve", "hard", "api", "arena", "all"))
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=1000)
     args = parser.parse_args(argv)
-    parts = ("boards", "lab", "solve", "hard", "arena") if args.part == "all" else (args.part,)
+    parts = ("boards", "lab", "solve", "hard", "api", "arena") if args.part == "all" else (args.part,)
     for part in parts:
         if part == "boards":
             bench_boards(args.seeds)
@@ -111,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench_solve(args.seeds)
         elif part == "hard":
             bench_hard(min(args.games, 20))
+        elif part == "api":
+            bench_api(args.games)
         else:
             bench_arena(args.games)
     return 0

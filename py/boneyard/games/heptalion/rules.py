@@ -10,6 +10,12 @@ and none of its tiles fits, it is eliminated on the spot (recorded in the public
 turn passes on; with two players the other wins at once, with three or four the last seat standing
 wins and everybody else shares second place.
 
+One rules path: ``free_placements`` (the placements of a hand on the covered spaces' bit mask),
+``next_alive`` and ``arrive`` (the turn passing on, eliminating every seat in turn with nothing that
+fits) are the rules on bit masks; the state plays through them, and so does the Hard search in
+``bots`` on its own positions. The state derives from ``core.TurnState``: ``undo()`` takes back a
+placement with whatever eliminations and ending it caused.
+
 Solo puzzle "How many can you fit?": ``players=1`` deals all 28 tiles to seat 0, who places as many
 different tiles as possible; the game ends when none of the remaining tiles fits, and the outcome's
 score is the number of tiles placed (``solve.solve`` computes the true maximum).
@@ -57,7 +63,8 @@ class Move:
     spaces: tuple[int, int]
 
     def __str__(self) -> str:
-        return f"{tile_text(self.tile)}@{self.spaces[0]},{self.spaces[1]}"
+        text: str | None = self.__dict__.get("_text")  # the board's own moves keep their text (see _move_table)
+        return text if text is not None else f"{tile_text(self.tile)}@{self.spaces[0]},{self.spaces[1]}"
 
     @property
     def mask(self) -> int:
@@ -199,10 +206,23 @@ def _move_table(board: Board) -> tuple[dict[int, Move], dict[int, Entry], dict[M
         for (a, b), m in zip(placements, masks):
             move = Move(TILES[t], (a, b))
             entry = (t, m, move, str(move))
+            object.__setattr__(move, "_text", entry[3])  # not a field: equality, hash and saves ignore it
             by_mask[m] = move  # an edge's two symbols name its tile: one move a mask
             by_id[id(move)] = by_move[move] = entry
             by_text[entry[3]] = move
     return by_mask, by_id, by_move, by_text
+
+
+@lru_cache(maxsize=64)
+def _space_views(board: Board) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
+    """Return per space its view entry when empty and when covered (the view hands out copies)."""
+    return tuple(
+        tuple({"id": i, "row": r, "col": c, "symbol": board.symbols[i], "covered": covered} for covered in (False, True))
+        for i, (r, c) in enumerate(SPACES)
+    )
+
+
+TILE_TEXTS: tuple[str, ...] = tuple(tile_text(t) for t in TILES)
 
 
 def board_moves(board: Board) -> dict[str, Move]:
@@ -260,6 +280,7 @@ class HeptalionState(TurnState):
         self.turn: int | None = None
         self._masks = board.placement_masks
         self._by_mask, self._by_id, self._by_move, _ = _move_table(board)
+        self._spaces = _space_views(board)
         self._moves: list[Placement] = []  # the placements of the seat to move
         self._arrive(start)
 
@@ -412,6 +433,7 @@ class HeptalionState(TurnState):
         for who, _ in self.covered:
             placed[who] += 1
         status = self.status
+        texts = TILE_TEXTS
         seats = []
         for s in range(self.players):
             visible = not self.hidden or s == seat
@@ -420,20 +442,16 @@ class HeptalionState(TurnState):
                     "seat": s,
                     "status": status[s],
                     "tile_count": len(self.hands[s]),
-                    "hand": [tile_text(TILES[t]) for t in self.hands[s]] if visible else None,
+                    "hand": [texts[t] for t in self.hands[s]] if visible else None,
                     "placed": placed[s],
                     "start": s == self.start,
                 }
             )
         occ = self.occupied
-        symbols = self.board.symbols
         return {
             "name": self.name,
             "board": self.board.to_dict(),
-            "spaces": [
-                {"id": i, "row": r, "col": c, "symbol": symbols[i], "covered": bool(occ >> i & 1)}
-                for i, (r, c) in enumerate(SPACES)
-            ],
+            "spaces": [entry[occ >> i & 1].copy() for i, entry in enumerate(self._spaces)],
             "covered": [
                 {
                     "number": n,
@@ -448,10 +466,11 @@ class HeptalionState(TurnState):
             "solo": self.players == 1,
             "hidden": self.hidden,
             "start": self.start,
-            "hand": [tile_text(TILES[t]) for t in self.hands[seat]],
+            "hand": [texts[t] for t in self.hands[seat]],
             "seats": seats,
-            "discard": tile_text(TILES[self.discard]) if self.discard is not None else None,
+            "discard": texts[self.discard] if self.discard is not None else None,
             "eliminated": list(self.eliminated),
+            "seed": None if self.hidden else self.seed,  # it tells the deal: shown only when every hand is
         }
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Heptalion's ``sample(view, rng)``: a full state consistent with what one seat knows (for a search).
 
-With visible hands (and in the solo puzzle) a seat sees everything: the sample is an independent copy
-of the game (its ``seed`` is None: the seed is never in a view). With hidden hands the tiles the seat
+With visible hands (and in the solo puzzle) a seat sees everything (the game's seed included): the
+sample is an exact independent copy of the game. With hidden hands the tiles the seat
 cannot see (not in its hand, not covered, not the public 3-player discard) are dealt to the other
 seats by their tile counts, never against what the public history proves:
 
@@ -132,7 +132,7 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> HeptalionState:
     deal = [list(hand or ()) for hand in hands]
     for (seat, _), move in zip(covered, moves):
         deal[seat].append(TILE_INDEX[move.tile])
-    state = HeptalionState(board, deal, int(view["start"]), bool(view["hidden"]), discard)
+    state = HeptalionState(board, deal, int(view["start"]), bool(view["hidden"]), discard, view.get("seed"))
     for move in moves:
         state.play(move)
     state._undo = []  # the sample starts where the view is: nothing before it to take back

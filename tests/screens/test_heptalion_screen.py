@@ -13,7 +13,7 @@ from boneyard.games.heptalion.rules import selection_targets
 from boneyard.settings import Settings
 from boneyard.tiles import SYMBOLS
 from ui.games import heptalion_view as hv
-from ui.games.heptalion import SCREEN, HeptalionScreen, lab_proof
+from ui.games.heptalion import SCREEN, HeptalionScreen, ending_text, lab_proof
 from ui.screen import TableContext
 from ui.session import Session
 
@@ -191,6 +191,13 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     assert 'class="hx-results"' in html and "2nd (shared)" in html and "1st" in html
     assert 'data-action="start-game"' in html
     assert any("wins" in a for a in table.announced)
+    loser = table.view()["eliminated"][0]
+    names = [seat.name for seat in table.session.seats]
+    status = re.search(r'<p class="hx-status-main">(.*?)</p>', html).group(1)
+    if loser == 0:
+        assert status == f"None of your tiles fits: <bdi class=\"name\">{names[1]}</bdi> wins."
+    else:
+        assert status == f"<bdi class=\"name\">{names[1]}</bdi> cannot place a tile: you win!"
     # Play again: the loser of the game starts.
     loser = table.view()["eliminated"][0]
     form: dict[str, Any] = {}
@@ -214,7 +221,7 @@ def test_three_players_with_an_elimination_is_announced():
 
 def test_hidden_hands_on_one_device_use_a_privacy_screen():
     table = Table({"opponents": "device", "_opp": "device", "hands": "hidden", "start": "0", "name_1": "Bob"}, seed=4)
-    assert "hx-privacy" in table.html and "Pass the device to Ann" in table.html
+    assert "hx-privacy" in table.html and 'Pass the device to <bdi class="name">Ann</bdi>' in table.html
     assert table.clickable("tile") == []
     table.act("reveal")
     assert "hx-privacy" not in table.html and table.clickable("tile")
@@ -223,7 +230,7 @@ def test_hidden_hands_on_one_device_use_a_privacy_screen():
     tile, first, second = first_legal(table)
     for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
         table.act(action, value)
-    assert "Pass the device to Bob" in table.html
+    assert 'Pass the device to <bdi class="name">Bob</bdi>' in table.html
     assert table.clickable("tile") == []
 
 
@@ -241,6 +248,16 @@ def test_puzzle_shows_the_true_maximum_and_a_layout_and_takes_back():
     assert len(table.session.state.covered) == 1
     table.act("takeback")
     assert table.session.state.covered == []
+    # a puzzle resumed from its save takes back too (no undo records then: it replays the others)
+    for _ in range(2):
+        tile, first, second = first_legal(table)
+        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
+            table.act(action, value)
+    placed = [m for _, m in table.session.state.covered]
+    table.session.state = table.session.info.from_dict(table.session.state.to_dict())
+    assert not table.session.state.can_undo()
+    table.act("takeback")
+    assert [m for _, m in table.session.state.covered] == placed[:1]
 
 
 def test_puzzle_on_a_lab_board_and_lab_mode_show_the_checks():
@@ -283,3 +300,39 @@ def test_keys_undo_and_clear_but_leave_letters_to_the_browser():
     assert table.screen._choice(table.ctx()) == (tile, None, None)
     assert table.screen.on_key(table.ctx(), "Escape") is True
     assert table.screen._choice(table.ctx()) == (None, None, None)
+
+
+def ending_view(players: int, winner: int, eliminated: list[int]) -> dict[str, Any]:
+    return {"solo": players == 1, "players": players, "eliminated": eliminated,
+            "outcome": {"winners": [winner], "termination": "eliminated", "placings": [], "scores": [3] * players}}
+
+
+def test_the_screen_words_every_ending_from_the_facts_and_the_names():
+    """The engine writes no sentences: the screen names the players (never a seat counted from 0)."""
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    assert ending_text(ending_view(2, 1, [0]), names, you=0) == "None of your tiles fits: Bob wins."
+    assert ending_text(ending_view(2, 0, [1]), names, you=0) == "Bob cannot place a tile: you win!"
+    assert ending_text(ending_view(2, 1, [0]), names) == "Ann cannot place a tile: Bob wins!"
+    assert ending_text(ending_view(4, 2, [1, 0, 3]), names, you=2).startswith("You are the last player standing: you win!")
+    three = ending_text(ending_view(3, 0, [2, 1]), names, you=1)
+    assert three == "Ann is the last player standing and wins! Everyone else shares second place."
+    solo = {"solo": True, "players": 1, "eliminated": [], "outcome": {"winners": [0], "scores": [1]}}
+    assert ending_text(solo, ["Ann"], you=0) == "No more tiles fit. You placed 1 tile."
+    solo["outcome"]["scores"] = [19]
+    assert ending_text(solo, ["Ann"], you=0) == "No more tiles fit. You placed 19 tiles."
+    for players in (2, 3, 4):
+        for winner in range(players):
+            text = ending_text(ending_view(players, winner, [s for s in range(players) if s != winner]), names[:players])
+            assert names[winner] in text and "Seat" not in text and "seat" not in text
+
+
+def test_a_finished_game_on_one_device_names_the_winner():
+    table = Table({"opponents": "device", "_opp": "device", "start": "0", "name_1": "Bob"}, seed=5)
+    while not table.session.state.is_over():
+        tile, first, second = first_legal(table)
+        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
+            table.act(action, value)
+    view = table.view()
+    winner, loser = view["outcome"]["winners"][0], view["eliminated"][0]
+    names = ["Ann", "Bob"]
+    assert f'<bdi class="name">{names[loser]}</bdi> cannot place a tile: <bdi class="name">{names[winner]}</bdi> wins!' in table.html

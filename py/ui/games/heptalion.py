@@ -272,7 +272,7 @@ class HeptalionScreen(Screen):
     def _targets(self, ctx: TableContext, view: Mapping[str, Any]) -> dict[str, dict[int, list[int]]]:
         session = ctx.session
         turn = session.to_move()
-        if turn is None or turn != view["you"] or session.seats[turn].is_computer or self._privacy(ctx):
+        if turn is None or turn != view["seat"] or session.seats[turn].is_computer or self._privacy(ctx):
             return {}
         return selection_targets(view["legal_moves"])
 
@@ -405,12 +405,7 @@ class HeptalionScreen(Screen):
         news = ctx.ui.get("news") or []
         tile, first, second = choice
         if session.state.is_over():
-            outcome = view["outcome"]
-            if view["solo"]:
-                text = f"No more tiles fit. You placed {outcome['scores'][0]} tiles."
-            else:
-                winner = outcome["winners"][0]
-                text = "You win!" if winner == view["you"] and len(session.human_seats) == 1 else f"{names[winner]} wins!"
+            text = ending_text(view, names, view["seat"] if len(session.human_seats) == 1 else None)
             cls = "is-over"
         elif privacy:
             text, cls = f"{names[turn]} to move.", ""
@@ -613,9 +608,13 @@ class HeptalionScreen(Screen):
         session = ctx.session
         if session.state.players != 1 or not session.state.covered:
             return
-        data = session.state.to_dict()
-        data["moves"] = data["moves"][:-1]
-        session.state = session.info.from_dict(data)
+        if session.state.can_undo():
+            session.state.undo()
+        else:  # loaded from a save: rebuild without the last move
+            data = session.state.to_dict()
+            data["moves"] = data["moves"][:-1]
+            data.pop("turn_number", None)
+            session.state = session.info.from_dict(data)
         session.recorded = False
         self._reset_choice(ctx)
         ctx.ui["news"] = []
@@ -643,6 +642,29 @@ class HeptalionScreen(Screen):
 
     def leave(self, ctx: TableContext) -> None:
         """Nothing runs in the background; the save is already current."""
+
+
+def ending_text(view: Mapping[str, Any], names: list[str], you: int | None = None) -> str:
+    """Word how the game ended from the view's facts (the engine writes no sentences).
+
+    ``names`` are the players' names by seat; ``you`` is the one person playing against the computer
+    (None when several people share the device: then everybody is named).
+    """
+    outcome = view["outcome"]
+    if view["solo"]:
+        placed = outcome["scores"][0]
+        return f"No more tiles fit. You placed {placed} tile{'s' if placed != 1 else ''}."
+    winner = outcome["winners"][0]
+    if view["players"] == 2:
+        loser = 1 - winner
+        if you == winner:
+            return f"{names[loser]} cannot place a tile: you win!"
+        if you == loser:
+            return f"None of your tiles fits: {names[winner]} wins."
+        return f"{names[loser]} cannot place a tile: {names[winner]} wins!"
+    if you == winner:
+        return "You are the last player standing: you win! Everyone else shares second place."
+    return f"{names[winner]} is the last player standing and wins! Everyone else shares second place."
 
 
 def lab_proof(board: Board, compact: bool = False) -> Markup:

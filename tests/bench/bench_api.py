@@ -33,15 +33,16 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 
-from boneyard.games.dominoes.bench import play_random_games  # noqa: E402
-from boneyard.games.dominoes.bots import hard_bot, medium_bot  # noqa: E402
-from boneyard.games.dominoes.rules import new_state  # noqa: E402
-from boneyard.games.dominoes.sample import sample  # noqa: E402
+from boneyard.games.dominoes.bench import play_random_games
+from boneyard.games.dominoes.bots import hard_bot, medium_bot
+from boneyard.games.dominoes.rules import new_state
+from boneyard.games.dominoes.sample import sample
 
 try:
     import dominoes as peer  # the PyPI package (pinned in requirements-test.txt), not ours

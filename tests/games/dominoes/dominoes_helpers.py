@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from boneyard.games.dominoes.rules import TILE_ID, DominoesState, Table, mask_tiles, new_state, tiles_mask
 from boneyard.tiles import parse_domino

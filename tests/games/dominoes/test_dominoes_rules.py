@@ -399,8 +399,9 @@ def test_match_short_of_the_target_plays_on_with_the_next_hand():
 
 
 def test_a_full_seeded_match_ends_with_a_winner_over_the_target():
-    from boneyard.games.dominoes.bots import medium_bot
     import random
+
+    from boneyard.games.dominoes.bots import medium_bot
 
     for target in (50, 100):
         state = new_state(seed=target, players=3, target=target)

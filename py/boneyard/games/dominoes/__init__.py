@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import GameInfo, Lazy, LazyBots, Option, lazy_attributes, lazy_engine
+from ...core import GameInfo, LazyBots, Option, lazy_attributes, lazy_engine
 
-__all__ = ["GAME", "MODES", "DominoesState", "Move", "parse_move", "new_state", "from_dict"]
+__all__ = ["GAME", "MODES", "DominoesState", "Move", "from_dict", "new_state", "parse_move"]
 
 # The five named match modes of the rules text, then the Classic single round (name -> options).
 MODES: dict[str, dict[str, Any]] = {
@@ -47,8 +47,7 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    **lazy_engine(f"{__name__}.rules"),
-    sample=Lazy(f"{__name__}.sample", "sample"),
+    **lazy_engine(f"{__name__}.rules", f"{__name__}.sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (2, 3, 4), "2, 3 or 4 players, each for themselves"),

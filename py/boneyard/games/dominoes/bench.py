@@ -18,12 +18,12 @@ import argparse
 import statistics
 import sys
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...core import make_rng
 from .rules import deal, new_state, score_hand
 
-__all__ = ["play_random_games", "hard_move_times", "main"]
+__all__ = ["hard_move_times", "main", "play_random_games"]
 
 
 def play_random_games(games: int, seed: int, players: int = 4, hand_size: int = 7, draw: bool = False) -> int:
@@ -53,6 +53,7 @@ def hard_move_times(games: int, seed: int, choices_only: bool = False) -> list[f
         state = new_state(seed=rng.getrandbits(63), players=2)
         while not state.is_over():
             seat = state.current_player()
+            assert seat is not None
             view = state.view(seat)
             if (seat + index) % 2 == 0:
                 start = time.perf_counter()

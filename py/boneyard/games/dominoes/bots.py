@@ -17,7 +17,7 @@ from typing import Any
 from ...core import random_bot
 from .rules import Move, parse_move
 
-__all__ = ["easy_bot", "medium_bot", "hard_bot", "rival_voids", "BOTS"]
+__all__ = ["BOTS", "easy_bot", "hard_bot", "medium_bot", "rival_voids"]
 
 
 def _forced(view: dict[str, Any]) -> Move | None:

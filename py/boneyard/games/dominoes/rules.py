@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from ...core import (
     IllegalMoveError,
@@ -37,7 +38,6 @@ from ...core import (
     Termination,
     TurnState,
     as_move,
-    derive_seed,
     make_rng,
     rng_from_json,
     rng_to_json,
@@ -45,21 +45,20 @@ from ...core import (
 from ...tiles import DOUBLE_SIX, Domino, domino_text, parse_domino
 
 __all__ = [
+    "DRAW",
     "GAME_ID",
-    "MoveKind",
+    "PASS",
+    "TILES",
+    "DominoesState",
     "Move",
-    "parse_move",
+    "MoveKind",
     "Table",
     "deal",
-    "DominoesState",
-    "new_state",
     "from_dict",
+    "new_state",
+    "parse_move",
     "resolve_options",
     "score_hand",
-    "sample",
-    "TILES",
-    "DRAW",
-    "PASS",
 ]
 
 GAME_ID = "dominoes"
@@ -183,7 +182,7 @@ class Move:
             assert self.tile is not None
             text = domino_text(self.tile)
             return f"{text}:{self.end}" if self.end else text
-        return self.kind.value
+        return str(self.kind.value)
 
     @classmethod
     def lay(cls, tile: Domino, end: str | None = None) -> Move:
@@ -267,19 +266,19 @@ class Table:
     """One hand of dominoes as plain ints and lists: hands, boneyard, line, ends, turn."""
 
     __slots__ = (
-        "players",
-        "draw_game",
-        "hands",
-        "stock",
-        "line",
-        "left",
-        "right",
-        "turn",
-        "passes",
-        "opening_tile",
-        "ended",
-        "winner",
         "codes",
+        "draw_game",
+        "ended",
+        "hands",
+        "left",
+        "line",
+        "opening_tile",
+        "passes",
+        "players",
+        "right",
+        "stock",
+        "turn",
+        "winner",
     )
 
     def __init__(
@@ -534,7 +533,7 @@ Event = Record
 
 def _events_json(events: list[Event]) -> list[dict[str, Any]]:
     """Return history events as fresh dicts: draw/pass with the ends they were made on, lays with tile and end."""
-    out = []
+    out: list[dict[str, Any]] = []
     append = out.append
     lays = _EVENT_LAY
     text = TEXT_OF
@@ -564,7 +563,7 @@ def _below(values: Any, value: int) -> int:
 class _HandEnd:
     """The undo record of a move that ended a hand: what finishing it changed besides the table."""
 
-    __slots__ = ("scores", "table", "events", "hand_number", "rng_state")
+    __slots__ = ("events", "hand_number", "rng_state", "scores", "table")
 
     def __init__(self, scores: list[int]) -> None:
         self.scores = scores  # the match scores before the hand was scored
@@ -586,7 +585,7 @@ class DominoesState(TurnState):
     table: Table
     _events: list[Event]  # public events of the hand in progress
     _floor: int  # the turn number when this state was dealt or loaded
-    _undo: list[tuple[int, _HandEnd]]  # type: ignore[assignment]  # the moves that ended a hand
+    _undo: list[tuple[int, _HandEnd]]  # the moves that ended a hand
 
     def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
         self.options = dict(options)
@@ -624,7 +623,7 @@ class DominoesState(TurnState):
         """
         if self._outcome is not None:
             raise IllegalMoveError("the game is over")
-        code = move._code if move.__class__ is Move else -1  # type: ignore[union-attr]
+        code = move._code if move.__class__ is Move else -1
         table = self.table
         codes = table.codes
         if codes is None:
@@ -707,10 +706,8 @@ class DominoesState(TurnState):
         code = 2 * t + side
         if code in legal:
             return code
-        if number in tile:
-            # Both ends show this number: the listed move lays it at the other end, same result.
-            if table.left == table.right and code - side in legal:
-                return code
+        if number in tile and table.left == table.right and code - side in legal:
+            return code  # both ends show this number: the listed move lays it at the other end, same result
         name = "left" if side == 0 else "right"
         raise IllegalMoveError(f"{text} does not match the {name} end ({number})")
 
@@ -1027,7 +1024,7 @@ def _derived_turn_number(state: DominoesState) -> int:
     laid = sum(max(0, size - len(hand)) for r in state.hand_results[:-1] for hand in r["hands"])
     if state.hand_results and (state._outcome is None):
         laid += sum(max(0, size - len(hand)) for hand in state.hand_results[-1]["hands"])
-    return laid + len(state._events)
+    return int(laid) + len(state._events)
 
 
 def _check_event(event: Any, players: int) -> Event:

@@ -22,7 +22,8 @@ the last resort. The boneyard's order is shuffled; the new state gets its own ge
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core import Outcome, derive_seed
 from .rules import (
@@ -43,7 +44,7 @@ from .rules import (
     tiles_mask,
 )
 
-__all__ = ["sample", "hand_slots"]
+__all__ = ["hand_slots", "sample"]
 
 RANK = {t: index for index, t in enumerate(OPENING_ORDER)}  # 0: the tile that opens first (6-6)
 NUMBERS = tuple(frozenset(TILES[t]) for t in range(TILE_COUNT))
@@ -159,7 +160,7 @@ def _deal(
         else:
             stock = [t for t in unseen if t in free]
             rng.shuffle(stock)
-            return dealt + [stock]
+            return [*dealt, stock]
     return _matching(unseen, places, allowed, rng)
 
 
@@ -191,7 +192,7 @@ def _matching(
         dealt[seats[k]].append(t)
     stock = [t for t in unseen if t not in owner]
     rng.shuffle(stock)
-    return dealt + [stock]
+    return [*dealt, stock]
 
 
 def _rule_opened(view: Mapping[str, Any]) -> bool:
@@ -278,7 +279,7 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
             first = next((e for e in events if not DRAW <= e[1] <= PASS), None)
             opening_tile = (first[1] & CODE_MASK) >> 1 if first is not None else -1
     table = Table(players, options["draw"], masks, stock, turn, opening_tile)
-    table.line = line  # type: ignore[assignment]
+    table.line = line
     if line:
         table.left = line[0][0]
         table.right = line[-1][1]

@@ -183,3 +183,51 @@ def test_setup_modes_name_the_rules_modes_and_custom_clamps_the_hand():
     assert "block game" in mode.label and mode.key == "custom-4-block-round-7"
     mode, players = SCREEN.mode_from_form({"mode": "classic", "players": "3"})
     assert (mode.key, mode.label, players) == ("classic-3", "Classic, 3 players", 3)
+
+
+def ended(hands: list[list[str]], line: list[tuple[int, int]], moves: list[str], target: int | None = None,
+          scores: list[int] | None = None, draw: bool = True):
+    """Return a same-device session of Ana and Bo whose hand is as given, after ``moves``."""
+    from boneyard.games.dominoes.rules import TILE_ID, Table, tiles_mask
+    from boneyard.tiles import parse_domino
+
+    def ids(texts):
+        return [TILE_ID[parse_domino(t)] for t in texts]
+
+    options = {"players": 2, "draw": draw, "target": target}
+    session = Session.start(INFO, [Seat("human", "Ana"), Seat("human", "Bo")], "m", "Mode", options, seed=1)
+    state = session.state
+    used = set(ids([t for h in hands for t in h])) | {TILE_ID[(max(p), min(p))] for p in line}
+    table = Table(2, draw, [tiles_mask(ids(h)) for h in hands], [t for t in range(28) if t not in used] if draw else [],
+                  0, -1)
+    table.line = list(line)
+    table.left, table.right = line[0][0], line[-1][1]
+    state.table = table
+    state.history = []
+    if scores is not None:
+        state.scores = list(scores)
+    for move in moves:
+        state.play(move)
+    return session
+
+
+def words(session) -> str:
+    """Return the rendered table's text, tags and name isolates removed."""
+    import re
+
+    ctx, _ = context(session)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", SCREEN.render(ctx))).replace("\u2068", "").replace("\u2069", "")
+
+
+def test_the_screen_words_each_ending_from_the_facts_with_the_players_names():
+    out = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"]))
+    assert "Ana wins." in out and "Ana laid their last tile." in out and "Player 1" not in out
+    blocked = words(ended([["1-1"], ["2-0", "4-4"]], [(6, 5)], ["pass", "pass"], draw=False))
+    assert "Ana wins." in blocked and "The line is blocked: nobody can play; Ana has the lowest pip total." in blocked
+    tie = words(ended([["1-1"], ["2-0"]], [(6, 5)], ["pass", "pass"], draw=False))
+    assert "A draw between Ana and Bo." in tie and "a tie for the lowest pip total" in tie
+    match = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"], target=30, scores=[10, 0]))
+    assert "Ana laid their last tile, scoring 9 points." in match
+    assert "Final score: Ana 19, Bo 0." not in match and "Ana reaches" not in match  # 19 of 30: the match goes on
+    final = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"], target=15, scores=[10, 0]))
+    assert "Final score: Ana 19, Bo 0." in final and "Ana reaches 19 of 15 and wins the match." in final

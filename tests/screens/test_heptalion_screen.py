@@ -201,7 +201,7 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     # Play again: the loser of the game starts.
     loser = table.view()["eliminated"][0]
     form: dict[str, Any] = {}
-    mode, players = table.screen.mode_from_form(form)
+    mode, _ = table.screen.mode_from_form(form)
     assert mode.options["start"] == loser and form["start"] == "loser"
     assert "Loser of the previous game" in table.screen.custom_fields(form)
 
@@ -292,7 +292,7 @@ def test_your_panel_comes_first():
 
 def test_keys_undo_and_clear_but_leave_letters_to_the_browser():
     table = Table({"start": "0"}, seed=11)
-    tile, first, second = first_legal(table)
+    tile, first, _ = first_legal(table)
     table.act("tile", tile)
     table.act("space", str(first))
     assert table.screen.on_key(table.ctx(), "r") is False

@@ -14,7 +14,8 @@ mode).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, cast
 
 from boneyard.games.heptalion.board import (
     LAB_BOARDS,
@@ -23,7 +24,7 @@ from boneyard.games.heptalion.board import (
     board_problems,
     canonical_form,
 )
-from boneyard.games.heptalion.rules import parse_move, selection_targets
+from boneyard.games.heptalion.rules import HeptalionState, parse_move, selection_targets
 from boneyard.games.heptalion.solve import solve
 
 from ..html import Markup, h, join, name_attr
@@ -238,7 +239,7 @@ class HeptalionScreen(Screen):
 
     def _choice(self, ctx: TableContext) -> tuple[str | None, int | None, int | None]:
         ui = self._ui(ctx)
-        return tuple(ui["steps"][ui["at"]])  # type: ignore[return-value]
+        return tuple(ui["steps"][ui["at"]])
 
     def _step(self, ctx: TableContext, choice: tuple[str | None, int | None, int | None]) -> None:
         ui = self._ui(ctx)
@@ -252,19 +253,24 @@ class HeptalionScreen(Screen):
         ctx.ui["steps"] = [(None, None, None)]
         ctx.ui["at"] = 0
 
+    @staticmethod
+    def _game(session: Any) -> HeptalionState:
+        """Return the session's state as the Heptalion state it is."""
+        return cast(HeptalionState, session.state)
+
     def _privacy(self, ctx: TableContext) -> bool:
         """Tell whether a privacy screen hides the table (hidden hands, several people, a person to move)."""
         session = ctx.session
-        if not session.state.hidden or len(session.human_seats) < 2 or session.state.is_over():
+        if not self._game(session).hidden or len(session.human_seats) < 2 or session.state.is_over():
             return False
         turn = session.to_move()
         if turn is None or session.seats[turn].is_computer:
             return False
-        return ctx.ui.get("shown") != (turn, len(session.state.covered))
+        return ctx.ui.get("shown") != (turn, len(self._game(session).covered))
 
     def _hand_visible_to_viewer(self, ctx: TableContext, viewer: int) -> bool:
         session = ctx.session
-        if not session.state.hidden or len(session.human_seats) < 2 or session.state.is_over():
+        if not self._game(session).hidden or len(session.human_seats) < 2 or session.state.is_over():
             return True
         turn = session.to_move()
         return turn == viewer and not self._privacy(ctx)
@@ -279,8 +285,8 @@ class HeptalionScreen(Screen):
     def _valid_choice(self, ctx: TableContext, targets: Mapping[str, Mapping[int, list[int]]]) -> tuple[str | None, int | None, int | None]:
         """Return the current choice, dropped back to nothing if the position moved on under it."""
         tile, first, second = self._choice(ctx)
-        if tile is not None and (tile not in targets or (first is not None and first not in targets[tile])
-                                 or (second is not None and second not in targets[tile][first])):
+        if tile is not None and (tile not in targets or (first is not None and (
+                first not in targets[tile] or (second is not None and second not in targets[tile][first])))):
             self._reset_choice(ctx)
             return (None, None, None)
         return (tile, first, second)
@@ -318,9 +324,9 @@ class HeptalionScreen(Screen):
         pending = None
         if tile is not None and first is None:
             clickable = list(targets[tile])
-        elif tile is not None and second is None:
-            clickable = list(targets[tile][first]) + [first]
-        elif tile is not None:
+        elif tile is not None and first is not None and second is None:
+            clickable = [*targets[tile][first], first]
+        elif tile is not None and first is not None and second is not None:
             pending = (tile, first, second)
 
         # The board (or the optimal layout beside it in the puzzle).
@@ -374,6 +380,7 @@ class HeptalionScreen(Screen):
         overlay: Markup | str = ""
         if privacy:
             turn = session.to_move()
+            assert turn is not None  # a privacy screen is for the person to move
             overlay = h(
                 "div", {"class_": "overlay privacy hx-privacy", "role": "dialog", "aria_modal": "true", "aria_labelledby": "hx-privacy-title"},
                 h("div", {"class_": "dialog"},
@@ -404,7 +411,7 @@ class HeptalionScreen(Screen):
         turn = session.to_move()
         news = ctx.ui.get("news") or []
         tile, first, second = choice
-        if session.state.is_over():
+        if turn is None or session.state.is_over():
             text = ending_text(view, names, view["seat"] if len(session.human_seats) == 1 else None)
             cls = "is-over"
         elif privacy:
@@ -527,7 +534,7 @@ class HeptalionScreen(Screen):
         if action == "reveal":
             turn = session.to_move()
             if turn is not None:
-                ctx.ui["shown"] = (turn, len(session.state.covered))
+                ctx.ui["shown"] = (turn, len(self._game(session).covered))
                 self._reset_choice(ctx)
             ctx.rerender()
             return
@@ -550,9 +557,7 @@ class HeptalionScreen(Screen):
         tile, first, second = self._valid_choice(ctx, targets)
         ctx.ui["news"] = []
         if action == "tile":
-            if value in targets and value != tile:
-                self._step(ctx, (value, None, None))
-            elif value == tile and first is not None:
+            if (value in targets and value != tile) or (value == tile and first is not None):
                 self._step(ctx, (value, None, None))
         elif action == "space":
             space = _int(value, -1)
@@ -572,7 +577,7 @@ class HeptalionScreen(Screen):
             if ctx.ui["at"] < len(ctx.ui["steps"]) - 1:
                 ctx.ui["at"] += 1
         elif action == "confirm":
-            if second is None:
+            if tile is None or first is None or second is None:
                 return
             move = self._move_text(view, tile, first, second)
             steps, at = ctx.ui["steps"], ctx.ui["at"]
@@ -591,7 +596,7 @@ class HeptalionScreen(Screen):
         session = ctx.session
         if session.extra.get("hx_max"):
             return
-        state = session.state
+        state = self._game(session)
         solution = solve(state.board)
         session.extra["hx_max"] = {
             "max": solution.max_tiles,
@@ -606,7 +611,7 @@ class HeptalionScreen(Screen):
     def _take_back(self, ctx: TableContext) -> None:
         """Lift the last tile in the solo puzzle (replaying the others)."""
         session = ctx.session
-        if session.state.players != 1 or not session.state.covered:
+        if session.state.players != 1 or not self._game(session).covered:
             return
         if session.state.can_undo():
             session.state.undo()
@@ -618,7 +623,7 @@ class HeptalionScreen(Screen):
         session.recorded = False
         self._reset_choice(ctx)
         ctx.ui["news"] = []
-        ctx.ui["seen"] = len(session.state.history)
+        ctx.ui["seen"] = len(self._game(session).history)
         ctx.save()
         ctx.rerender()
 

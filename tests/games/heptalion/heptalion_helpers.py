@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from boneyard.games.heptalion.board import ORIGINAL, TILE_INDEX, TILES, Board, parse_tile
 from boneyard.games.heptalion.rules import HeptalionState, from_dict, new_state

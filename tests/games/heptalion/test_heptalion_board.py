@@ -44,7 +44,7 @@ def test_original_is_the_transcribed_diagram():
 def test_seven_symbols_each_appearing_eight_times():
     """"Seven symbols, each appearing eight times." / "Each symbol occurs eight times"."""
     assert set(ORIGINAL.symbols) == set(SYMBOLS)
-    assert ORIGINAL.symbol_counts() == {s: 8 for s in SYMBOLS}
+    assert ORIGINAL.symbol_counts() == dict.fromkeys(SYMBOLS, 8)
 
 
 def test_original_has_three_placements_for_every_tile():
@@ -76,7 +76,7 @@ def test_the_56_spaces_equal_the_area_but_28_tiles_cannot_fit():
 
     Colour the spaces like a chessboard: 24 of one colour, 32 of the other; every tile covers one of
     each, so at most 24 tiles fit on any board."""
-    assert 2 * 28 == len(SPACES)
+    assert len(SPACES) == 2 * 28
     assert len(DARK) == 24
     for a, b in EDGES:
         assert (a in DARK) != (b in DARK)
@@ -143,8 +143,8 @@ def test_canonical_form_ignores_symmetry_and_renaming():
     "rows, message",
     [
         (["X"] * 10, "11 rows"),
-        (list(ORIGINAL_ROWS[:-1]) + ["     Q"], "expected a symbol"),
-        (["X    X"] + list(ORIGINAL_ROWS[1:]), "no square"),
+        ([*ORIGINAL_ROWS[:-1], "     Q"], "expected a symbol"),
+        (["X    X", *ORIGINAL_ROWS[1:]], "no square"),
         ("not rows", "11 rows"),
     ],
 )

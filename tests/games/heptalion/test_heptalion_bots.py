@@ -11,7 +11,14 @@ from heptalion_helpers import deal
 from boneyard.arena import run_arena
 from boneyard.games.heptalion import GAME
 from boneyard.games.heptalion.board import ORIGINAL
-from boneyard.games.heptalion.bots import Searcher, easy_bot, make_hard_bot, medium_bot, sample_positions, unseen_tiles
+from boneyard.games.heptalion.bots import (
+    Searcher,
+    easy_bot,
+    make_hard_bot,
+    medium_bot,
+    sample_positions,
+    unseen_tiles,
+)
 from boneyard.games.heptalion.rules import HeptalionState, Move, new_state
 
 LEVELS = ("random", "easy", "medium", "hard")

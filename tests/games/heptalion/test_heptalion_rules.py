@@ -14,7 +14,14 @@ from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.games.heptalion import GAME
 from boneyard.games.heptalion.board import NEIGHBOURS, ORIGINAL, SPACE_AT, TILE_INDEX, TILES, parse_tile
-from boneyard.games.heptalion.rules import HeptalionState, Move, from_dict, new_state, parse_move, selection_targets
+from boneyard.games.heptalion.rules import (
+    HeptalionState,
+    Move,
+    from_dict,
+    new_state,
+    parse_move,
+    selection_targets,
+)
 from boneyard.tiles import SYMBOLS
 
 
@@ -321,7 +328,7 @@ def test_never_cover_an_occupied_space_or_overlap():
         for move in state.legal_moves():
             assert not move.mask & occ
         # a move touching a covered space is refused
-        for who, placed in state.covered:
+        for _who, placed in state.covered:
             a, b = placed.spaces
             for n in NEIGHBOURS[a]:
                 if n != b:
@@ -456,8 +463,7 @@ def test_their_remaining_hand_need_not_be_empty_or_playable():
 def test_checked_automatically_after_each_placement():
     """"The online game checks this automatically after turn confirmation.\""""
     for seed in range(5):
-        for state in random_game(seed, 4):
-            pass
+        *_, state = random_game(seed, 4)
         assert state.is_over()
 
 
@@ -588,8 +594,7 @@ def test_view_refuses_unknown_seats():
 def test_how_many_can_you_fit_solo():
     """"How many can you fit?" Solo (players=1): all 28 tiles, place different tiles until none fits."""
     for board in ("original", "random"):
-        for state in random_game(4, 1, board=board):
-            pass
+        *_, state = random_game(4, 1, board=board)
         out = state.outcome()
         assert out.termination == "fit" and out.scores == (len(state.covered),)
         assert 0 < len(state.covered) <= 24 and not state.moves_for(0)

@@ -46,7 +46,7 @@ def test_solver_is_exact_against_brute_force_on_a_small_board():
     # exhaustive check: every choice of one placement (or none) per tile
     from itertools import product
 
-    choices = [[None] + list(p) for p in board.placements if p]
+    choices = [[None, *p] for p in board.placements if p]
     best = 0
     for combo in product(*choices):
         spaces = [s for c in combo if c for s in c]

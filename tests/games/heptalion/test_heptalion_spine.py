@@ -7,8 +7,9 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,14 @@ from boneyard.core import VIEW_KEYS, Termination
 from boneyard.games.heptalion import GAME
 from boneyard.games.heptalion.board import TILE_INDEX
 from boneyard.games.heptalion.bots import Position, easy_bot, make_hard_bot, sample_positions, without
-from boneyard.games.heptalion.rules import HeptalionState, arrive, free_placements, from_dict, new_state, next_alive
+from boneyard.games.heptalion.rules import (
+    HeptalionState,
+    arrive,
+    free_placements,
+    from_dict,
+    new_state,
+    next_alive,
+)
 from boneyard.games.heptalion.sample import sample
 
 SAVES = Path(__file__).resolve().parents[2] / "data" / "saves"

@@ -42,7 +42,7 @@ placed); the engine writes no sentences (the screen words the ending).
 
 from __future__ import annotations
 
-from ...core import GameInfo, Lazy, LazyBots, Option, lazy_attributes, lazy_engine
+from ...core import GameInfo, LazyBots, Option, lazy_attributes, lazy_engine
 
 __all__ = ["GAME"]
 
@@ -65,8 +65,7 @@ GAME = GameInfo(
     how_to_play=HOW_TO_PLAY,
     min_players=2,
     max_players=4,
-    **lazy_engine(f"{__name__}.rules"),
-    sample=Lazy(f"{__name__}.sample", "sample"),
+    **lazy_engine(f"{__name__}.rules", sample=f"{__name__}.sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
         Option("players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"),

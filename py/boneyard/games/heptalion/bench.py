@@ -12,7 +12,7 @@ import argparse
 import random
 import statistics
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...arena import _format, run_arena
 from . import GAME
@@ -57,7 +57,8 @@ def bench_solve(seeds: int) -> None:
     """Time the exact solver on the original and on random boards."""
     original = solve()
     print(f"original: max {original.max_tiles}, {original.nodes} nodes, {original.seconds * 1000:.2f} ms")
-    times, maxima = [], {}
+    times: list[float] = []
+    maxima: dict[int, int] = {}
     for seed in range(seeds):
         solution = solve(random_board(seed))
         times.append(solution.seconds)
@@ -75,6 +76,7 @@ def bench_hard(games: int) -> None:
                 rng = random.Random(seed)
                 while not state.is_over():
                     seat = state.current_player()
+                    assert seat is not None
                     view = state.view(seat)
                     if seat == 0:
                         t0 = time.perf_counter()
@@ -106,8 +108,8 @@ def bench_api(games: int) -> None:
     for seed in range(min(games, 40)):
         state = new_state(seed=seed, players=2 + seed % 3, hidden=seed % 2 == 1)
         rng = random.Random(seed)
-        while not state.is_over():
-            views.append(state.view(state.current_player()))
+        while (seat := state.current_player()) is not None:
+            views.append(state.view(seat))
             state.play(easy_bot(views[-1], rng))
     start = clock()
     for view in views:

@@ -16,32 +16,33 @@ are 11-character strings, one character a grid column, a space where there is no
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Any
 
 from ...tiles import HEPTALION_TILES, SYMBOLS
 
 __all__ = [
-    "SIZE",
     "CENTRE",
+    "EDGES",
+    "LAB_BOARDS",
+    "NEIGHBOURS",
+    "ORIGINAL",
+    "ORIGINAL_ROWS",
+    "SIZE",
     "SPACES",
     "SPACE_AT",
-    "NEIGHBOURS",
-    "EDGES",
     "TILES",
     "TILE_INDEX",
-    "ORIGINAL_ROWS",
     "Board",
-    "ORIGINAL",
-    "tile_text",
-    "parse_tile",
     "board_problems",
-    "random_board",
-    "lab_board",
-    "LAB_BOARDS",
     "canonical_form",
     "equivalent",
+    "lab_board",
+    "parse_tile",
+    "random_board",
+    "tile_text",
 ]
 
 SIZE = 11
@@ -190,12 +191,12 @@ class Board:
         """Return the display name of a game played on this board."""
         return {"original": "Heptalion", "random": "Heptalion (Random)"}.get(self.kind, "Heptalion (Lab)")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Return the JSON-ready form (rows, kind, seed)."""
         return {"rows": list(self.rows), "kind": self.kind, "seed": self.seed}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Board:
+    def from_dict(cls, data: dict[str, Any]) -> Board:
         """Rebuild from ``to_dict``; raise ValueError when malformed."""
         if not isinstance(data, dict) or "rows" not in data:
             raise ValueError("a board needs its rows")
@@ -242,7 +243,7 @@ def _pair_counts(sym: list[int]) -> list[int]:
     return counts
 
 
-def _search(rng: random.Random, cost_of, max_steps: int, temperature: float) -> list[int] | None:
+def _search(rng: random.Random, cost_of: Callable[[int], int], max_steps: int, temperature: float) -> list[int] | None:
     """Swap symbols until ``cost_of(count)`` summed over the tiles is 0; return the layout or None."""
     sym = [i for i in range(7) for _ in range(8)]
     rng.shuffle(sym)
@@ -312,7 +313,7 @@ def lab_search(seed: int, max_restarts: int = 1000, steps: int = 60_000) -> Boar
 # ----------------------------------------------------------------------------------------------
 # Equivalence: the diamond's eight symmetries (rotations, reflections) and renaming the symbols.
 
-_TRANSFORMS = (
+_TRANSFORMS: tuple[Callable[[int, int], tuple[int, int]], ...] = (
     lambda dr, dc: (dr, dc),
     lambda dr, dc: (dc, -dr),
     lambda dr, dc: (-dr, -dc),
@@ -322,9 +323,15 @@ _TRANSFORMS = (
     lambda dr, dc: (dc, dr),
     lambda dr, dc: (-dc, -dr),
 )
+
+
+def _shift(offset: tuple[int, int]) -> tuple[int, int]:
+    return offset[0] + CENTRE, offset[1] + CENTRE
+
+
 # SYMMETRIES[g][i]: the space that space i goes to under symmetry g.
 SYMMETRIES: tuple[tuple[Space, ...], ...] = tuple(
-    tuple(SPACE_AT[tuple(x + CENTRE for x in f(r - CENTRE, c - CENTRE))] for r, c in SPACES)
+    tuple(SPACE_AT[_shift(f(r - CENTRE, c - CENTRE))] for r, c in SPACES)
     for f in _TRANSFORMS
 )
 

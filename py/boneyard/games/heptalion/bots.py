@@ -15,25 +15,28 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from typing import Any
 
 from ...core import random_bot, run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
 from .rules import Move, arrive, board_from_view, free_placements, next_alive, parse_move
 
-__all__ = ["BOTS", "easy_bot", "medium_bot", "hard_bot", "make_hard_bot", "HARD_NODES", "evaluate", "Position"]
+__all__ = ["BOTS", "HARD_NODES", "Position", "easy_bot", "evaluate", "hard_bot", "make_hard_bot", "medium_bot"]
 
 HARD_NODES = 8000  # default node budget of one hard move (deterministic; see bench.py)
 HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
 WIN = 100_000
 
+Masks = Sequence[Sequence[int]]  # a board's placement masks, per tile
+
 
 class Position:
     """What a bot knows of the table: the board's masks, covered spaces, hands, who still plays."""
 
-    __slots__ = ("masks", "occ", "hands", "alive", "players")
+    __slots__ = ("alive", "hands", "masks", "occ", "players")
 
-    def __init__(self, masks, occ: int, hands: list[tuple[int, ...]], alive: list[bool]) -> None:
+    def __init__(self, masks: Masks, occ: int, hands: list[tuple[int, ...]], alive: list[bool]) -> None:
         self.masks = masks
         self.occ = occ
         self.hands = hands
@@ -41,7 +44,7 @@ class Position:
         self.players = len(hands)
 
 
-def _view_basics(view: Mapping[str, Any]) -> tuple[Board, int, list[int | None]]:
+def _view_basics(view: Mapping[str, Any]) -> tuple[Board, int, list[int]]:
     board = board_from_view(view)
     occ = 0
     for entry in view["covered"]:
@@ -98,7 +101,7 @@ def sample_positions(view: Mapping[str, Any], rng: random.Random, count: int) ->
     return out
 
 
-def _free_union(masks, occ: int, hand: tuple[int, ...]) -> int:
+def _free_union(masks: Masks, occ: int, hand: tuple[int, ...]) -> int:
     union = 0
     for t in hand:
         for m in masks[t]:
@@ -107,7 +110,7 @@ def _free_union(masks, occ: int, hand: tuple[int, ...]) -> int:
     return union
 
 
-def _strength(masks, occ: int, hand: tuple[int, ...], threat: int) -> int:
+def _strength(masks: Masks, occ: int, hand: tuple[int, ...], threat: int) -> int:
     """Score a hand: 2 a tile that still fits, 1 more when one of its placements is out of the threat."""
     score = 0
     for t in hand:
@@ -175,9 +178,12 @@ class Searcher:
         self.me = me
         self.budget = nodes
         self.nodes = 0
-        self.table: dict[tuple, tuple[int, int, int]] = {}  # key -> (depth, value, flag)
+        self.table: dict[tuple[Any, ...], tuple[int, int, int]] = {}  # key -> (depth, value, flag)
 
-    def value(self, occ, hands, alive, seat, depth, alpha, beta, ply) -> Iterator[None]:
+    def value(
+        self, occ: int, hands: list[tuple[int, ...]], alive: Sequence[bool], seat: int, depth: int, alpha: int, beta: int,
+        ply: int,
+    ) -> Generator[None, None, int]:
         """Return (as a generator's value) the value for ``me`` of ``seat``'s turn arriving here.
 
         The search is a generator so that the page can think in slices: it yields every
@@ -229,7 +235,9 @@ class Searcher:
         self.table[key] = (depth, best, flag)
         return best
 
-    def _order(self, occ, hands, alive, seat, moves):
+    def _order(
+        self, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], seat: int, moves: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """Put first the moves that cut the most placements of the other seats."""
         masks = self.pos.masks
         threat = 0
@@ -240,9 +248,10 @@ class Searcher:
 
     def best_move(self) -> tuple[int, int] | None:
         """Return the best root move found within the budget (iterative deepening)."""
-        return run_thinking(self.think())
+        best: tuple[int, int] | None = run_thinking(self.think())
+        return best
 
-    def think(self) -> Iterator[None]:
+    def think(self) -> Generator[None, None, tuple[int, int] | None]:
         """Search, yielding now and then; the generator's value is the best root move (or None)."""
         pos = self.pos
         root_moves = free_placements(pos.masks, pos.occ, pos.hands[self.me])
@@ -301,7 +310,7 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
 def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callable[[dict[str, Any], random.Random], Move]:
     """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden)."""
 
-    def think(view: dict[str, Any], rng: random.Random) -> Iterator[None]:
+    def think(view: dict[str, Any], rng: random.Random) -> Generator[None, None, Move]:
         """Search as ``hard`` does, yielding now and then; the generator's value is the move."""
         positions = sample_positions(view, rng, deals)
         me = view["seat"]
@@ -316,13 +325,15 @@ def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callabl
                 order.append(move)
             votes[move] = votes.get(move, 0) + 1
         if not order:
-            return easy_bot(view, rng)
+            fallback: Move = easy_bot(view, rng)
+            return fallback
         best = max(order, key=lambda mv: votes[mv])
         return parse_move(_move_text(board, *best))
 
     def hard(view: dict[str, Any], rng: random.Random) -> Move:
         """Play the move alpha-beta search prefers, voting over deals of the unseen tiles."""
-        return run_thinking(think(view, rng))
+        move: Move = run_thinking(think(view, rng))
+        return move
 
     hard.__name__ = f"hard_{nodes}"
     hard.think = think  # type: ignore[attr-defined]  # the page thinks in slices (see core.think)

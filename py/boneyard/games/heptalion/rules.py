@@ -24,14 +24,15 @@ score is the number of tiles placed (``solve.solve`` computes the true maximum).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ...core import IllegalMoveError, Outcome, Termination, TurnState, derive_seed, make_rng
 from .board import (
-    NEIGHBOURS,
     LAB_BOARDS,
+    NEIGHBOURS,
     ORIGINAL,
     SPACES,
     TILE_INDEX,
@@ -45,7 +46,7 @@ from .board import (
     tile_text,
 )
 
-__all__ = ["Move", "parse_move", "selection_targets", "HeptalionState", "new_state", "from_dict", "HAND_SIZES", "board_from_view"]
+__all__ = ["HAND_SIZES", "HeptalionState", "Move", "board_from_view", "from_dict", "new_state", "parse_move", "selection_targets"]
 
 GAME_ID = "heptalion"
 SAVE_VERSION = 1
@@ -216,10 +217,11 @@ def _move_table(board: Board) -> tuple[dict[int, Move], dict[int, Entry], dict[M
 @lru_cache(maxsize=64)
 def _space_views(board: Board) -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
     """Return per space its view entry when empty and when covered (the view hands out copies)."""
-    return tuple(
-        tuple({"id": i, "row": r, "col": c, "symbol": board.symbols[i], "covered": covered} for covered in (False, True))
-        for i, (r, c) in enumerate(SPACES)
-    )
+    entries = []
+    for i, (r, c) in enumerate(SPACES):
+        empty: dict[str, Any] = {"id": i, "row": r, "col": c, "symbol": board.symbols[i], "covered": False}
+        entries.append((empty, {**empty, "covered": True}))
+    return tuple(entries)
 
 
 TILE_TEXTS: tuple[str, ...] = tuple(tile_text(t) for t in TILES)

@@ -20,9 +20,10 @@ then which; the other seats share what is left.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import lru_cache
 from math import comb
-from typing import Any, Mapping
+from typing import Any
 
 from .board import TILE_INDEX, TILES, Board, parse_tile, tile_text
 from .rules import HeptalionState, Move, board_moves, parse_move

@@ -19,13 +19,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from .board import DARK, EDGES, LAB_BOARDS, ORIGINAL, SPACES, TILES, Board, lab_board, random_board, tile_text
 from .rules import Move
 
-__all__ = ["Solution", "solve", "main"]
+__all__ = ["Solution", "main", "solve"]
 
 
 @dataclass
@@ -93,13 +94,13 @@ def solve(board: Board = ORIGINAL, node_limit: int | None = None) -> Solution:
     best: list[tuple[int, int, int, int]] = []
     state = {"nodes": 0, "stopped": False}
 
-    def search(open_darks: list[int], used: int, light: int, chosen: list) -> None:
+    def search(open_darks: list[int], used: int, light: int, chosen: list[tuple[int, int, int, int]]) -> None:
         nonlocal best
         state["nodes"] += 1
         if node_limit is not None and state["nodes"] > node_limit:
             state["stopped"] = True
             return
-        live: list[tuple[int, list]] = []
+        live: list[tuple[int, list[tuple[int, int, int, int]]]] = []
         for d in open_darks:
             avail = [o for o in options[d] if not (used >> o[0] & 1) and not (light >> o[1] & 1)]
             if avail:

@@ -25,7 +25,7 @@ from boneyard.games import GAMES
 
 from . import screens
 from .games import has_screen, screen_for
-from .html import Markup, h
+from .html import Markup, h, text
 from .results import count_result, keep_bests
 from .routes import HOME, Route, parse_route, seed_from_query
 from .screen import Screen, TableContext
@@ -190,7 +190,7 @@ class App:
         item.setAttribute("role", "alert" if kind in ("error", "warning") else "status")
         item.innerHTML = str(
             h("p", {}, message)
-            + Markup(action)
+            + text(action)  # Markup passes through; a plain string is escaped
             + h("button", {"type": "button", "class_": "toast-close", "data_action": "close-toast", "aria_label": "Dismiss"}, "×")
         )
         box.appendChild(item)

@@ -17,7 +17,7 @@ def test_home_lists_every_game_with_resume_only_for_saved_ones():
     html = screens.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings(name="Ana <b>"))
     for info in GAMES.values():
         assert f'data-game="{info.id}"' in html and f"#/rules/{info.id}" in html
-    assert html.count(">Resume<") == 1 and "Welcome, Ana &lt;b&gt;." in html
+    assert html.count(">Resume<") == 1 and 'Welcome, <bdi class="name">Ana &lt;b&gt;</bdi>.' in html
 
 
 def test_every_game_has_a_table_screen_found_without_importing_it():

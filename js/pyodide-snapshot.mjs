@@ -92,10 +92,15 @@ async function zipMembers(buffer) {
   return members;
 }
 
-const unpacked = bundles.then((served) => Promise.all(served.map(zipMembers)));
+// Checked-hash byte-code of our modules and of PyScript's package (tools/snapshot.py): optional, Python
+// uses a .pyc only if it matches its source, and without the file every module compiles from source.
+const pycache = fetch(new URL("../py/pycache.zip", here).href)
+  .then((response) => (response.ok ? response.arrayBuffer().then(zipMembers) : []))
+  .catch(() => []);
+const unpacked = bundles.then((served) => Promise.all([...served.map(zipMembers), pycache]));
 unpacked.catch(() => {});
 
-// Write the bundles' modules into Python's working folder, then let the import system see them. Only
+// Write the bundles' modules (and the byte-code) into Python's working folder, then let the import system see them. Only
 // the folders' finders are told: importlib.invalidate_caches() would also import importlib.metadata
 // (and email) on the way, a fifth of a second for nothing.
 async function unpackBundles(pyodide) {

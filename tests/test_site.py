@@ -93,8 +93,10 @@ def test_service_worker_precaches_every_file_of_the_site(built):
     sw = (out / "sw.js").read_text()
     assert f'"{version}"' in sw
     listed = set(json.loads(sw[sw.index("const FILES = ") + len("const FILES = "): sw.index(";\n", sw.index("const FILES = "))]))
-    files = {"./" + p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name not in ("sw.js", "version.json")}
+    files = {"./" + p.relative_to(out).as_posix() for p in out.rglob("*")
+             if p.is_file() and p.name not in ("sw.js", "version.json") and not build_site.is_gzip_copy(p)}
     assert files <= listed and "./" in listed
+    assert not [name for name in listed if name.endswith((".wasm.gz", ".zip.gz", ".mjs.gz"))]  # copies: not cached
     assert "./index.html" in listed and "./vendor/pyodide/pyodide.asm.wasm" in listed and "./py/main.py" in listed
     assert "./py/engine.zip" in listed and "./py/ui.zip" in listed
 
@@ -109,3 +111,73 @@ def test_a_changed_file_is_a_new_version(built, tmp_path):
     shutil.copytree(out, copy)
     (copy / "css" / "app.css").write_text((copy / "css" / "app.css").read_text() + "\n/* changed */\n")
     assert build_site.site_version(copy, files) != version
+
+
+def test_large_files_get_a_gzip_copy_that_unpacks_to_them(built):
+    import gzip
+
+    out, _ = built
+    for name in ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "py/engine.zip", "py/ui.zip"):
+        packed = (out / (name + ".gz")).read_bytes()
+        assert gzip.decompress(packed) == (out / name).read_bytes(), name
+        assert len(packed) < 0.5 * (out / name).stat().st_size, name
+    # Not where gzip gains nothing: the stdlib zip holds deflated files, the snapshot is gzip already.
+    assert not (out / "vendor" / "pyodide" / "python_stdlib.zip.gz").exists()
+    assert not list((out / "snapshot").glob("*.gz.gz")) and not (out / "py" / "main.py.gz").exists()
+
+
+def test_the_page_preloads_what_the_start_needs(built):
+    out, _ = built
+    html = (out / "index.html").read_text()
+    assert build_site.PRELOAD_MARK not in html
+    fetches = re.findall(r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin>', html)
+    modules = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    manifest = json.loads((out / "snapshot" / "manifest.json").read_text())
+    assert fetches[:3] == ["snapshot/manifest.json", "snapshot/" + manifest["file"], "vendor/pyodide/pyodide.asm.wasm"]
+    assert {"py/engine.zip", "py/ui.zip", "py/pycache.zip", "pyscript.toml"} <= set(fetches)
+    assert "vendor/pyodide/pyodide.mjs" in modules and any(m.startswith("vendor/pyscript/core-") for m in modules)
+    for name in fetches + modules:
+        assert (out / name).is_file(), name
+    # After the stylesheets and scripts: the loading screen's own files come first.
+    assert html.index('rel="preload"') > html.index('src="vendor/pyscript/core.js"')
+
+
+def test_the_byte_code_is_checked_hash_pyc_for_what_the_snapshot_lacks(built):
+    out, _ = built
+    with zipfile.ZipFile(out / "py" / "pycache.zip") as bundle:
+        names = bundle.namelist()
+        pyc = bundle.read("ui/__pycache__/app.cpython-314.pyc")
+    assert int.from_bytes(pyc[4:8], "little") == 3  # hash-based and checked: never used if stale
+    assert "pyscript/__pycache__/__init__.cpython-314.pyc" in names
+    assert "ui/__pycache__/html.cpython-314.pyc" not in names  # in the snapshot already
+
+
+def test_the_server_sends_gzip_copies_to_browsers_that_take_them(built):
+    import gzip
+    import urllib.request
+
+    from serve import serve_in_thread
+
+    out, _ = built
+    server, url = serve_in_thread(out)
+    try:
+        wasm = url + "/vendor/pyodide/pyodide.asm.wasm"
+        packed = urllib.request.urlopen(urllib.request.Request(wasm, headers={"Accept-Encoding": "gzip, br"}))
+        assert packed.headers["Content-Encoding"] == "gzip"
+        assert packed.headers["Content-Type"] == "application/wasm"
+        assert gzip.decompress(packed.read()) == (out / "vendor" / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        plain = urllib.request.urlopen(urllib.request.Request(wasm, headers={"Accept-Encoding": "identity"}))
+        assert plain.headers["Content-Encoding"] is None and plain.read()[:4] == b"\0asm"
+        stdlib = urllib.request.urlopen(urllib.request.Request(url + "/vendor/pyodide/python_stdlib.zip",
+                                                               headers={"Accept-Encoding": "gzip"}))
+        assert stdlib.headers["Content-Encoding"] is None  # no copy: sent as it is
+        import os
+        import time
+
+        css = out / "css" / "app.css"
+        later = time.time() + 10
+        os.utime(css, (later, later))  # changed after the build: its copy is stale
+        fresh = urllib.request.urlopen(urllib.request.Request(url + "/css/app.css", headers={"Accept-Encoding": "gzip"}))
+        assert fresh.headers["Content-Encoding"] is None and fresh.read() == css.read_bytes()
+    finally:
+        server.shutdown()

@@ -5,7 +5,8 @@
 // tools/snapshot.py (called by tools/build_site.py) writes SPEC and caches the result; run this by hand
 // only to debug. SPEC is JSON:
 //   {"pyodide": "/abs/dir/with/pyodide.mjs", "files": {"/home/pyodide/boneyard/core.py": "/abs/src", ...},
-//    "warm": "python code that imports what should be warm", "out": "/abs/out.bin", "report": "/abs/out.json"}
+//    "warm": "python code that imports what should be warm", "out": "/abs/out.bin", "report": "/abs/out.json",
+//    "pyscript": "/abs/dir/with/pyscript/core-*.js" or null, "pycache": "/abs/dir for the .pyc files"}
 //
 // Pyodide starts from scratch with `_makeSnapshot: true`, the files are written where PyScript's
 // [files] table puts them in the page (so the imported modules' paths are the page's paths), the warm
@@ -18,6 +19,40 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const spec = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const HOME = "/home/pyodide";
+
+// PyScript's Python package, as PyScript writes it on every start: the object literal of folders and
+// file texts inside its core bundle ({pyscript: {"__init__.py": "...", ...}}), read out and evaluated.
+function pyscriptPackage(core) {
+  const text = fs.readFileSync(core, "utf8");
+  const start = text.indexOf('(".",{pyscript:');
+  if (start < 0) return [];
+  let end = text.indexOf("{", start);
+  const open = end;
+  let depth = 0;
+  let quote = null;
+  let escaped = false;
+  for (; end < text.length; end++) {
+    const c = text[end];
+    if (quote) {
+      if (escaped) escaped = false;
+      else if (c === "\\") escaped = true;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) break;
+  }
+  const tree = Function(`return (${text.slice(open, end + 1)})`)();
+  const files = [];
+  const walk = (folder, node) => {
+    for (const [name, value] of Object.entries(node)) {
+      if (typeof value === "string") files.push([`${folder}/${name}`, value]);
+      else walk(`${folder}/${name}`, value);
+    }
+  };
+  walk(HOME, tree);
+  return files.filter(([name]) => name.endsWith(".py"));
+}
 const { loadPyodide, version } = await import(pathToFileURL(path.join(spec.pyodide, "pyodide.mjs")).href);
 
 const started = performance.now();
@@ -39,6 +74,36 @@ const modules = pyodide.runPython("import sys; sorted(sys.modules)").toJs();
 const stdlibZip = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('.zip')][0]");
 const bytes = pyodide.makeMemorySnapshot();
 fs.writeFileSync(spec.out, bytes);
+
+// After the snapshot (so none of this is in its heap): byte-code for every module the page may import
+// from source: ours that the snapshot does not hold already, and PyScript's own package, which PyScript
+// writes into the file system and imports on every start. Checked-hash .pyc files: Python compares them with the source's hash, so a .pyc that
+// does not match its source is never used.
+const warm = new Set(modules);
+const moduleName = (file) => path.posix.relative(HOME, file).replace(/(\/__init__)?\.py$/, "").replaceAll("/", ".");
+const sources = Object.keys(spec.files).filter((file) => !warm.has(moduleName(file)));
+if (spec.pyscript) {
+  for (const [target, text] of pyscriptPackage(spec.pyscript)) {
+    pyodide.FS.mkdirTree(path.posix.dirname(target));
+    pyodide.FS.writeFile(target, text);
+    sources.push(target);
+  }
+}
+pyodide.globals.set("_sources", pyodide.toPy(sources));
+const compiled = pyodide.runPython(`
+import importlib.util, py_compile
+_out = {}
+for _source in _sources:
+    _pyc = importlib.util.cache_from_source(_source)
+    py_compile.compile(_source, cfile=_pyc, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    _out[_pyc] = _pyc
+list(_out)
+`).toJs();
+for (const pyc of compiled) {
+  const dest = path.join(spec.pycache, path.posix.relative(HOME, pyc));
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.writeFileSync(dest, pyodide.FS.readFile(pyc));
+}
 fs.writeFileSync(spec.report, JSON.stringify({
   pyodide_version: version,
   bytes: bytes.length,

@@ -36,6 +36,11 @@ Memory: Pyodide restores the heap into the memory its WebAssembly module starts 
 heap that outgrew it would fail to restore on every load and the page would always boot the slow way,
 so the build warns when the heap is larger (``check_heap``).
 
+Byte-code: after taking the snapshot, the maker compiles every module under ``py/`` and PyScript's own
+``pyscript`` package (which PyScript writes and imports on every start) into checked-hash ``.pyc``
+files; the site serves them as ``py/pycache.zip``, which the page unpacks with the bundles. Python
+uses such a file only if it matches its source's hash, so a stale one costs nothing but the compile.
+
 Cache: a snapshot is made (Node, ~5 s) only when its id is new; it is kept in ``build/snapshot/``
 (git-ignored) under its id, so ``make test`` and ``make serve`` reuse it.
 """
@@ -53,6 +58,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,9 +247,18 @@ def warm_code(root: Path = ROOT) -> str:
     )
 
 
+def pyscript_core(runtime: Path) -> Path | None:
+    """Return PyScript's core bundle beside the runtime (``vendor/pyscript/core-*.js``), or None."""
+    found = sorted((runtime.parent / "pyscript").glob("core-*.js"))
+    return found[0] if found else None
+
+
 def snapshot_id(runtime: Path, root: Path = ROOT) -> str:
-    """Return the hash of everything the snapshot is made from (runtime, engine, warm list, maker)."""
+    """Return the hash of everything the snapshot is made from (runtime, sources, warm list, maker)."""
     digest = hashlib.sha256(f"boneyard-snapshot {FORMAT}\n".encode())
+    core = pyscript_core(runtime)
+    if core is not None:
+        digest.update(f"pyscript {sha256(core)}\n".encode())
     digest.update(warm_code(root).encode())
     digest.update(MAKER.read_bytes())
     for name in RUNTIME_FILES:
@@ -286,9 +301,18 @@ def unpack(packed: bytes, runs: list[list[int]], size: int) -> bytes:
     return bytes(raw)
 
 
+def zip_folder(folder: Path, dest: Path) -> None:
+    """Write a deterministic, stored zip of every file under ``folder`` (names relative to it)."""
+    with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_STORED) as bundle:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(path.relative_to(folder).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            bundle.writestr(info, path.read_bytes())
+
+
 def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> dict:
-    """Make the snapshot with Node, pack it into ``out_gz`` and write its report (with the runs) into
-    ``out_report``; return the report."""
+    """Make the snapshot with Node, pack it into ``out_gz``, its byte-code beside it (``.pyc.zip``), and
+    write its report (with the runs) into ``out_report``; return the report."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not installed")
@@ -296,15 +320,20 @@ def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> di
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "spec.json"
         raw, part_report = Path(tmp) / "snapshot.bin", Path(tmp) / "report.json"
+        pycache = Path(tmp) / "pycache"
+        core = pyscript_core(runtime)
         spec.write_text(json.dumps({"pyodide": str(runtime), "files": files, "warm": warm_code(root),
-                                    "out": str(raw), "report": str(part_report)}))
+                                    "out": str(raw), "report": str(part_report),
+                                    "pyscript": str(core) if core else None, "pycache": str(pycache)}))
         result = subprocess.run([node, str(MAKER), str(spec)], capture_output=True, text=True, timeout=600)
         if result.returncode != 0:
             raise RuntimeError(f"node {MAKER.name} failed:\n{result.stdout}\n{result.stderr}")
         packed, runs = pack(raw.read_bytes())
         report = json.loads(part_report.read_text())
         report.update(gzip_bytes=len(packed), runs=runs)
-    out_gz.parent.mkdir(parents=True, exist_ok=True)
+        out_gz.parent.mkdir(parents=True, exist_ok=True)
+        pycache.mkdir(exist_ok=True)
+        zip_folder(pycache, pyc_path(out_gz))
     part = out_gz.with_name(f"{out_gz.name}.{os.getpid()}.part")
     part.write_bytes(packed)
     out_report.write_text(json.dumps(report))
@@ -312,18 +341,24 @@ def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> di
     return report
 
 
+def pyc_path(gz: Path) -> Path:
+    """Return where the byte-code of the snapshot ``gz`` is cached."""
+    return gz.with_name(gz.name.removesuffix(".gz") + ".pyc.zip")
+
+
 def cached(runtime: Path, root: Path = ROOT, cache: Path = CACHE) -> tuple[str, Path, dict, bool]:
     """Return (id, gz path, report, built now) for the current inputs, making the snapshot if needed."""
     sid = snapshot_id(runtime, root)
     gz, report = cache / f"{sid}.gz", cache / f"{sid}.json"
     built = False
-    if not (gz.exists() and report.exists()):
+    if not (gz.exists() and report.exists() and pyc_path(gz).exists()):
         make(runtime, gz, report, root)
         built = True
         old = sorted(cache.glob("*.gz"), key=lambda p: p.stat().st_mtime, reverse=True)[KEEP:]
         for path in old:
             path.unlink(missing_ok=True)
             path.with_suffix(".json").unlink(missing_ok=True)
+            pyc_path(path).unlink(missing_ok=True)
     return sid, gz, json.loads(report.read_text()), built
 
 
@@ -346,6 +381,7 @@ def install(site: Path, root: Path = ROOT, cache: Path = CACHE) -> dict:
     folder.mkdir()
     name = f"boneyard-{sid}.snap.gz"
     shutil.copy2(gz, folder / name)
+    shutil.copy2(pyc_path(gz), site / "py" / "pycache.zip")
     config = site / "pyscript.toml"
     config.write_text(set_interpreter(config.read_text(), LOADER))
     checks = {"py/engine.zip": sha256(site / "py" / "engine.zip"), "py/ui.zip": sha256(site / "py" / "ui.zip"),

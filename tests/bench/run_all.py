@@ -23,7 +23,7 @@ def commands(quick: bool) -> list[list[str]]:
     py = sys.executable
     runs = "5" if quick else "7"
     return [
-        [py, "tests/bench/bench_boot.py", "--runs", runs, "--return-runs", "3"],
+        [py, "tests/bench/bench_boot.py", "--runs", runs, "--return-runs", "5"],
         [py, "tests/bench/bench_falling_frames.py", "--seconds", "10" if quick else "30"],
         [py, "-m", "boneyard.games.dominoes.bench"],
         [py, "tests/bench/bench_api.py", *(["--quick"] if quick else [])],

@@ -12,7 +12,8 @@ picked uniformly at random:
   API; it has no undo). It is a pinned test dependency (requirements-test.txt); without it that line is
   skipped with a message. Its games open with any tile of player 0 and skip passes, ours open with the
   highest double and count passes as moves: the figures are whole games a second either way;
-- the engine's internal ``Table`` loop (``boneyard.games.dominoes.bench``), for reference.
+- the engine's internal ``Table`` loop (``boneyard.games.dominoes.bench``), for reference, and the same
+  loop reverting and replaying every move: what the rules core costs with no public API around it.
 
 The runs alternate (ours, peer, ours, peer...) so that a busy machine slows both alike; each figure is
 games per second of CPU time (steadier than wall time on a shared machine; both are printed), the
@@ -41,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 
 from boneyard.games.dominoes.bench import play_random_games
 from boneyard.games.dominoes.bots import hard_bot, medium_bot
-from boneyard.games.dominoes.rules import new_state
+from boneyard.games.dominoes.rules import deal, new_state, score_hand
 from boneyard.games.dominoes.sample import sample
 
 try:
@@ -101,12 +102,30 @@ def internal(games: int, seed: int) -> int:
     return play_random_games(games, seed)
 
 
+def internal_with_undo(games: int, seed: int) -> int:
+    """Play random games on the bare Table (moves/apply), reverting and replaying every move: the floor."""
+    rng = random.Random(seed)
+    pick = rng.random
+    moves = 0
+    for _ in range(games):
+        table = deal(rng, 4, 7, False, None)
+        while table.ended is None:
+            codes = table.moves()
+            code = codes[int(pick() * len(codes))]
+            table.revert(table.apply(code))
+            table.apply(code)
+            moves += 1
+        score_hand(table)
+    return moves
+
+
 def games_per_second(games: int, repeats: int, seed: int) -> dict[str, float]:
     """Run every contestant ``repeats`` times, alternating; print each run; return median games a CPU second."""
     runs: dict[str, Callable[[int, int], int]] = {
         "ours: legal_moves/play + undo/replay": ours_with_undo,
         "ours: legal_moves/play": ours_plain,
         "internal Table loop": internal,
+        "internal Table loop + revert/replay": internal_with_undo,
     }
     if peer is not None:
         runs["peer dominoes 6.1 Game: valid_moves/make_move"] = peer_games

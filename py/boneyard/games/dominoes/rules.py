@@ -551,6 +551,18 @@ def _line_json(line: list[tuple[int, int]]) -> list[dict[str, Any]]:
     return [{"tile": [a, b], "double": a == b} for a, b in line]
 
 
+_ROUND_ENDS: dict[tuple[Any, ...], Outcome] = {}  # a single round's outcomes are few: share each one
+
+
+def _round_end(winners: tuple[int, ...], termination: Termination, placings: tuple[int, ...]) -> Outcome:
+    """Return the (frozen, shared) outcome of a single round."""
+    key = (winners, termination, placings)
+    outcome = _ROUND_ENDS.get(key)
+    if outcome is None:
+        outcome = _ROUND_ENDS[key] = Outcome(winners, termination, placings)
+    return outcome
+
+
 def _below(values: Any, value: int) -> int:
     """Return how many of ``values`` are below ``value``."""
     count = 0
@@ -609,9 +621,13 @@ class DominoesState(TurnState):
         codes = table.codes
         if codes is None:
             codes = table.moves()
-        if len(codes) == 1:
-            return [MOVE_OF[codes[0]]]
-        return list(map(MOVE_OF.__getitem__, codes))
+        moves = MOVE_OF
+        count = len(codes)
+        if count == 1:
+            return [moves[codes[0]]]
+        if count == 2:
+            return [moves[codes[0]], moves[codes[1]]]
+        return [moves[c] for c in codes]
 
     def play(self, move: Move | str) -> None:
         """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it.
@@ -782,11 +798,11 @@ class DominoesState(TurnState):
             # The winner first, then the others by pips left (equal pips share a place).
             others = [p for s, p in enumerate(pips) if s != winner]
             placings = tuple(1 if s == winner else 2 + _below(others, p) for s, p in enumerate(pips))
-            return Outcome((winner,), Termination.OUT, placings)
+            return _round_end((winner,), Termination.OUT, placings)
         placings = tuple(1 + _below(pips, p) for p in pips)
         if winner is not None:
-            return Outcome((winner,), Termination.BLOCKED, placings)
-        return Outcome(result.tied, Termination.BLOCKED, placings)
+            return _round_end((winner,), Termination.BLOCKED, placings)
+        return _round_end(result.tied, Termination.BLOCKED, placings)
 
     # -- what a seat sees ------------------------------------------------------------------------
 

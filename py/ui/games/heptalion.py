@@ -26,6 +26,7 @@ from boneyard.games.heptalion.board import (
 )
 from boneyard.games.heptalion.rules import HeptalionState, parse_move, selection_targets
 from boneyard.games.heptalion.solve import solve
+from boneyard.settings import MAX_NAME
 
 from ..html import Markup, h, join, name_attr
 from ..screen import Mode, Screen, TableContext
@@ -123,7 +124,7 @@ class HeptalionScreen(Screen):
             name = ""
             if who == "human":
                 default = "" if seat == 0 else f"Player {seat + 1}"
-                name = h("input", {"id": f"hx-name-{seat}", "type": "text", "data_field": f"name_{seat}", "maxlength": 20,
+                name = h("input", {"id": f"hx-name-{seat}", "type": "text", "data_field": f"name_{seat}", "maxlength": MAX_NAME,
                                    "value": str(form.get(f"name_{seat}", default)), "placeholder": "Your name" if seat == 0 else "Name",
                                    "autocomplete": "off", "aria_label": f"Seat {seat + 1} name"})
             rows.append(h("div", {"class_": "hx-seat-row"}, h("span", {"class_": "hx-seat-no"}, f"Seat {seat + 1}"), control, name))

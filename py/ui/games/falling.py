@@ -13,7 +13,7 @@ is never saved).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boneyard.core import fresh_seed
 from boneyard.games.falling import new_state
@@ -22,6 +22,14 @@ from boneyard.games.falling.autoplay import AutoPlayer
 from ..html import Markup, h
 from ..screen import Mode, Screen, TableContext
 from .falling_play import Driver, key_command
+
+if TYPE_CHECKING:
+    from boneyard.games.falling.sim import FallingState
+
+
+def falling_state(ctx: TableContext) -> FallingState:
+    """Return the session's Bonefall state (a real-time game: not the turn-based protocol)."""
+    return cast("FallingState", ctx.session.state)
 
 __all__ = ["SCREEN", "FallingScreen", "MODES", "hud_values", "cascade_steps_for", "DEMO_DELAY"]
 
@@ -139,7 +147,7 @@ class FallingScreen(Screen):
     def driver(self, ctx: TableContext) -> Driver:
         """Return the driver of the session's game (made on first use, or when the game changed)."""
         ui = ctx.ui
-        state = ctx.session.state
+        state = falling_state(ctx)
         driver = ui.get("driver")
         if driver is None or driver.state is not state:
             state = self.prepare(ctx)
@@ -153,7 +161,7 @@ class FallingScreen(Screen):
     def prepare(self, ctx: TableContext) -> Any:
         """Give a game that has not started yet the cascade timing of the animation setting."""
         session = ctx.session
-        state = session.state
+        state = falling_state(ctx)
         want = cascade_steps_for(ctx.animations)
         if state.steps == 0 and not state.log and state.cascade_steps != want and not state.is_over():
             options = {**state.options(), "cascade_steps": want}
@@ -278,7 +286,7 @@ class FallingScreen(Screen):
                 ctx.rerender()
                 return True
             return False
-        state = ctx.session.state
+        state = falling_state(ctx)
         if state.is_over():
             return False
         if cmd == "pause":
@@ -303,7 +311,7 @@ class FallingScreen(Screen):
     def pause(self, ctx: TableContext, reason: str) -> None:
         """Pause the game (it is saved)."""
         ui = ctx.ui
-        state = ctx.session.state
+        state = falling_state(ctx)
         if state.is_over() or ui.get("demo") is not None:
             return
         ui["paused"] = True
@@ -326,7 +334,8 @@ class FallingScreen(Screen):
         session = ctx.session
         ui = ctx.ui
         seed = fresh_seed()
-        options = {"set": session.state.set_name, "mode": session.state.mode,
+        state = falling_state(ctx)
+        options = {"set": state.set_name, "mode": state.mode,
                    "cascade_steps": cascade_steps_for(ctx.animations)}
         session.state = new_state(seed, **options)
         session.seed = seed
@@ -344,7 +353,7 @@ class FallingScreen(Screen):
         if ui.get("demo") is not None:
             ui.pop("demo")
             return
-        state = ctx.session.state
+        state = falling_state(ctx)
         if not state.is_over() and not ui.get("paused"):
             self.pause(ctx, "player")
         demo_state = new_state(fresh_seed(), set=state.set_name, mode=state.mode,
@@ -363,8 +372,8 @@ class FallingScreen(Screen):
         ctx.finish()
         session.recorded = True
         ui["paused"] = False
-        ctx.announce(f"Game over. Max {session.state.max_score}, Power {session.state.power}, "
-                     f"Speed {session.state.speed:.1f}.")
+        state = falling_state(ctx)
+        ctx.announce(f"Game over. Max {state.max_score}, Power {state.power}, Speed {state.speed:.1f}.")
         return list(improved)
 
     # -- browser hooks (the canvas module does the work) ------------------------------------------

@@ -825,7 +825,7 @@ def _install_hooks() -> None:
     if _HOOKS:
         return
     from pyodide.ffi import to_js as _to_js
-    from js import Object
+    from js import Object  # type: ignore[attr-defined]
 
     funcs = {
         "stats": lambda: json.dumps(RUNNER.stats()),

@@ -26,7 +26,7 @@ LEFTOVER, PARTNER = 6, 2
 
 
 def domino_with_partner(board: Board, col: int, row: int, side: str, piece: int = 1) -> int | None:
-    """Place a domino: LEFTOVER at (col, row), PARTNER on ``side``; return the partner's cell (None: no room)."""
+    """Place LEFTOVER at (col, row) and its PARTNER on ``side``; return the partner's cell (None: no room)."""
     dc, dr = SIDES[side]
     pc, pr = col + dc, row + dr
     if not (0 <= pc < WIDTH and 0 <= pr < HEIGHT):
@@ -226,7 +226,7 @@ def test_a_save_written_with_a_stuck_corner_square_loads_and_the_square_falls_ne
     assert state.phase == "falling" and board.val[0] == 5 and board.mate[0] == -1 and board.val[WIDTH] < 0
     assert not board.is_at_rest()
     state.view()  # the screen can draw it
-    assert json.loads(json.dumps(state.to_dict())) == json.loads(STUCK_SAVE.read_text())  # round trip unchanged
+    assert json.loads(json.dumps(state.to_dict())) == json.loads(STUCK_SAVE.read_text())  # round trip
     state.command("hard_drop")
     while state.phase == "resolving":
         state.step()

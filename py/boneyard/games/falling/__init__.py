@@ -33,7 +33,7 @@ fixed steps of 1/60 s: the screen calls ``state.step()`` once a step while unpau
 
 from __future__ import annotations
 
-from ...core import GameInfo, Option, lazy_engine
+from ...core import GameInfo, Option, lazy_attributes, lazy_engine
 
 __all__ = ["GAME", "FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"]
 
@@ -68,10 +68,4 @@ GAME = GameInfo(
 )
 
 
-def __getattr__(name: str):
-    """Give the engine's names on first use (the package itself stays light to import)."""
-    if name in ("FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"):
-        from . import sim
-
-        return getattr(sim, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, ".sim", ("FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"))

@@ -35,7 +35,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ...core import IllegalMoveError, Outcome, make_rng, rng_from_json, rng_to_json
+from ...core import IllegalMoveError, Outcome, Termination, make_rng, rng_from_json, rng_to_json
 from ...tiles import DOUBLE_NINE, DOUBLE_SIX, Domino
 
 __all__ = [
@@ -721,7 +721,7 @@ class FallingState:
             "set cap": "The last allowed set has been played.",
             "topped out": "No room at the top for the next domino.",
         }.get(self.termination, "")
-        return Outcome(winners=(0,), termination=self.termination, placings=(1,), scores=(self.power,),
+        return Outcome(winners=(0,), termination=Termination(self.termination), placings=(1,), scores=(self.power,),
                        detail=f"{detail} Max {self.max_score}, Power {self.power}, Speed {self.speed:.1f}.")
 
     def clone(self, log: bool = True) -> FallingState:

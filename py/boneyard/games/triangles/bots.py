@@ -41,7 +41,7 @@ def board_from_view(view: Mapping[str, Any]) -> Board:
     """Rebuild the table of a view (its ``table`` list) as a Board."""
     board = Board()
     for item in view["table"]:
-        board.place((item["cell"][0], item["cell"][1]), tuple(item["corners"]))  # type: ignore[arg-type]
+        board.place((item["cell"][0], item["cell"][1]), tuple(item["corners"]))
     return board
 
 

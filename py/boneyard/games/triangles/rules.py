@@ -101,8 +101,8 @@ def parse_tile(text: str) -> Tile:
         raise ValueError(f"not a Triangles tile: {text!r} (write three values 0-5 like 2-3-5)")
     tile = (int(found[1]), int(found[2]), int(found[3]))
     if tile not in TILE_INDEX:
-        raise ValueError(f"write a tile's values in ascending order, like {tile_text(tuple(sorted(tile)))}")
-    return tile  # type: ignore[return-value]
+        raise ValueError(f"write a tile's values in ascending order, like {'-'.join(str(v) for v in sorted(tile))}")
+    return tile
 
 
 def is_triple(tile: Tile) -> bool:

@@ -308,7 +308,7 @@ class DominoesScreen(Screen):
 
     def log(self, view: dict[str, Any], names: list[str]) -> Markup:
         """Return the hand's moves so far, newest first."""
-        lines: list[Markup] = []
+        lines: list[tuple[Any, str]] = []
         for event in view["history"]:
             who = names[event["seat"]]
             move = event["move"]

@@ -16,9 +16,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
-from boneyard.arena import run_arena  # noqa: E402
-from boneyard.core import derive_seed, make_rng  # noqa: E402
-from boneyard.games import GAMES  # noqa: E402
+from boneyard.arena import run_arena
+from boneyard.core import derive_seed, make_rng
+from boneyard.games import GAMES
 
 DATA = Path(__file__).parent / "data" / "golden_games.json"
 

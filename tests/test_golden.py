@@ -13,7 +13,6 @@ import pytest
 
 from tests import golden_record
 
-
 GOLDEN = json.loads(golden_record.DATA.read_text())
 
 

@@ -34,12 +34,14 @@ def test_markup_plus_text_escapes_the_text_either_way_round():
     assert type(left) is Markup and left == "&lt;script&gt;<b>x</b>"
     assert h("p", {}, right) == "<p><b>x</b>&lt;img src=x onerror=alert(1)&gt;</p>"  # not escaped twice
     with pytest.raises(TypeError):
-        h("b") + 3  # noqa: B018 - only text joins markup
+        h("b") + 3
 
 
 def test_attributes_drop_none_and_false_keep_true_bare():
-    assert attrs({"class_": "a", "data_x": None, "hidden": False, "disabled": True, "aria_label": "a&b"}) == \
-        ' class="a" disabled aria-label="a&amp;b"'
+    assert (
+        attrs({"class_": "a", "data_x": None, "hidden": False, "disabled": True, "aria_label": "a&b"})
+        == ' class="a" disabled aria-label="a&amp;b"'
+    )
     assert h("br") == "<br>" and h("svg", {"viewBox": "0 0 1 1"}) == '<svg viewBox="0 0 1 1"></svg>'
 
 
@@ -56,8 +58,10 @@ def test_a_name_is_isolated_in_text_and_in_attributes():
     assert name_text(evil) == '<bdi class="name">\u202eevil &lt;b&gt;</bdi>'
     assert name_attr(evil) == FSI + evil + PDI
     sentence = h("p", {"aria_label": f"{name_attr(evil)}'s tiles"}, f"{name_attr(evil)} is thinking…")
-    assert sentence == (f'<p aria-label="{FSI}\u202eevil &lt;b&gt;{PDI}&#x27;s tiles">'
-                        '<bdi class="name">\u202eevil &lt;b&gt;</bdi> is thinking…</p>')
+    assert sentence == (
+        f'<p aria-label="{FSI}\u202eevil &lt;b&gt;{PDI}&#x27;s tiles">'
+        '<bdi class="name">\u202eevil &lt;b&gt;</bdi> is thinking…</p>'
+    )
 
 
 def test_a_names_own_isolates_cannot_break_out():
@@ -76,7 +80,11 @@ BUILDER = {("html.py", "attrs"), ("html.py", "h")}  # the one place that writes 
 
 def _markup_in(literal: str) -> bool:
     """Tell whether a string piece looks like the start of a tag: ``<svg``, ``</g>``, ``<!--``."""
-    return any(literal[i + 1:i + 2].isalpha() or literal[i + 1:i + 2] in ("/", "!") for i, c in enumerate(literal) if c == "<")
+    return any(
+        literal[i + 1 : i + 2].isalpha() or literal[i + 1 : i + 2] in ("/", "!")
+        for i, c in enumerate(literal)
+        if c == "<"
+    )
 
 
 def markup_format_strings(path: Path) -> list[str]:
@@ -90,12 +98,25 @@ def markup_format_strings(path: Path) -> list[str]:
             if (path.name, name) not in BUILDER:
                 pieces: list[str] = []
                 if isinstance(child, ast.JoinedStr):
-                    pieces = [v.value for v in child.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
-                elif (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr == "format"
-                      and isinstance(child.func.value, ast.Constant) and isinstance(child.func.value.value, str)):
+                    pieces = [
+                        v.value
+                        for v in child.values
+                        if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                    ]
+                elif (
+                    isinstance(child, ast.Call)
+                    and isinstance(child.func, ast.Attribute)
+                    and child.func.attr == "format"
+                    and isinstance(child.func.value, ast.Constant)
+                    and isinstance(child.func.value.value, str)
+                ):
                     pieces = [child.func.value.value]
-                elif (isinstance(child, ast.BinOp) and isinstance(child.op, ast.Mod) and isinstance(child.left, ast.Constant)
-                      and isinstance(child.left.value, str)):
+                elif (
+                    isinstance(child, ast.BinOp)
+                    and isinstance(child.op, ast.Mod)
+                    and isinstance(child.left, ast.Constant)
+                    and isinstance(child.left.value, str)
+                ):
                     pieces = [child.left.value]
                 if any(_markup_in(p) for p in pieces):
                     where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
@@ -108,14 +129,16 @@ def markup_format_strings(path: Path) -> list[str]:
 
 def test_no_markup_is_built_by_interpolating_strings_in_the_browser_layer():
     found = [place for path in sorted(UI.rglob("*.py")) for place in markup_format_strings(path)]
-    assert not found, "build markup with h() (values are escaped there), not in a format string: " + ", ".join(found)
+    assert not found, (
+        "build markup with h() (values are escaped there), not in a format string: " + ", ".join(found)
+    )
 
 
 def test_the_lint_catches_what_it_should(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text(
-        'x = 1\n'
-        'a = f\'<circle r="{x}"/>\'\n'
+        "x = 1\n"
+        "a = f'<circle r=\"{x}\"/>'\n"
         'b = "<g>{}</g>".format(x)\n'
         'c = "</svg%s>" % x\n'
         'd = f"{x} < {x}"\n'  # a comparison in words is not markup

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boneyard import saves
 from boneyard.saves import SCHEMA, SaveError, dump_record, dump_save, load_record, load_save
@@ -14,13 +15,18 @@ from boneyard.settings import Settings, settings_from_json
 from boneyard.stats import Stats, stats_from_json
 from ui.storage import SETTINGS_KEY, STATS_KEY, Storage
 
-WHEN = datetime(2026, 11, 30, 8, 0, 0, tzinfo=timezone.utc)
+WHEN = datetime(2026, 11, 30, 8, 0, 0, tzinfo=UTC)
 
 
 def test_envelope_has_the_contract_fields_and_round_trips():
     text = dump_save("dominoes", {"a": [1, 2]}, WHEN)
     data = json.loads(text)
-    assert data == {"schema": SCHEMA, "game": "dominoes", "saved_at": "2026-11-30T08:00:00Z", "state": {"a": [1, 2]}}
+    assert data == {
+        "schema": SCHEMA,
+        "game": "dominoes",
+        "saved_at": "2026-11-30T08:00:00Z",
+        "state": {"a": [1, 2]},
+    }
     loaded = load_save(text, expected_game="dominoes")
     assert loaded.state == {"a": [1, 2]} and loaded.game == "dominoes" and loaded.schema == SCHEMA
     assert json.loads(json.dumps(loaded.to_json())) == data
@@ -90,7 +96,9 @@ def test_arbitrary_text_loads_or_raises_save_error(text):
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -131,7 +139,9 @@ def test_broken_key_keeps_the_time_and_the_original_key():
 
 
 def test_settings_keep_good_values_and_default_bad_ones():
-    s = settings_from_json({"name": "  Ana   Lu ", "suggestions": "yes", "theme": "neon", "animations": False, "x": 1})
+    s = settings_from_json(
+        {"name": "  Ana   Lu ", "suggestions": "yes", "theme": "neon", "animations": False, "x": 1}
+    )
     assert s == Settings(name="Ana Lu", suggestions=True, theme="felt", animations="off")
     assert settings_from_json(None) == Settings()
     assert settings_from_json({"name": ""}).name == "Player"
@@ -157,14 +167,24 @@ def test_stats_count_results_streaks_and_the_leaderboard():
 
 def test_best_scores_keep_only_improvements():
     stats = Stats()
-    assert stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 10}, "2026-11-01") == ["max", "power"]
+    assert stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 10}, "2026-11-01") == [
+        "max",
+        "power",
+    ]
     assert stats.record_scores("falling", "sprint-norm", {"max": 3, "power": 12}, "2026-11-02") == ["power"]
     assert stats.bests["falling:sprint-norm"]["max"].value == 4
     assert stats.bests["falling:sprint-norm"]["power"].date == "2026-11-02"
 
 
-@pytest.mark.parametrize("bad", [{"tallies": [{"game": "d"}]}, {"tallies": [1]}, {"bests": {"a": {"max": {"value": "x"}}}},
-                                 {"tallies": [{"game": "d", "mode": "m", "name": "n", "wins": -1}]}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"tallies": [{"game": "d"}]},
+        {"tallies": [1]},
+        {"bests": {"a": {"max": {"value": "x"}}}},
+        {"tallies": [{"game": "d", "mode": "m", "name": "n", "wins": -1}]},
+    ],
+)
 def test_damaged_stats_are_refused(bad):
     with pytest.raises((ValueError, KeyError, TypeError)):
         stats_from_json(bad)
@@ -194,23 +214,27 @@ class FakeStorage:
         keys = list(self.data)
         return keys[index] if index < len(keys) else None
 
-    def getItem(self, key):  # noqa: N802
+    def getItem(self, key):
         return self.data.get(key)
 
-    def setItem(self, key, value):  # noqa: N802
+    def setItem(self, key, value):
         used = sum(len(k) + len(v) for k, v in self.data.items() if k != key)
         if used + len(key) + len(value) > self.budget:
             raise QuotaExceededError("The quota has been exceeded.")
         self.data[key] = value
 
-    def removeItem(self, key):  # noqa: N802
+    def removeItem(self, key):
         self.data.pop(key, None)
 
 
 def make_storage(budget: int = 10_000_000):
     reports: list[tuple[str, str]] = []
     backend = FakeStorage(budget)
-    return Storage(backend, lambda kind, msg: reports.append((kind, msg)), clock=lambda: WHEN), backend, reports
+    return (
+        Storage(backend, lambda kind, msg: reports.append((kind, msg)), clock=lambda: WHEN),
+        backend,
+        reports,
+    )
 
 
 def test_a_broken_save_is_reported_and_moved_aside_not_deleted():
@@ -224,7 +248,7 @@ def test_a_broken_save_is_reported_and_moved_aside_not_deleted():
 
 
 def test_a_save_the_game_cannot_rebuild_is_moved_aside():
-    storage, backend, reports = make_storage()
+    storage, _backend, reports = make_storage()
     storage.save_game("dominoes", {"bad": True})
 
     def rebuild(game, state):
@@ -244,9 +268,13 @@ def test_any_error_while_rebuilding_a_save_is_a_save_error():
 
 
 def test_a_good_save_loads_through_rebuild():
-    storage, backend, reports = make_storage()
+    storage, _backend, reports = make_storage()
     storage.save_game("dominoes", {"n": 3})
-    assert storage.load_game("dominoes", lambda game, state: ("built", game, state["n"])) == ("built", "dominoes", 3)
+    assert storage.load_game("dominoes", lambda game, state: ("built", game, state["n"])) == (
+        "built",
+        "dominoes",
+        3,
+    )
     assert reports == []
 
 
@@ -284,7 +312,7 @@ def test_settings_and_stats_persist_and_damaged_ones_are_kept_aside():
 
 def test_each_save_is_one_write_of_a_whole_text():
     """Two tabs never tear a save: every save is a single setItem of a complete JSON text."""
-    storage, backend, reports = make_storage()
+    storage, backend, _reports = make_storage()
     writes = []
     original = backend.setItem
     backend.setItem = lambda k, v: (writes.append((k, v)), original(k, v))

@@ -53,18 +53,28 @@ def test_a_resumed_session_plays_on_exactly_as_the_original(game_id):
 
 def test_viewer_is_the_person_against_computers_and_the_mover_on_one_device():
     info = GAMES[TURN_BASED[0]]
-    solo = Session.start(info, [Seat("human", "Ana"), Seat("computer", "C", "easy")], "m", "M", {"players": 2}, seed=1)
+    solo = Session.start(
+        info, [Seat("human", "Ana"), Seat("computer", "C", "easy")], "m", "M", {"players": 2}, seed=1
+    )
     assert solo.viewer() == 0 and solo.vs_computer
-    shared = Session.start(info, [Seat("human", "Ana"), Seat("human", "Bo")], "m", "M", {"players": 2}, seed=1)
+    shared = Session.start(
+        info, [Seat("human", "Ana"), Seat("human", "Bo")], "m", "M", {"players": 2}, seed=1
+    )
     assert not shared.vs_computer and shared.viewer() == shared.to_move()
 
 
-@pytest.mark.parametrize("bad", [
-    {},
-    {"seats": [{"kind": "robot", "name": "x"}], "game_state": {}, "mode": "m", "bot_rng": []},
-    {"seats": [{"kind": "computer", "name": "x", "level": "godlike"}, {"kind": "human", "name": "y"}],
-     "mode": "m", "bot_rng": [3, [0] * 625, None]},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {},
+        {"seats": [{"kind": "robot", "name": "x"}], "game_state": {}, "mode": "m", "bot_rng": []},
+        {
+            "seats": [{"kind": "computer", "name": "x", "level": "godlike"}, {"kind": "human", "name": "y"}],
+            "mode": "m",
+            "bot_rng": [3, [0] * 625, None],
+        },
+    ],
+)
 def test_damaged_sessions_are_refused_with_a_value_error(bad):
     info = GAMES[TURN_BASED[0]]
     if "seats" in bad and "game_state" not in bad:

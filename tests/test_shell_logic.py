@@ -27,10 +27,17 @@ from .test_saves import FakeStorage
 
 
 # -- the address ------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("hash_", "route"), [
-    ("", HOME), ("#", HOME), ("#/", HOME), ("#/settings", Route("settings", "")),
-    ("#/play/dominoes", Route("play", "dominoes")), ("#//rules//triangles/", Route("rules", "triangles")),
-])
+@pytest.mark.parametrize(
+    ("hash_", "route"),
+    [
+        ("", HOME),
+        ("#", HOME),
+        ("#/", HOME),
+        ("#/settings", Route("settings", "")),
+        ("#/play/dominoes", Route("play", "dominoes")),
+        ("#//rules//triangles/", Route("rules", "triangles")),
+    ],
+)
 def test_the_hash_names_a_screen(hash_, route):
     assert parse_route(hash_) == route
 
@@ -40,11 +47,23 @@ def test_only_a_play_route_names_a_table():
     assert Route("setup", "dominoes").table is None and HOME.table is None
 
 
-@pytest.mark.parametrize(("query", "seed"), [
-    ("", None), ("?seed=42", 42), ("?x=1&seed=7", 7), ("?seed= 9 ", 9), ("?seed=abc", None), ("?seed=", None),
-    ("?seed=0", 0), ("?seed=-1", 2**64 - 1), ("?seed=-5", 2**64 - 5), (f"?seed={2**63}", None),
-    (f"?seed={-(2**63)}", 2**63), (f"?seed={2**63 - 1}", 2**63 - 1),
-])
+@pytest.mark.parametrize(
+    ("query", "seed"),
+    [
+        ("", None),
+        ("?seed=42", 42),
+        ("?x=1&seed=7", 7),
+        ("?seed= 9 ", 9),
+        ("?seed=abc", None),
+        ("?seed=", None),
+        ("?seed=0", 0),
+        ("?seed=-1", 2**64 - 1),
+        ("?seed=-5", 2**64 - 5),
+        (f"?seed={2**63}", None),
+        (f"?seed={-(2**63)}", 2**63),
+        (f"?seed={2**63 - 1}", 2**63 - 1),
+    ],
+)
 def test_the_seed_in_the_address(query, seed):
     assert seed_from_query(query) == seed
 
@@ -132,8 +151,10 @@ def test_best_scores_are_kept_by_mode():
 
 
 def test_stats_written_before_deals_had_ids_still_load():
-    old = {"tallies": [{"game": "dominoes", "mode": "classic-2", "label": "Classic", "name": "Ana", "wins": 2}],
-           "bests": {}}
+    old = {
+        "tallies": [{"game": "dominoes", "mode": "classic-2", "label": "Classic", "name": "Ana", "wins": 2}],
+        "bests": {},
+    }
     stats = stats_from_json(old)
     assert stats.counted == [] and stats.for_player("Ana")[0].wins == 2
 
@@ -180,7 +201,9 @@ def test_a_session_carries_its_deal_and_revision_through_saves():
     session = finished()
     loaded = Session.from_json("dominoes", json.loads(save_text(session))["state"])
     assert (loaded.uid, loaded.revision) == (session.uid, session.revision) and session.revision > 0
-    assert Session.start(GAMES["dominoes"], session.seats, "m", "M", {"players": 2}, seed=3).uid != session.uid
+    assert (
+        Session.start(GAMES["dominoes"], session.seats, "m", "M", {"players": 2}, seed=3).uid != session.uid
+    )
 
 
 def test_a_save_written_before_deals_had_ids_gets_the_same_identity_in_every_tab():

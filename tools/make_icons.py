@@ -15,7 +15,19 @@ from pathlib import Path
 GREEN = (0x17, 0x36, 0x2A)
 IVORY = (0xF7, 0xF3, 0xE8)
 INK = (0x0B, 0x1A, 0x13)
-PIPS = [(25, 13), (39, 13), (32, 19), (25, 25), (39, 25), (25, 39), (39, 39), (25, 45), (39, 45), (25, 51), (39, 51)]
+PIPS = [
+    (25, 13),
+    (39, 13),
+    (32, 19),
+    (25, 25),
+    (39, 25),
+    (25, 39),
+    (39, 39),
+    (25, 45),
+    (39, 45),
+    (25, 51),
+    (39, 51),
+]
 
 
 def _inside_round_rect(x: float, y: float, x0: float, y0: float, x1: float, y1: float, r: float) -> bool:
@@ -63,7 +75,12 @@ def png(size: int, maskable: bool = False) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(rows), 9)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(bytes(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 if __name__ == "__main__":

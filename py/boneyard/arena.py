@@ -15,13 +15,14 @@ import json
 import math
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from .core import GameInfo, derive_seed, make_rng
 from .games import GAMES, get_game
 
-__all__ = ["LevelResult", "ArenaResult", "run_arena", "wilson_interval", "main"]
+__all__ = ["ArenaResult", "LevelResult", "main", "run_arena", "wilson_interval"]
 
 
 @dataclass
@@ -177,9 +178,13 @@ def _format(result: ArenaResult) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the arena command line; return the exit status."""
     parser = argparse.ArgumentParser(prog="python -m boneyard.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True, help=f"game id: {', '.join(i for i, g in GAMES.items() if not g.realtime)}")
+    parser.add_argument(
+        "--game", required=True, help=f"game id: {', '.join(i for i, g in GAMES.items() if not g.realtime)}"
+    )
     parser.add_argument("--players", type=int, help="number of seats (defaults to the number of --seats)")
-    parser.add_argument("--seats", required=True, help="one level per seat, comma-separated, e.g. hard,medium")
+    parser.add_argument(
+        "--seats", required=True, help="one level per seat, comma-separated, e.g. hard,medium"
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -37,32 +37,39 @@ import enum
 import importlib
 import os
 import random
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Protocol, Sequence, TypedDict, cast
+from typing import (
+    Any,
+    ClassVar,
+    Protocol,
+    TypedDict,
+    cast,
+)
 
 __all__ = [
-    "IllegalMoveError",
-    "Termination",
-    "Outcome",
-    "TurnState",
     "VIEW_KEYS",
-    "Option",
+    "Bot",
     "GameInfo",
     "GameState",
-    "Bot",
-    "make_rng",
-    "fresh_seed",
-    "derive_seed",
-    "rng_to_json",
-    "rng_from_json",
-    "random_bot",
-    "as_move",
+    "IllegalMoveError",
     "Lazy",
     "LazyBots",
-    "think",
-    "run_thinking",
-    "lazy_engine",
+    "Option",
+    "Outcome",
+    "Termination",
+    "TurnState",
+    "as_move",
+    "derive_seed",
+    "fresh_seed",
     "lazy_attributes",
+    "lazy_engine",
+    "make_rng",
+    "random_bot",
+    "rng_from_json",
+    "rng_to_json",
+    "run_thinking",
+    "think",
 ]
 
 
@@ -70,7 +77,9 @@ class IllegalMoveError(ValueError):
     """Raised by ``play`` for a move the rules refuse; the message tells the player why."""
 
 
-def as_move(move: Any, parse_move: Callable[[str], Any], kinds: type | tuple[type, ...], game: str = "") -> Any:
+def as_move(
+    move: Any, parse_move: Callable[[str], Any], kinds: type | tuple[type, ...], game: str = ""
+) -> Any:
     """Return ``move`` as a move object of ``kinds``: text is parsed; anything else is refused.
 
     Every game's ``play`` starts here, so a malformed move is always an IllegalMoveError that says why.
@@ -476,7 +485,9 @@ def lazy_engine(module: str, sample: str | None = None) -> EngineFunctions:
     information names the module of its ``sample(view, rng)`` too (it may be the rules module).
     """
     functions = EngineFunctions(
-        new_state=Lazy(module, "new_state"), from_dict=Lazy(module, "from_dict"), parse_move=Lazy(module, "parse_move")
+        new_state=Lazy(module, "new_state"),
+        from_dict=Lazy(module, "from_dict"),
+        parse_move=Lazy(module, "parse_move"),
     )
     if sample is not None:
         functions["sample"] = Lazy(sample, "sample")

@@ -14,23 +14,24 @@ under their own ``kind`` (``load_record``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 __all__ = [
-    "SCHEMA",
-    "PREFIX",
-    "SaveError",
-    "Save",
-    "save_key",
-    "broken_key",
-    "now_iso",
-    "dump_save",
-    "load_save",
-    "dump_record",
-    "load_record",
     "MIGRATIONS",
+    "PREFIX",
+    "SCHEMA",
+    "Save",
+    "SaveError",
+    "broken_key",
+    "dump_record",
+    "dump_save",
+    "load_record",
+    "load_save",
+    "now_iso",
+    "save_key",
 ]
 
 SCHEMA = 2
@@ -68,14 +69,14 @@ def save_key(game_id: str) -> str:
 
 def broken_key(when: datetime | None = None, original: str = "") -> str:
     """Return the key a broken save is moved aside to: ``boneyard:broken:<time>[:<original key>]``."""
-    stamp = (when or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    stamp = (when or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     suffix = f":{original.removeprefix(PREFIX)}" if original else ""
     return f"{PREFIX}broken:{stamp}{suffix}"
 
 
 def now_iso(when: datetime | None = None) -> str:
     """Return an ISO-8601 UTC time stamp to the second, ending in Z."""
-    return (when or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (when or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,7 +88,7 @@ def _v1_to_v2(envelope: dict[str, Any]) -> dict[str, Any]:
     saved = envelope.get("saved_at")
     if isinstance(saved, (int, float)) and not isinstance(saved, bool):
         try:
-            envelope["saved_at"] = now_iso(datetime.fromtimestamp(float(saved), timezone.utc))
+            envelope["saved_at"] = now_iso(datetime.fromtimestamp(float(saved), UTC))
         except (OverflowError, OSError, ValueError):
             raise SaveError("invalid", "The save's time stamp is impossible.") from None
     envelope["schema"] = 2
@@ -173,7 +174,7 @@ def load_save(
             raise
         except RecursionError:
             raise SaveError("invalid", "The saved game is damaged and cannot be resumed.") from None
-        except Exception as exc:  # noqa: BLE001 - untrusted data: whatever the rebuild trips on is "damaged"
+        except Exception as exc:
             raise SaveError("invalid", f"The saved game is damaged and cannot be resumed ({exc}).") from None
     return Save(game=game, saved_at=saved_at, state=state, schema=envelope["schema"])
 

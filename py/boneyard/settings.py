@@ -6,8 +6,9 @@ from an older or newer version keeps every value that still makes sense.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping
+from typing import Any
 
 THEMES = ("felt", "light", "dark", "auto")
 THEME_LABELS = {"felt": "Felt (green table)", "light": "Light", "dark": "Dark", "auto": "Follow the system"}

@@ -6,8 +6,9 @@ ends. Everything is plain data with a JSON form, so the Stats screen and the tes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 RESULTS = ("win", "loss", "draw")
 MAX_ENTRIES = 500  # tallies kept (game, mode, name); the oldest beyond it are dropped
@@ -144,10 +145,16 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
         if not isinstance(row, Mapping):
             raise ValueError("a tally is not a record")
         t = Tally(
-            game=str(row["game"]), mode=str(row["mode"]), label=str(row.get("label", row["mode"])),
-            name=str(row["name"]), wins=_int(row.get("wins", 0)), losses=_int(row.get("losses", 0)),
-            draws=_int(row.get("draws", 0)), streak=_int(row.get("streak", 0)),
-            best_streak=_int(row.get("best_streak", 0)), last=str(row.get("last", "")),
+            game=str(row["game"]),
+            mode=str(row["mode"]),
+            label=str(row.get("label", row["mode"])),
+            name=str(row["name"]),
+            wins=_int(row.get("wins", 0)),
+            losses=_int(row.get("losses", 0)),
+            draws=_int(row.get("draws", 0)),
+            streak=_int(row.get("streak", 0)),
+            best_streak=_int(row.get("best_streak", 0)),
+            last=str(row.get("last", "")),
         )
         stats.tallies.append(t)
     bests = data.get("bests", {})

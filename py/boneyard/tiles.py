@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations_with_replacement
-from typing import Iterable
 
 Domino = tuple[int, int]  # (high, low), high >= low
 Triangle = tuple[int, int, int]  # values ascending clockwise

@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import time
 import traceback
-from datetime import datetime, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from pyodide.ffi import create_proxy, jsnull
@@ -69,14 +70,14 @@ class LocalStorage:
         value = _js(self.backend.key(index))
         return None if value is None else str(value)
 
-    def getItem(self, key: str) -> str | None:  # noqa: N802 - the Web Storage API's name
+    def getItem(self, key: str) -> str | None:
         value = _js(self.backend.getItem(key))
         return None if value is None else str(value)
 
-    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+    def setItem(self, key: str, value: str) -> None:
         self.backend.setItem(key, value)
 
-    def removeItem(self, key: str) -> None:  # noqa: N802
+    def removeItem(self, key: str) -> None:
         self.backend.removeItem(key)
 
 
@@ -110,7 +111,9 @@ class App:
             game_id = key.removeprefix(saves.PREFIX + "save:")
             if game_id not in GAMES:
                 text = self.storage.get(key) or ""
-                self.storage.move_aside(key, text, f"A saved game of an unknown game ({game_id!r}) was found.")
+                self.storage.move_aside(
+                    key, text, f"A saved game of an unknown game ({game_id!r}) was found."
+                )
                 continue
             stored = self.storage.get(key)
             session = self.storage.load_game(game_id, Session.from_json)
@@ -147,7 +150,7 @@ class App:
         self.early_reports.clear()
         document.documentElement.setAttribute("data-ready", "true")
         window.boneyardBoot.done()
-        asyncio.ensure_future(self.warm_up())
+        self.warming = asyncio.ensure_future(self.warm_up())  # kept: a task nobody holds may be collected
 
     async def warm_up(self) -> None:
         """Import each game's engine and table once the page is idle, so its first open is instant.
@@ -157,20 +160,20 @@ class App:
         """
         await asyncio.sleep(1.0)
         for game_id, info in GAMES.items():
-            for load in (lambda: info.new_state.resolve() if hasattr(info.new_state, "resolve") else None,
-                         lambda: info.bots.get("easy") if info.bots else None,
-                         lambda: screen_for(game_id)):
+            for load in _preloads(game_id, info):
                 try:
                     load()
-                except Exception:  # noqa: BLE001 - a failing import shows itself when the game is opened
-                    window.console.warn("Boneyard: could not preload " + game_id + ": " + traceback.format_exc())
+                except Exception:
+                    window.console.warn(
+                        "Boneyard: could not preload " + game_id + ": " + traceback.format_exc()
+                    )
                 await asyncio.sleep(0.02)
 
     def guard(self, handler: Any, event: Any) -> None:
         """Run an event handler; report instead of crashing on any error."""
         try:
             handler(event)
-        except Exception as exc:  # noqa: BLE001 - the page must survive anything
+        except Exception as exc:
             window.console.error("Boneyard: " + traceback.format_exc())
             self.report("error", f"Something went wrong: {exc}. Your game is safe; try again.")
 
@@ -191,7 +194,16 @@ class App:
         item.innerHTML = str(
             h("p", {}, message)
             + text(action)  # Markup passes through; a plain string is escaped
-            + h("button", {"type": "button", "class_": "toast-close", "data_action": "close-toast", "aria_label": "Dismiss"}, "×")
+            + h(
+                "button",
+                {
+                    "type": "button",
+                    "class_": "toast-close",
+                    "data_action": "close-toast",
+                    "aria_label": "Dismiss",
+                },
+                "×",
+            )
         )
         box.appendChild(item)
         if kind == "info":
@@ -330,8 +342,9 @@ class App:
         if screen is None:
             return
         seating = seat_players(info, screen, self.forms.setdefault(game_id, {}), self.settings)
-        session = Session.start(info, seating.seats, seating.mode, seating.mode_label, seating.options,
-                                seed=self.url_seed())
+        session = Session.start(
+            info, seating.seats, seating.mode, seating.mode_label, seating.options, seed=self.url_seed()
+        )
         self.generation += 1
         self.sessions[game_id] = session
         self.table_ui[game_id] = {}
@@ -363,12 +376,14 @@ class App:
     @staticmethod
     def today() -> str:
         """Return today's date (UTC) as the stats write it."""
-        return datetime.now(timezone.utc).strftime("%Y-%m-%d")
+        return datetime.now(UTC).strftime("%Y-%m-%d")
 
     def record_scores(self, session: Session, scores: dict[str, float]) -> list[str]:
         """Keep a real-time game's best scores for its mode; return the names of new bests."""
         today = self.today()
-        self.stats, improved = self.storage.update_stats(lambda stats: keep_bests(stats, session, scores, today))
+        self.stats, improved = self.storage.update_stats(
+            lambda stats: keep_bests(stats, session, scores, today)
+        )
         return improved
 
     def human_move(self, session: Session, move: Any) -> bool:
@@ -488,7 +503,7 @@ class App:
             if self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
             session.play_computer(move)
-        except Exception as exc:  # noqa: BLE001 - CancelledError is no Exception: a cancel passes through
+        except Exception as exc:
             window.console.error("Boneyard: " + traceback.format_exc())
             self.report("error", f"The computer could not move ({exc}).")
             return
@@ -621,7 +636,9 @@ class App:
     def on_input(self, event: Any) -> None:
         """Remember typed names without redrawing (which would move the caret)."""
         target = _js(event.target)
-        field = _attr(target, "data-field") if target is not None and hasattr(target, "getAttribute") else None
+        field = (
+            _attr(target, "data-field") if target is not None and hasattr(target, "getAttribute") else None
+        )
         if field and self.route.screen == "setup" and str(target.type) == "text":
             self.forms.setdefault(self.route.arg, {})[field] = str(target.value)
 
@@ -636,7 +653,11 @@ class App:
             return
         screen = self.screen(game_id)
         session = self.sessions.get(game_id)
-        if session is not None and screen is not None and screen.on_key(self.context(session), str(event.key)):
+        if (
+            session is not None
+            and screen is not None
+            and screen.on_key(self.context(session), str(event.key))
+        ):
             event.preventDefault()
 
 
@@ -668,7 +689,7 @@ def check_modules() -> str:
                 modules.append(path)
                 try:
                     importlib.import_module(module)
-                except Exception as exc:  # noqa: BLE001 - report, do not stop
+                except Exception as exc:
                     failed[path] = repr(exc)
     return json.dumps({"modules": sorted(modules), "failed": failed})
 
@@ -680,7 +701,16 @@ def start() -> None:
         app = App()
         window.boneyardCheckModules = create_proxy(check_modules)
         app.mount()
-    except Exception as exc:  # noqa: BLE001 - show the player a readable error, not a blank page
+    except Exception as exc:
         window.console.error("Boneyard: " + traceback.format_exc())
         window.boneyardBoot.fail(f"Boneyard could not start: {exc}")
         raise
+
+
+def _preloads(game_id: str, info: Any) -> tuple[Callable[[], Any], ...]:
+    """Return the steps that import a game's engine, its first bot and its table screen."""
+    return (
+        lambda: info.new_state.resolve() if hasattr(info.new_state, "resolve") else None,
+        lambda: info.bots.get("easy") if info.bots else None,
+        lambda: screen_for(game_id),
+    )

@@ -19,10 +19,11 @@ This module is pure Python, so every screen's markup is tested under CPython wit
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from html import escape
-from typing import Any, Iterable
+from typing import Any
 
-__all__ = ["Markup", "h", "text", "join", "attrs", "escape", "name_text", "name_attr", "FSI", "PDI"]
+__all__ = ["FSI", "PDI", "Markup", "attrs", "escape", "h", "join", "name_attr", "name_text", "text"]
 
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 FSI = "\u2068"  # FIRST STRONG ISOLATE: opens an isolated run whose direction is that of its first letter

@@ -6,10 +6,11 @@ CPython. The app (``ui.app``) puts the text into the page and routes clicks by `
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from boneyard.core import GameInfo
-from boneyard.settings import ANIMATION_LABELS, MAX_NAME, THEME_LABELS, THEMES, ANIMATIONS, Settings
+from boneyard.settings import ANIMATION_LABELS, ANIMATIONS, MAX_NAME, THEME_LABELS, THEMES, Settings
 from boneyard.stats import Stats
 
 from .html import Markup, h, join, name_text
@@ -23,12 +24,21 @@ LEVEL_LABELS = {
 }
 
 
-def button(label: Any, action: str, value: str = "", *, kind: str = "", disabled: bool = False, **props: Any) -> Markup:
+def button(
+    label: Any, action: str, value: str = "", *, kind: str = "", disabled: bool = False, **props: Any
+) -> Markup:
     """Return a button that the app routes by ``data-action``."""
     cls = "btn" + (f" btn-{kind}" if kind else "") + (f" {props.pop('class_')}" if "class_" in props else "")
     return h(
         "button",
-        {"type": "button", "class_": cls, "data_action": action, "data_value": value or None, "disabled": disabled, **props},
+        {
+            "type": "button",
+            "class_": cls,
+            "data_action": action,
+            "data_value": value or None,
+            "disabled": disabled,
+            **props,
+        },
         label,
     )
 
@@ -41,12 +51,20 @@ def link_button(label: Any, href: str, *, kind: str = "", **props: Any) -> Marku
 
 def frame(title: str, body: Markup, *, current: str = "", back: str | None = None) -> Markup:
     """Return a screen inside the app's header and main landmark."""
-    nav_items = [("#/", "Games", "home"), ("#/stats", "Stats", "stats"), ("#/settings", "Settings", "settings")]
+    nav_items = [
+        ("#/", "Games", "home"),
+        ("#/stats", "Stats", "stats"),
+        ("#/settings", "Settings", "settings"),
+    ]
     nav = h(
         "nav",
         {"class_": "topnav", "aria_label": "Main"},
         [
-            h("a", {"href": href, "class_": "navlink", "aria_current": "page" if key == current else None}, label)
+            h(
+                "a",
+                {"href": href, "class_": "navlink", "aria_current": "page" if key == current else None},
+                label,
+            )
             for href, label, key in nav_items
         ],
     )
@@ -54,13 +72,23 @@ def frame(title: str, body: Markup, *, current: str = "", back: str | None = Non
     header = h(
         "header",
         {"class_": "topbar"},
-        h("a", {"class_": "brand", "href": "#/", "aria_label": "Boneyard, home"}, h("span", {"class_": "brand-mark", "aria_hidden": "true"}), "Boneyard"),
+        h(
+            "a",
+            {"class_": "brand", "href": "#/", "aria_label": "Boneyard, home"},
+            h("span", {"class_": "brand-mark", "aria_hidden": "true"}),
+            "Boneyard",
+        ),
         nav,
     )
     main = h(
         "main",
         {"id": "main", "class_": "screen", "tabindex": "-1"},
-        h("div", {"class_": "screen-head"}, back_link, h("h1", {"class_": "screen-title", "id": "screen-title"}, title)),
+        h(
+            "div",
+            {"class_": "screen-head"},
+            back_link,
+            h("h1", {"class_": "screen-title", "id": "screen-title"}, title),
+        ),
         body,
     )
     return join([header, main])
@@ -74,36 +102,67 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
     cards = []
     for info in games:
         players = (
-            f"{info.min_players} player" if info.min_players == info.max_players == 1
+            f"{info.min_players} player"
+            if info.min_players == info.max_players == 1
             else f"{info.min_players}–{info.max_players} players"
         )
         actions = []
         if info.id in saved and info.id in playable:
-            actions.append(link_button("Resume", f"#/play/{info.id}", kind="primary", aria_label=f"Resume {info.name}"))
+            actions.append(
+                link_button("Resume", f"#/play/{info.id}", kind="primary", aria_label=f"Resume {info.name}")
+            )
         if info.id in playable:
             actions.append(
-                link_button("New game", f"#/setup/{info.id}", kind="" if info.id in saved else "primary",
-                            aria_label=f"New game of {info.name}")
+                link_button(
+                    "New game",
+                    f"#/setup/{info.id}",
+                    kind="" if info.id in saved else "primary",
+                    aria_label=f"New game of {info.name}",
+                )
             )
         else:
             actions.append(h("span", {"class_": "soon"}, "Table coming soon"))
-        actions.append(link_button("How to play", f"#/rules/{info.id}", kind="ghost", aria_label=f"How to play {info.name}"))
+        actions.append(
+            link_button(
+                "How to play", f"#/rules/{info.id}", kind="ghost", aria_label=f"How to play {info.name}"
+            )
+        )
         cards.append(
             h(
                 "li",
                 {"class_": "game-card", "data_game": info.id},
                 h("div", {"class_": f"game-art art-{info.id}", "aria_hidden": "true"}),
-                h("div", {"class_": "game-text"},
-                  h("h2", {}, info.name),
-                  h("p", {"class_": "tagline"}, info.tagline),
-                  h("p", {"class_": "meta"}, players,
-                    " · real time, solo" if info.realtime else " · vs computer or on one device" if info.bots else "")),
+                h(
+                    "div",
+                    {"class_": "game-text"},
+                    h("h2", {}, info.name),
+                    h("p", {"class_": "tagline"}, info.tagline),
+                    h(
+                        "p",
+                        {"class_": "meta"},
+                        players,
+                        " · real time, solo"
+                        if info.realtime
+                        else " · vs computer or on one device"
+                        if info.bots
+                        else "",
+                    ),
+                ),
                 h("div", {"class_": "game-actions"}, actions),
             )
         )
-    greeting = h("p", {"class_": "lead"}, "Welcome, ", name_text(settings.name),
-                 ". Pick a game. Everything runs in your browser, even offline.")
-    return frame("Games", join([greeting, h("ul", {"class_": "game-list", "aria_label": "Games"}, cards)]), current="home")
+    greeting = h(
+        "p",
+        {"class_": "lead"},
+        "Welcome, ",
+        name_text(settings.name),
+        ". Pick a game. Everything runs in your browser, even offline.",
+    )
+    return frame(
+        "Games",
+        join([greeting, h("ul", {"class_": "game-list", "aria_label": "Games"}, cards)]),
+        current="home",
+    )
 
 
 # -- how to play ----------------------------------------------------------------------------------
@@ -133,7 +192,8 @@ def rules(info: GameInfo, playable: bool) -> Markup:
 def field(label: str, control: Markup, hint: str = "", fid: str = "") -> Markup:
     """Return a labelled form row."""
     return h(
-        "div", {"class_": "field"},
+        "div",
+        {"class_": "field"},
         h("label", {"for": fid} if fid else {}, label),
         control,
         h("p", {"class_": "hint", "id": f"{fid}-hint"}, hint) if hint else "",
@@ -143,7 +203,8 @@ def field(label: str, control: Markup, hint: str = "", fid: str = "") -> Markup:
 def select(fid: str, name: str, options: list[tuple[str, str]], value: str, **props: Any) -> Markup:
     """Return a select bound to the form field ``name``."""
     return h(
-        "select", {"id": fid, "data_field": name, **props},
+        "select",
+        {"id": fid, "data_field": name, **props},
         [h("option", {"value": v, "selected": v == value}, label) for v, label in options],
     )
 
@@ -151,55 +212,128 @@ def select(fid: str, name: str, options: list[tuple[str, str]], value: str, **pr
 def radio_group(name: str, legend: str, options: list[tuple[str, str]], value: str) -> Markup:
     """Return a fieldset of radio buttons bound to the form field ``name``."""
     return h(
-        "fieldset", {"class_": "radios"},
+        "fieldset",
+        {"class_": "radios"},
         h("legend", {}, legend),
         [
-            h("label", {"class_": "radio"},
-              h("input", {"type": "radio", "name": name, "value": v, "checked": v == value, "data_field": name}),
-              h("span", {}, label))
+            h(
+                "label",
+                {"class_": "radio"},
+                h(
+                    "input",
+                    {"type": "radio", "name": name, "value": v, "checked": v == value, "data_field": name},
+                ),
+                h("span", {}, label),
+            )
             for v, label in options
         ],
     )
 
 
-def setup(info: GameInfo, form: dict[str, Any], custom: Markup, players: int, fixed_players: bool,
-          mode_options: list[tuple[str, str]], levels: list[str], note: str = "") -> Markup:
+def setup(
+    info: GameInfo,
+    form: dict[str, Any],
+    custom: Markup,
+    players: int,
+    fixed_players: bool,
+    mode_options: list[tuple[str, str]],
+    levels: list[str],
+    note: str = "",
+) -> Markup:
     """Return the setup screen: opponents, mode, players, computer levels or names, New game."""
     vs = form.get("opponents", "computer")
     parts = []
     if info.max_players > 1:
-        parts.append(radio_group("opponents", "Opponents", [("computer", "vs Computer"), ("device", "Same device")], vs))
+        parts.append(
+            radio_group(
+                "opponents", "Opponents", [("computer", "vs Computer"), ("device", "Same device")], vs
+            )
+        )
     if mode_options:
-        parts.append(field("Mode", select("setup-mode", "mode", mode_options, form.get("mode", mode_options[0][0])), note, "setup-mode"))
+        parts.append(
+            field(
+                "Mode",
+                select("setup-mode", "mode", mode_options, form.get("mode", mode_options[0][0])),
+                note,
+                "setup-mode",
+            )
+        )
     parts.append(custom)
     if info.max_players > 1:
         if fixed_players:
-            parts.append(h("p", {"class_": "hint"}, f"{players} player{'' if players == 1 else 's'} in this mode."))
+            parts.append(
+                h("p", {"class_": "hint"}, f"{players} player{'' if players == 1 else 's'} in this mode.")
+            )
         else:
             counts = [(str(n), f"{n} players") for n in range(info.min_players, info.max_players + 1)]
-            parts.append(field("Players", select("setup-players", "players", counts, str(players)), fid="setup-players"))
+            parts.append(
+                field(
+                    "Players", select("setup-players", "players", counts, str(players)), fid="setup-players"
+                )
+            )
     seat_rows = []
     for seat in range(1, players) if vs == "computer" else range(players):
         if vs == "computer":
             name = f"level_{seat}"
             current = form.get(name, form.get("level", "medium" if "medium" in levels else levels[-1]))
-            seat_rows.append(field(
-                f"Computer {seat}", select(f"setup-level-{seat}", name, [(lv, LEVEL_LABELS.get(lv, lv.title())) for lv in levels], current),
-                fid=f"setup-level-{seat}",
-            ))
+            seat_rows.append(
+                field(
+                    f"Computer {seat}",
+                    select(
+                        f"setup-level-{seat}",
+                        name,
+                        [(lv, LEVEL_LABELS.get(lv, lv.title())) for lv in levels],
+                        current,
+                    ),
+                    fid=f"setup-level-{seat}",
+                )
+            )
         else:
             name = f"name_{seat}"
             current = form.get(name, f"Player {seat + 1}")
-            seat_rows.append(field(
-                f"Player {seat + 1}",
-                h("input", {"id": f"setup-name-{seat}", "type": "text", "data_field": name, "value": current,
-                            "maxlength": MAX_NAME, "autocomplete": "off"}),
-                fid=f"setup-name-{seat}",
-            ))
+            seat_rows.append(
+                field(
+                    f"Player {seat + 1}",
+                    h(
+                        "input",
+                        {
+                            "id": f"setup-name-{seat}",
+                            "type": "text",
+                            "data_field": name,
+                            "value": current,
+                            "maxlength": MAX_NAME,
+                            "autocomplete": "off",
+                        },
+                    ),
+                    fid=f"setup-name-{seat}",
+                )
+            )
     if seat_rows:
-        parts.append(h("fieldset", {"class_": "seats"}, h("legend", {}, "Computer levels" if vs == "computer" else "Names"), seat_rows))
-    parts.append(h("div", {"class_": "actions"}, button("New game", "start-game", info.id, kind="primary", id="start-game")))
-    body = h("form", {"class_": "setup", "data_form": "setup", "aria_labelledby": "screen-title", "onsubmit": "return false"}, parts)
+        parts.append(
+            h(
+                "fieldset",
+                {"class_": "seats"},
+                h("legend", {}, "Computer levels" if vs == "computer" else "Names"),
+                seat_rows,
+            )
+        )
+    parts.append(
+        h(
+            "div",
+            {"class_": "actions"},
+            button("New game", "start-game", info.id, kind="primary", id="start-game"),
+        )
+    )
+    body = h(
+        "form",
+        {
+            "class_": "setup",
+            "data_form": "setup",
+            "aria_labelledby": "screen-title",
+            "onsubmit": "return false",
+        },
+        parts,
+    )
     return frame(f"New game: {info.name}", body, back="#/")
 
 
@@ -210,27 +344,91 @@ def settings_screen(settings: Settings, reduced_motion: bool, broken: list[str])
     """Return the Settings screen."""
     motion_hint = "Your system asks for reduced motion." if reduced_motion else "Your system allows motion."
     rows = [
-        field("Player name", h("input", {"id": "set-name", "type": "text", "data_setting": "name", "value": settings.name,
-                                         "maxlength": MAX_NAME, "autocomplete": "nickname"}),
-              "Shown at the table and on the leaderboard.", "set-name"),
-        h("div", {"class_": "field field-check"},
-          h("label", {"class_": "check"},
-            h("input", {"id": "set-suggestions", "type": "checkbox", "data_setting": "suggestions", "checked": settings.suggestions}),
-            h("span", {}, "Move suggestions")),
-          h("p", {"class_": "hint"}, "Mark the tiles you can play.")),
-        field("Theme", select("set-theme", "", [(t, THEME_LABELS[t]) for t in THEMES], settings.theme, data_setting="theme"), fid="set-theme"),
-        field("Animations", select("set-animations", "", [(a, ANIMATION_LABELS[a]) for a in ANIMATIONS], settings.animations,
-                                   data_setting="animations"), motion_hint, "set-animations"),
+        field(
+            "Player name",
+            h(
+                "input",
+                {
+                    "id": "set-name",
+                    "type": "text",
+                    "data_setting": "name",
+                    "value": settings.name,
+                    "maxlength": MAX_NAME,
+                    "autocomplete": "nickname",
+                },
+            ),
+            "Shown at the table and on the leaderboard.",
+            "set-name",
+        ),
+        h(
+            "div",
+            {"class_": "field field-check"},
+            h(
+                "label",
+                {"class_": "check"},
+                h(
+                    "input",
+                    {
+                        "id": "set-suggestions",
+                        "type": "checkbox",
+                        "data_setting": "suggestions",
+                        "checked": settings.suggestions,
+                    },
+                ),
+                h("span", {}, "Move suggestions"),
+            ),
+            h("p", {"class_": "hint"}, "Mark the tiles you can play."),
+        ),
+        field(
+            "Theme",
+            select(
+                "set-theme", "", [(t, THEME_LABELS[t]) for t in THEMES], settings.theme, data_setting="theme"
+            ),
+            fid="set-theme",
+        ),
+        field(
+            "Animations",
+            select(
+                "set-animations",
+                "",
+                [(a, ANIMATION_LABELS[a]) for a in ANIMATIONS],
+                settings.animations,
+                data_setting="animations",
+            ),
+            motion_hint,
+            "set-animations",
+        ),
     ]
     stored = []
     if broken:
         stored = [
             h("h2", {}, "Records kept aside"),
-            h("p", {"class_": "hint"}, "These could not be read and were kept so nothing is lost. Delete them when you no longer need them."),
-            h("ul", {"class_": "broken-list"},
-              [h("li", {}, h("code", {}, key), " ", button("Delete", "delete-broken", key, kind="ghost", aria_label=f"Delete {key}")) for key in broken]),
+            h(
+                "p",
+                {"class_": "hint"},
+                "These could not be read and were kept so nothing is lost. Delete them when you no longer need them.",
+            ),
+            h(
+                "ul",
+                {"class_": "broken-list"},
+                [
+                    h(
+                        "li",
+                        {},
+                        h("code", {}, key),
+                        " ",
+                        button("Delete", "delete-broken", key, kind="ghost", aria_label=f"Delete {key}"),
+                    )
+                    for key in broken
+                ],
+            ),
         ]
-    body = h("form", {"class_": "settings", "aria_labelledby": "screen-title", "onsubmit": "return false"}, rows, stored)
+    body = h(
+        "form",
+        {"class_": "settings", "aria_labelledby": "screen-title", "onsubmit": "return false"},
+        rows,
+        stored,
+    )
     return frame("Settings", body, current="settings")
 
 
@@ -247,20 +445,42 @@ SCORE_LABELS = {"max": "Max", "power": "Power", "speed": "Speed", "tiles": "Tile
 
 def best_scores_table(stats: Stats, info: GameInfo) -> Markup:
     """Return a game's best scores per mode, with the date each was reached (empty when none)."""
-    modes = sorted((key.partition(":")[2], scores) for key, scores in stats.bests.items() if key.partition(":")[0] == info.id)
+    modes = sorted(
+        (key.partition(":")[2], scores)
+        for key, scores in stats.bests.items()
+        if key.partition(":")[0] == info.id
+    )
     if not modes:
         return Markup("")
     names = [n for n in SCORE_LABELS if any(n in scores for _, scores in modes)]
     names += sorted({n for _, scores in modes for n in scores} - set(names))
     rows = []
     for mode, scores in modes:
-        cells = [h("td", {}, f"{scores[n].value:g}", h("br"), h("small", {}, scores[n].date[:10])) if n in scores else h("td", {}, "–")
-                 for n in names]
+        cells = [
+            h("td", {}, f"{scores[n].value:g}", h("br"), h("small", {}, scores[n].date[:10]))
+            if n in scores
+            else h("td", {}, "–")
+            for n in names
+        ]
         rows.append(h("tr", {}, h("th", {"scope": "row"}, mode.replace("-", " ").title()), cells))
-    return h("table", {"class_": "stats-table"},
-             h("caption", {}, "Best scores"),
-             h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ["Mode"] + [SCORE_LABELS.get(n, n.title()) for n in names]])),
-             h("tbody", {}, rows))
+    return h(
+        "table",
+        {"class_": "stats-table"},
+        h("caption", {}, "Best scores"),
+        h(
+            "thead",
+            {},
+            h(
+                "tr",
+                {},
+                [
+                    h("th", {"scope": "col"}, c)
+                    for c in ["Mode"] + [SCORE_LABELS.get(n, n.title()) for n in names]
+                ],
+            ),
+        ),
+        h("tbody", {}, rows),
+    )
 
 
 def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
@@ -269,36 +489,102 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
     for info in games:
         bests = best_scores_table(stats, info)
         if info.realtime:
-            sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name),
-                              bests or h("p", {"class_": "empty"}, "No scores yet.")))
+            sections.append(
+                h(
+                    "section",
+                    {"class_": "stats-game"},
+                    h("h2", {}, info.name),
+                    bests or h("p", {"class_": "empty"}, "No scores yet."),
+                )
+            )
             continue
         mine = stats.for_player(name, info.id)
         if mine:
             table = h(
-                "table", {"class_": "stats-table"},
+                "table",
+                {"class_": "stats-table"},
                 h("caption", {}, name_text(name), " against the computer"),
-                h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in
-                                            ("Mode", "Played", "Won", "Lost", "Drawn", "Win rate", "Streak", "Best streak")])),
-                h("tbody", {}, [
-                    h("tr", {}, h("th", {"scope": "row"}, t.label), h("td", {}, t.played), h("td", {}, t.wins),
-                      h("td", {}, t.losses), h("td", {}, t.draws), h("td", {}, percent(t.win_rate)),
-                      h("td", {}, t.streak), h("td", {}, t.best_streak))
-                    for t in mine
-                ]),
+                h(
+                    "thead",
+                    {},
+                    h(
+                        "tr",
+                        {},
+                        [
+                            h("th", {"scope": "col"}, c)
+                            for c in (
+                                "Mode",
+                                "Played",
+                                "Won",
+                                "Lost",
+                                "Drawn",
+                                "Win rate",
+                                "Streak",
+                                "Best streak",
+                            )
+                        ],
+                    ),
+                ),
+                h(
+                    "tbody",
+                    {},
+                    [
+                        h(
+                            "tr",
+                            {},
+                            h("th", {"scope": "row"}, t.label),
+                            h("td", {}, t.played),
+                            h("td", {}, t.wins),
+                            h("td", {}, t.losses),
+                            h("td", {}, t.draws),
+                            h("td", {}, percent(t.win_rate)),
+                            h("td", {}, t.streak),
+                            h("td", {}, t.best_streak),
+                        )
+                        for t in mine
+                    ],
+                ),
             )
         else:
             table = h("p", {"class_": "empty"}, "No games against the computer yet as ", name_text(name), ".")
         board = stats.leaderboard(info.id)
         leaders = (
-            h("table", {"class_": "stats-table leaderboard"},
-              h("caption", {}, "Leaderboard (this device)"),
-              h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ("#", "Player", "Mode", "Won", "Win rate", "Best streak")])),
-              h("tbody", {}, [
-                  h("tr", {}, h("td", {}, i + 1), h("th", {"scope": "row"}, name_text(t.name)), h("td", {}, t.label), h("td", {}, t.wins),
-                    h("td", {}, percent(t.win_rate)), h("td", {}, t.best_streak))
-                  for i, t in enumerate(board)
-              ]))
-            if board else ""
+            h(
+                "table",
+                {"class_": "stats-table leaderboard"},
+                h("caption", {}, "Leaderboard (this device)"),
+                h(
+                    "thead",
+                    {},
+                    h(
+                        "tr",
+                        {},
+                        [
+                            h("th", {"scope": "col"}, c)
+                            for c in ("#", "Player", "Mode", "Won", "Win rate", "Best streak")
+                        ],
+                    ),
+                ),
+                h(
+                    "tbody",
+                    {},
+                    [
+                        h(
+                            "tr",
+                            {},
+                            h("td", {}, i + 1),
+                            h("th", {"scope": "row"}, name_text(t.name)),
+                            h("td", {}, t.label),
+                            h("td", {}, t.wins),
+                            h("td", {}, percent(t.win_rate)),
+                            h("td", {}, t.best_streak),
+                        )
+                        for i, t in enumerate(board)
+                    ],
+                ),
+            )
+            if board
+            else ""
         )
         sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), table, leaders, bests))
     note = h("p", {"class_": "hint"}, "Only games against the computer count. Stats stay on this device.")
@@ -307,4 +593,6 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
 
 def not_found(what: str) -> Markup:
     """Return a screen for an address that leads nowhere."""
-    return frame("Not found", h("p", {}, f"There is nothing at {what}. ", h("a", {"href": "#/"}, "Back to the games")))
+    return frame(
+        "Not found", h("p", {}, f"There is nothing at {what}. ", h("a", {"href": "#/"}, "Back to the games"))
+    )

@@ -54,19 +54,25 @@ def seat_players(info: GameInfo, screen: Screen, form: dict[str, Any], settings:
     key, label = mode.key, mode.label
     seats = screen.seats_from_form(form, settings)
     if seats is None:
-        vs_computer = form.get("opponents", "computer") == "computer" and info.max_players > 1 and bool(info.bots)
+        vs_computer = (
+            form.get("opponents", "computer") == "computer" and info.max_players > 1 and bool(info.bots)
+        )
         if info.max_players == 1:
             seats = [Seat("human", settings.name)]
         elif vs_computer:
             default = default_level(info)
             seats = [Seat("human", settings.name)] + [
-                Seat("computer", computer_name(i, str(form.get(f"level_{i}", default))),
-                     str(form.get(f"level_{i}", default)))
+                Seat(
+                    "computer",
+                    computer_name(i, str(form.get(f"level_{i}", default))),
+                    str(form.get(f"level_{i}", default)),
+                )
                 for i in range(1, players)
             ]
         else:
             seats = [
-                Seat("human", str(form.get(f"name_{i}", "")).strip() or f"Player {i + 1}") for i in range(players)
+                Seat("human", str(form.get(f"name_{i}", "")).strip() or f"Player {i + 1}")
+                for i in range(players)
             ]
             key, label = mode.key + "-device", f"{mode.label}, same device"
     options = dict(mode.options)

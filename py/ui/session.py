@@ -6,11 +6,20 @@ games through it under CPython. Every rule question goes to the engine's state.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from boneyard.core import (
-    GameInfo, GameState, IllegalMoveError, fresh_seed, make_rng, rng_from_json, rng_to_json, run_thinking, think,
+    GameInfo,
+    GameState,
+    IllegalMoveError,
+    fresh_seed,
+    make_rng,
+    rng_from_json,
+    rng_to_json,
+    run_thinking,
+    think,
 )
 from boneyard.games import get_game
 

@@ -13,8 +13,9 @@ passes ``window.localStorage``; the tests pass a dict-backed fake), so it is tes
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from boneyard import saves
 from boneyard.settings import Settings, settings_from_json
@@ -38,7 +39,7 @@ class Storage:
     def __init__(self, backend: Any, report: Report, clock: Callable[[], datetime] | None = None) -> None:
         self.backend = backend
         self.report = report
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or (lambda: datetime.now(UTC))
         self.full = False  # the last write failed for lack of room
 
     # -- raw access -----------------------------------------------------------------------------
@@ -46,7 +47,7 @@ class Storage:
         """Return the text under ``key`` (None when absent or storage is unavailable)."""
         try:
             value = self.backend.getItem(key)
-        except Exception:  # noqa: BLE001 - storage disabled by the browser: play without saves
+        except Exception:
             return None
         return None if value is None else str(value)
 
@@ -54,7 +55,7 @@ class Storage:
         """Store ``value`` under ``key`` in one write; report a full storage; return success."""
         try:
             self.backend.setItem(key, value)
-        except Exception as exc:  # noqa: BLE001 - the browser raises a DOMException
+        except Exception as exc:
             if _is_quota_error(exc):
                 if not self.full:
                     self.report(
@@ -73,7 +74,7 @@ class Storage:
         """Delete ``key`` (used only for finished games and by the player's own choice)."""
         try:
             self.backend.removeItem(key)
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
 
     def keys(self, prefix: str = saves.PREFIX) -> list[str]:
@@ -84,7 +85,7 @@ class Storage:
                 key = self.backend.key(index)
                 if key is not None and str(key).startswith(prefix):
                     found.append(str(key))
-        except Exception:  # noqa: BLE001
+        except Exception:
             return []
         return sorted(found)
 
@@ -95,7 +96,9 @@ class Storage:
             self.remove(key)
             self.report("warning", f"{why} It was kept aside as “{aside}” and a fresh start was made.")
             return aside
-        self.report("warning", f"{why} It could not be moved aside (storage is full), so it was left where it was.")
+        self.report(
+            "warning", f"{why} It could not be moved aside (storage is full), so it was left where it was."
+        )
         return None
 
     # -- games ------------------------------------------------------------------------------------

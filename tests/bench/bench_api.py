@@ -207,7 +207,9 @@ def sample_time(games: int, seed: int) -> None:
             times.append(time.perf_counter() - start)
             legal = state.legal_moves()
             state.play(legal[rng.randrange(len(legal))])
-    print(f"  sample(view, rng): median {1e6 * statistics.median(times):.1f} us over {len(times)} views of 4-player matches")
+    print(
+        f"  sample(view, rng): median {1e6 * statistics.median(times):.1f} us over {len(times)} views of 4-player matches"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,7 +221,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
     args = parser.parse_args(argv)
     games, repeats = (1000, 3) if args.quick else (args.games, args.repeats)
-    print(f"Dominoes state API: random 4-player block games, 7 tiles each; {repeats} alternating runs of {games} games")
+    print(
+        f"Dominoes state API: random 4-player block games, 7 tiles each; {repeats} alternating runs of {games} games"
+    )
     medians = games_per_second(games, repeats, args.seed)
     for name, rate in medians.items():
         print(f"median  {name:<48} {rate:>9,.0f} games per CPU second")

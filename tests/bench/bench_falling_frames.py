@@ -41,8 +41,12 @@ def run(seconds: float, dpr: float, mode: str, warmup: float = 2.0) -> dict:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(**launch_options())
-            context = browser.new_context(viewport={"width": 1100, "height": 850}, device_scale_factor=dpr,
-                                          service_workers="block", reduced_motion="no-preference")
+            context = browser.new_context(
+                viewport={"width": 1100, "height": 850},
+                device_scale_factor=dpr,
+                service_workers="block",
+                reduced_motion="no-preference",
+            )
             page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -59,8 +63,10 @@ def run(seconds: float, dpr: float, mode: str, warmup: float = 2.0) -> dict:
             stats = json.loads(page.evaluate("boneyardFalling.stats()"))
             stats["wall_seconds"] = round(time.monotonic() - t0, 2)
             game = json.loads(page.evaluate("boneyardFalling.view()"))
-            stats["game"] = {k: game[k] for k in ("mode", "set", "step", "dominoes_played", "max_score", "power",
-                                                 "speed", "over")}
+            stats["game"] = {
+                k: game[k]
+                for k in ("mode", "set", "step", "dominoes_played", "max_score", "power", "speed", "over")
+            }
             stats["mode"] = mode
             stats["page_errors"] = errors
             stats["load_average"] = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
@@ -75,8 +81,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--dpr", type=float, default=1.0, help="devicePixelRatio of the page (2: a phone's)")
-    parser.add_argument("--mode", default="marathon-norm",
-                        choices=("sprint-norm", "sprint-max", "marathon-norm", "marathon-max"))
+    parser.add_argument(
+        "--mode",
+        default="marathon-norm",
+        choices=("sprint-norm", "sprint-max", "marathon-norm", "marathon-max"),
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     stats = run(args.seconds, args.dpr, args.mode)
@@ -84,21 +93,33 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(stats))
         return 0
     goal = stats["fps"] >= 58 and stats["python_ms_p95"] < 4.0
-    print(f"Bonefall frames: {stats['frames']} frames in {stats['seconds']} s of {args.mode} at dpr {stats['dpr']} "
-          f"({stats['cell_px']} px cells), load average {stats['load_average']} on {stats['cpus']} CPUs")
-    print(f"  frame rate {stats['fps']} fps (interval median {stats['frame_interval_median_ms']} ms, "
-          f"p95 {stats['frame_interval_p95_ms']} ms)")
-    print(f"  Python per frame: median {stats['python_ms_median']} ms, p95 {stats['python_ms_p95']} ms, "
-          f"p99 {stats['python_ms_p99']} ms, max {stats['python_ms_max']} ms")
-    print(f"  without the autoplayer's planning: median {stats['sim_draw_ms_median']} ms, "
-          f"p95 {stats['sim_draw_ms_p95']} ms, max {stats['sim_draw_ms_max']} ms "
-          f"(autoplayer {stats['autoplay_ms_total']} ms in all)")
-    print(f"  parts: advance p95 {stats['advance_ms_p95']} ms; draw median {stats['draw_ms_median']} ms, "
-          f"p95 {stats['draw_ms_p95']} ms ({stats['layer_redraws']} board redraws, median "
-          f"{stats['draw_layer_ms_median']} ms); {stats['saves']} saves, max {stats['save_ms_max']} ms")
+    print(
+        f"Bonefall frames: {stats['frames']} frames in {stats['seconds']} s of {args.mode} at dpr {stats['dpr']} "
+        f"({stats['cell_px']} px cells), load average {stats['load_average']} on {stats['cpus']} CPUs"
+    )
+    print(
+        f"  frame rate {stats['fps']} fps (interval median {stats['frame_interval_median_ms']} ms, "
+        f"p95 {stats['frame_interval_p95_ms']} ms)"
+    )
+    print(
+        f"  Python per frame: median {stats['python_ms_median']} ms, p95 {stats['python_ms_p95']} ms, "
+        f"p99 {stats['python_ms_p99']} ms, max {stats['python_ms_max']} ms"
+    )
+    print(
+        f"  without the autoplayer's planning: median {stats['sim_draw_ms_median']} ms, "
+        f"p95 {stats['sim_draw_ms_p95']} ms, max {stats['sim_draw_ms_max']} ms "
+        f"(autoplayer {stats['autoplay_ms_total']} ms in all)"
+    )
+    print(
+        f"  parts: advance p95 {stats['advance_ms_p95']} ms; draw median {stats['draw_ms_median']} ms, "
+        f"p95 {stats['draw_ms_p95']} ms ({stats['layer_redraws']} board redraws, median "
+        f"{stats['draw_layer_ms_median']} ms); {stats['saves']} saves, max {stats['save_ms_max']} ms"
+    )
     g = stats["game"]
-    print(f"  game: {g['dominoes_played']} dominoes, {g['step']} steps, Max {g['max_score']}, Power {g['power']}, "
-          f"Speed {g['speed']}{' (over)' if g['over'] else ''}")
+    print(
+        f"  game: {g['dominoes_played']} dominoes, {g['step']} steps, Max {g['max_score']}, Power {g['power']}, "
+        f"Speed {g['speed']}{' (over)' if g['over'] else ''}"
+    )
     print(f"  goal (60 fps, p95 < 4 ms): {'met' if goal else 'NOT met'}")
     if stats["page_errors"]:
         print(f"  page errors: {stats['page_errors']}")

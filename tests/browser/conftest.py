@@ -17,9 +17,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from chromium import launch_options  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
+
 READY = "html[data-ready='true']"
 READY_TIMEOUT_MS = 120_000
 
@@ -62,7 +64,9 @@ pytestmark = pytest.mark.browser
 def pytest_configure(config: Any) -> None:
     """Register the ``expect_error`` marker."""
     config.addinivalue_line(
-        "markers", "expect_error(*fragments): the test provokes a console error or error toast containing each text")
+        "markers",
+        "expect_error(*fragments): the test provokes a console error or error toast containing each text",
+    )
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:
@@ -80,8 +84,11 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 def build_site(out: Path) -> None:
     """Build the site into ``out`` with the project's own builder."""
-    subprocess.run([sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "build_site.py"), "--out", str(out)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -138,8 +145,8 @@ class Watch:
 
     def unexpected(self, since: tuple[int, int] = (0, 0)) -> list[str]:
         """Return the console errors and error toasts seen after ``since`` that nobody declared."""
-        found = [f"console error: {text}" for text in self.console_errors[since[0]:]]
-        found += [f"error toast: {text}" for text in self.error_toasts[since[1]:]]
+        found = [f"console error: {text}" for text in self.console_errors[since[0] :]]
+        found += [f"error toast: {text}" for text in self.error_toasts[since[1] :]]
         return [text for text in found if not any(fragment in text for fragment in self.expected)]
 
     def flush(self) -> None:
@@ -148,7 +155,7 @@ class Watch:
             try:
                 if not page.is_closed():
                     page.evaluate("0")
-            except Exception:  # noqa: BLE001 - a page that is gone has nothing more to say
+            except Exception:
                 pass
 
     def assert_clean(self, page: Any) -> None:

@@ -122,7 +122,9 @@ def test_a_match_to_50_with_hand_summaries(page, base_url, watch):
     dismissed = play_to_the_end(page)
     dialog = page.locator(".overlay .dialog").inner_text()
     assert "Final score" in dialog
-    scores = [int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", dialog.split("Final score:")[1])]
+    scores = [
+        int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", dialog.split("Final score:")[1])
+    ]
     assert max(scores) >= 50
     assert dismissed >= 1, "a match to 50 takes more than one hand"
     watch.assert_clean(page)
@@ -230,7 +232,9 @@ def test_the_table_fits_a_phone_without_sideways_scrolling(page, base_url, watch
             if page.locator(".overlay").count():
                 break
             take_turn(page)
-            over = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            over = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
             assert over <= 0, f"the table scrolls sideways by {over}px"
         assert page.locator(".dom-seat").count() == 3
     finally:

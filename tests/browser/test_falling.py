@@ -33,8 +33,9 @@ def piece_cols(page) -> list[int]:
 
 def wait_view(page, condition: str, timeout: int = 15_000) -> None:
     """Wait until a JS condition over ``v`` (the parsed view) holds."""
-    page.wait_for_function(f"(() => {{ const v = JSON.parse(boneyardFalling.view()); return {condition}; }})()",
-                           timeout=timeout)
+    page.wait_for_function(
+        f"(() => {{ const v = JSON.parse(boneyardFalling.view()); return {condition}; }})()", timeout=timeout
+    )
 
 
 def test_keys_move_a_domino_and_it_lands_where_expected(app_page):
@@ -102,8 +103,10 @@ def test_the_game_pauses_when_the_page_is_hidden(app_page):
     page.wait_for_selector("#fall-again")
     page.click("#fall-again")
     wait_view(page, "v.piece && v.step > 5 && !v.paused")
-    page.evaluate("Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});"
-                  "document.dispatchEvent(new Event('visibilitychange'))")
+    page.evaluate(
+        "Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
     page.wait_for_selector("#fall-paused")
     step = view(page)["step"]
     assert view(page)["paused"]
@@ -138,8 +141,11 @@ def test_a_phone_gets_no_horizontal_scroll_and_touch_pads_work(app_page):
     cols = sorted(c for c, _ in now["cells"])
     page.locator("[data-fall='left']").click()
     # one column to the left (or, if it locked meanwhile, the next domino came)
-    wait_view(page, f"v.piece && (Math.min(v.piece.cells[0][0], v.piece.cells[1][0]) === {cols[0] - 1}"
-                    f" || v.piece.id !== {now['id']})")
+    wait_view(
+        page,
+        f"v.piece && (Math.min(v.piece.cells[0][0], v.piece.cells[1][0]) === {cols[0] - 1}"
+        f" || v.piece.id !== {now['id']})",
+    )
     page.set_viewport_size({"width": 1100, "height": 850})
 
 
@@ -156,26 +162,30 @@ def py(page, code: str) -> str:
     return page.evaluate("code => String(window.boneyardSnapshot.interpreter.runPython(code))", code)
 
 
-HEAP = "\n".join([
-    "import gc, json, sys, tracemalloc",
-    "gc.collect()",
-    "json.dumps({'traced': tracemalloc.get_traced_memory()[0], 'objects': len(gc.get_objects()),",
-    "            'blocks': sys.getallocatedblocks()})",
-])
-RUNNER = "\n".join([
-    "import gc, json",
-    "from ui.games import falling_canvas as fc",
-    "from ui.games.falling_play import Driver",
-    "from boneyard.games.falling.sim import FallingState",
-    "gc.collect()",
-    "r = fc.RUNNER",
-    "objs = gc.get_objects()",
-    "json.dumps({'ctx': r.ctx is not None, 'screen': r.screen is not None, 'view': r.view is not None,",
-    "            'loop': r.raf_id is not None or r.frame_proxy is not None, 'layer': r.layer is not None,",
-    "            'sprites': len(r.sprites), 'samples': r.samples is not None, 'listeners': len(r.listeners),",
-    "            'demo_drivers': sum(1 for o in objs if isinstance(o, Driver) and o.autoplayer is not None),",
-    "            'states': sum(1 for o in objs if isinstance(o, FallingState))})",
-])
+HEAP = "\n".join(
+    [
+        "import gc, json, sys, tracemalloc",
+        "gc.collect()",
+        "json.dumps({'traced': tracemalloc.get_traced_memory()[0], 'objects': len(gc.get_objects()),",
+        "            'blocks': sys.getallocatedblocks()})",
+    ]
+)
+RUNNER = "\n".join(
+    [
+        "import gc, json",
+        "from ui.games import falling_canvas as fc",
+        "from ui.games.falling_play import Driver",
+        "from boneyard.games.falling.sim import FallingState",
+        "gc.collect()",
+        "r = fc.RUNNER",
+        "objs = gc.get_objects()",
+        "json.dumps({'ctx': r.ctx is not None, 'screen': r.screen is not None, 'view': r.view is not None,",
+        "            'loop': r.raf_id is not None or r.frame_proxy is not None, 'layer': r.layer is not None,",
+        "            'sprites': len(r.sprites), 'samples': r.samples is not None, 'listeners': len(r.listeners),",
+        "            'demo_drivers': sum(1 for o in objs if isinstance(o, Driver) and o.autoplayer is not None),",
+        "            'states': sum(1 for o in objs if isinstance(o, FallingState))})",
+    ]
+)
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -216,9 +226,11 @@ def test_a_long_demo_does_not_grow_the_heap_and_leaving_releases_the_runner(app_
     traced = [(t, s["traced"]) for t, s in samples]
     growth = slope(traced)  # bytes a second of wall time
     per_frame = growth * MEASURE_S / frames
-    print(f"\nBonefall demo heap: {growth:.0f} B/s ({DEMO_SPEED}x speed), {frames} frames "
-          f"({frames / MEASURE_S:.0f} a second), {per_frame:.1f} B a frame; traced {[v for _, v in traced]}; "
-          f"objects {[s['objects'] for _, s in samples]}")
+    print(
+        f"\nBonefall demo heap: {growth:.0f} B/s ({DEMO_SPEED}x speed), {frames} frames "
+        f"({frames / MEASURE_S:.0f} a second), {per_frame:.1f} B a frame; traced {[v for _, v in traced]}; "
+        f"objects {[s['objects'] for _, s in samples]}"
+    )
     # The leak this guards against kept ~130 B a frame (6-8 KB a second); a demo game's own input log adds
     # a few hundred bytes a second at this speed and is released when the next demo is dealt.
     assert growth < 1500 and per_frame < 60, traced
@@ -229,5 +241,15 @@ def test_a_long_demo_does_not_grow_the_heap_and_leaving_releases_the_runner(app_
     page.evaluate("location.hash = '#/'")
     page.wait_for_selector(".game-card")
     held = json.loads(py(page, RUNNER))
-    assert held == {"ctx": False, "screen": False, "view": False, "loop": False, "layer": False, "sprites": 0,
-                    "samples": False, "listeners": 0, "demo_drivers": 0, "states": 1}, held
+    assert held == {
+        "ctx": False,
+        "screen": False,
+        "view": False,
+        "loop": False,
+        "layer": False,
+        "sprites": 0,
+        "samples": False,
+        "listeners": 0,
+        "demo_drivers": 0,
+        "states": 1,
+    }, held

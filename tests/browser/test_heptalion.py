@@ -25,7 +25,9 @@ TURN_OR_OVER = (
 def seeded(seats: list[Seat], seed: int, **options: Any) -> Session:
     """Return a new session as this screen would have started it."""
     options = {"players": len(seats), **options}
-    session = Session.start(INFO, seats, f"game-original-{len(seats)}", f"Game, {len(seats)} players", options, seed=seed)
+    session = Session.start(
+        INFO, seats, f"game-original-{len(seats)}", f"Game, {len(seats)} players", options, seed=seed
+    )
     return session
 
 
@@ -65,7 +67,9 @@ def cpython_choice(view: dict[str, Any]) -> str:
 
 def test_a_full_seeded_game_against_automa_by_clicking(app_page, watch):
     page = app_page
-    session = seeded([Seat("human", "Ann"), Seat("computer", "Automa+ 2 (Hard)", "hard")], seed=20260501, start=0)
+    session = seeded(
+        [Seat("human", "Ann"), Seat("computer", "Automa+ 2 (Hard)", "hard")], seed=20260501, start=0
+    )
     twin = Session.from_json("heptalion", json.loads(json.dumps(session.to_json())))
     plant(page, session)
     clicks = 0
@@ -108,7 +112,9 @@ def test_select_undo_redo_confirm_and_only_legal_targets(app_page, watch):
     assert sorted(spaces) == sorted(targets[tile])
     first = spaces[0]
     page.click(f"button.hx-cell[data-value='{first}']")
-    seconds = page.locator("button.hx-cell:not(.is-first)").evaluate_all("els => els.map(e => +e.dataset.value)")
+    seconds = page.locator("button.hx-cell:not(.is-first)").evaluate_all(
+        "els => els.map(e => +e.dataset.value)"
+    )
     assert sorted(seconds) == sorted(targets[tile][first])
     # Tapping the first space again resets it.
     page.click(f"button.hx-cell[data-value='{first}']")
@@ -141,7 +147,11 @@ def test_select_undo_redo_confirm_and_only_legal_targets(app_page, watch):
 
 def test_three_players_with_an_elimination(app_page, watch):
     page = app_page
-    seats = [Seat("human", "Ann"), Seat("computer", "Automa+ 2 (Easy)", "easy"), Seat("computer", "Automa+ 3 (Medium)", "medium")]
+    seats = [
+        Seat("human", "Ann"),
+        Seat("computer", "Automa+ 2 (Easy)", "easy"),
+        Seat("computer", "Automa+ 3 (Medium)", "medium"),
+    ]
     plant(page, seeded(seats, seed=3, start=0))
     assert "Set aside face up" in page.locator(".hx-table").inner_text()
     while not wait_turn(page):
@@ -199,7 +209,9 @@ def test_puzzle_maximum_and_phone_width(app_page, watch):
         for hash_ in ("#/play/heptalion", "#/setup/heptalion"):
             page.evaluate(f"location.hash = {hash_!r}")
             page.wait_for_timeout(200)
-            over = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            over = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
             assert over <= 0, f"{hash_} scrolls sideways by {over}px at 360px"
         page.select_option("#setup-mode", "game")
         page.select_option("#hx-players", "4")

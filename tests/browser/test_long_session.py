@@ -78,8 +78,10 @@ def test_thirty_rounds_in_one_page_leak_nothing(browser, base_url):
     page.evaluate(PY, "import tracemalloc; tracemalloc.stop()")
     rounds = ROUNDS - WARM_UP
     growth = (end["traced"] - start["traced"]) / rounds
-    print(f"\nPython heap: {growth:+.0f} bytes a round over {rounds} rounds "
-          f"({end['blocks'] - start['blocks']:+d} blocks); JS objects held by Python: {refs_start} -> {refs_end}")
+    print(
+        f"\nPython heap: {growth:+.0f} bytes a round over {rounds} rounds "
+        f"({end['blocks'] - start['blocks']:+d} blocks); JS objects held by Python: {refs_start} -> {refs_end}"
+    )
     assert growth < MAX_GROWTH_PER_ROUND, f"the Python heap grew {growth:.0f} bytes a round"
     assert refs_end <= refs_start + 2, f"JS objects held by Python grew from {refs_start} to {refs_end}"
     stats = json.loads(local_storage(page)["boneyard:stats"])["stats"]
@@ -116,9 +118,11 @@ def test_leaving_and_reloading_while_the_computer_pauses_never_loses_or_doubles_
         seen = now
         take_turn(page)
         mine += 1
-        page.wait_for_function(f"JSON.parse(localStorage.getItem('boneyard:save:dominoes') || "
-                               f"'{{\"state\":{{\"game_state\":{{\"history\":[]}}}}}}').state.game_state.history.length > {len(seen)}"
-                               f" || localStorage.getItem('boneyard:save:dominoes') === null")
+        page.wait_for_function(
+            f"JSON.parse(localStorage.getItem('boneyard:save:dominoes') || "
+            f'\'{{"state":{{"game_state":{{"history":[]}}}}}}\').state.game_state.history.length > {len(seen)}'
+            f" || localStorage.getItem('boneyard:save:dominoes') === null"
+        )
         # The computer is pausing before its answer, or has just moved: leave the table, or reload the page.
         if step % 2 == 0:
             page.evaluate("location.hash = '#/'")

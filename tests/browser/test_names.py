@@ -7,8 +7,9 @@ a name with U+202E (RIGHT-TO-LEFT OVERRIDE) reverses nothing but itself, on Home
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -75,11 +76,15 @@ def sideways(page: Any) -> int:
 
 def in_order(boxes: dict[str, Any]) -> bool:
     """Tell whether "Welcome," comes before the name, the name before ".", and "." before "Pick"."""
+
     def before(a: dict[str, float], b: dict[str, float]) -> bool:
         return a["top"] + 4 < b["top"] or (abs(a["top"] - b["top"]) <= 4 and a["right"] <= b["left"] + 1)
 
-    return before(boxes["welcome"], boxes["first"]) and before(boxes["last"], boxes["period"]) and \
-        before(boxes["period"], boxes["pick"])
+    return (
+        before(boxes["welcome"], boxes["first"])
+        and before(boxes["last"], boxes["period"])
+        and before(boxes["period"], boxes["pick"])
+    )
 
 
 @pytest.mark.parametrize("long", [REAL, LONG])
@@ -88,7 +93,9 @@ def test_a_24_letter_name_wraps_on_a_phone_and_never_scrolls_sideways(phone, tmp
     set_name(page, long)
     assert sideways(page) <= 0, f"Home scrolls sideways by {sideways(page)}px with a {len(long)}-letter name"
     name = page.locator("#main .lead .name").bounding_box()
-    assert name is not None and name["x"] >= 0 and name["x"] + name["width"] <= PHONE["width"], "the name stays on screen"
+    assert name is not None and name["x"] >= 0 and name["x"] + name["width"] <= PHONE["width"], (
+        "the name stays on screen"
+    )
     assert long in page.locator("#main .lead").inner_text().replace("\n", ""), "the whole name is shown"
     page.screenshot(path=str(shots_dir(tmp_path) / f"names-home-360-{long[:4]}.png"))
     for hash_ in ("#/settings", "#/stats"):
@@ -132,7 +139,9 @@ def test_names_at_a_table_on_one_device_fit_and_stay_isolated(phone, base_url, t
     page.wait_for_selector(".dom-hand-tile")
     assert sideways(page) <= 0, "the table scrolls sideways with long names"
     page.screenshot(path=str(shots_dir(tmp_path) / "names-table-360.png"), full_page=True)
-    for label in page.locator("[aria-label]").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+    for label in page.locator("[aria-label]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    ):
         if "\u202e" in label:
             assert "\u2068\u202e" in label and "\u2069" in label.split("\u202e", 1)[1], label
 

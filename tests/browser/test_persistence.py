@@ -84,8 +84,14 @@ def test_a_corrupt_save_is_reported_and_moved_aside(browser, base_url):
 def test_a_python_failure_at_start_is_shown_readably(browser, base_url):
     watch = Watch()
     context = new_context(browser, watch)
-    context.route("**/py/main.py", lambda route: route.fulfill(
-        status=200, content_type="text/x-python", body="raise RuntimeError('the table legs are missing')\n"))
+    context.route(
+        "**/py/main.py",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="text/x-python",
+            body="raise RuntimeError('the table legs are missing')\n",
+        ),
+    )
     page = context.new_page()
     watch_page(page, watch)
     page.goto(base_url + "/")

@@ -12,7 +12,11 @@ from boneyard.games import GAMES
 
 from .conftest import READY, READY_TIMEOUT_MS, ROOT, Watch, new_context, watch_page
 
-SCREENS = ["#/", "#/settings", "#/stats"] + [f"#/rules/{gid}" for gid in GAMES] + [f"#/setup/{gid}" for gid in GAMES]
+SCREENS = (
+    ["#/", "#/settings", "#/stats"]
+    + [f"#/rules/{gid}" for gid in GAMES]
+    + [f"#/setup/{gid}" for gid in GAMES]
+)
 
 
 def test_loading_screen_paints_before_python_then_gives_way(browser, base_url):
@@ -49,7 +53,8 @@ def test_home_lists_every_registered_game(app_page):
 def test_every_module_under_py_is_reachable_and_imports_in_the_page(app_page):
     result = json.loads(app_page.evaluate("boneyardCheckModules()"))
     on_disk = sorted(
-        p.relative_to(ROOT / "py").as_posix() for p in (ROOT / "py").rglob("*.py")
+        p.relative_to(ROOT / "py").as_posix()
+        for p in (ROOT / "py").rglob("*.py")
         if "__pycache__" not in p.parts and p.name != "main.py"
     )
     assert result["modules"] == on_disk
@@ -70,7 +75,9 @@ def test_phone_portrait_has_no_horizontal_scrolling(app_page):
         for hash_ in SCREENS:
             app_page.evaluate(f"location.hash = {hash_!r}")
             app_page.wait_for_timeout(150)
-            over = app_page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            over = app_page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
             assert over <= 0, f"{hash_} scrolls sideways by {over}px at 360px"
     finally:
         app_page.set_viewport_size({"width": 1100, "height": 850})
@@ -83,10 +90,12 @@ def test_keyboard_reaches_the_games_with_a_visible_focus(app_page):
     seen = []
     for _ in range(12):
         app_page.keyboard.press("Tab")
-        seen.append(app_page.evaluate(
-            "(() => { const e = document.activeElement; const s = getComputedStyle(e);"
-            " return e === document.body ? ['', true] : [e.textContent.trim(), s.outlineStyle !== 'none' && s.outlineWidth !== '0px']; })()"
-        ))
+        seen.append(
+            app_page.evaluate(
+                "(() => { const e = document.activeElement; const s = getComputedStyle(e);"
+                " return e === document.body ? ['', true] : [e.textContent.trim(), s.outlineStyle !== 'none' && s.outlineWidth !== '0px']; })()"
+            )
+        )
     names = [name for name, _ in seen]
     assert any("How to play" in n for n in names), names
     assert all(visible for name, visible in seen if name), seen
@@ -98,7 +107,9 @@ def test_accessibility_audit_finds_nothing_serious(app_page, hash_):
     app_page.wait_for_timeout(200)
     results = Axe().run(app_page)
     serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
-    assert not serious, json.dumps([(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1)
+    assert not serious, json.dumps(
+        [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1
+    )
 
 
 def test_the_web_app_manifest_makes_it_installable(app_page, base_url):
@@ -114,7 +125,7 @@ def test_the_web_app_manifest_makes_it_installable(app_page, base_url):
         assert status == 200, icon
 
 
-@pytest.mark.parametrize("game_id", [gid for gid in GAMES])
+@pytest.mark.parametrize("game_id", list(GAMES))
 def test_accessibility_audit_of_every_table(app_page, game_id):
     app_page.set_viewport_size({"width": 1100, "height": 850})
     app_page.evaluate(f"location.hash = '#/setup/{game_id}'")
@@ -124,7 +135,9 @@ def test_accessibility_audit_of_every_table(app_page, game_id):
     app_page.wait_for_timeout(800)
     results = Axe().run(app_page)
     serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
-    assert not serious, json.dumps([(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1)
+    assert not serious, json.dumps(
+        [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1
+    )
     app_page.evaluate("location.hash = '#/'")
 
 

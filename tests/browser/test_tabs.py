@@ -64,7 +64,9 @@ def test_a_slow_tab_never_plays_on_an_old_position(app_context, base_url, watch)
         second.wait_for_function(
             "(want) => document.querySelector('.dom-line') &&"
             " document.querySelector('.dom-line').getAttribute('aria-label') === want",
-            arg=line(first), timeout=30_000)
+            arg=line(first),
+            timeout=30_000,
+        )
     watch.assert_clean(first)
     watch.assert_clean(second)
     cdp.detach()

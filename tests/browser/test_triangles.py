@@ -15,11 +15,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
 
-from boneyard import saves  # noqa: E402
-from boneyard.games import GAMES  # noqa: E402
-from ui.session import Seat, Session  # noqa: E402
+from boneyard import saves
+from boneyard.games import GAMES
+from ui.session import Seat, Session
 
-from .conftest import local_storage, reload_ready  # noqa: E402
+from .conftest import local_storage, reload_ready
 
 KEY = "boneyard:save:triangles"
 INFO = GAMES["triangles"]
@@ -29,8 +29,12 @@ def deal(seed: int, players: int = 2, device: bool = False) -> Session:
     if device:
         seats = [Seat("human", f"P{i + 1}") for i in range(players)]
     else:
-        seats = [Seat("human", "Player")] + [Seat("computer", f"Computer {i} (Easy)", "easy") for i in range(1, players)]
-    return Session.start(INFO, seats, f"players-{players}", f"{players} players", {"players": players}, seed=seed)
+        seats = [Seat("human", "Player")] + [
+            Seat("computer", f"Computer {i} (Easy)", "easy") for i in range(1, players)
+        ]
+    return Session.start(
+        INFO, seats, f"players-{players}", f"{players} players", {"players": players}, seed=seed
+    )
 
 
 def computers(session: Session) -> None:
@@ -159,7 +163,10 @@ def test_every_marked_spot_takes_the_tile_and_no_unmarked_cell_does(page, watch)
         wait_for_person(page)
         after_move = saved(page)
         state = after_move.state if after_move is not None else None
-        assert state is not None and state.history[moves] == (0, f"{tile}@{cell[0]},{cell[1]}r{expected[cell][0]}")
+        assert state is not None and state.history[moves] == (
+            0,
+            f"{tile}@{cell[0]},{cell[1]}r{expected[cell][0]}",
+        )
     watch.assert_clean(page)
 
 
@@ -232,7 +239,9 @@ def test_a_seeded_game_against_the_computer_to_the_end_by_clicking_with_a_reload
     assert reloaded and reference.state.is_over()
     outcome = reference.state.outcome()
     summary = page.inner_text("#tri-summary")
-    rows = page.eval_on_selector_all("#tri-summary tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.innerText))")
+    rows = page.eval_on_selector_all(
+        "#tri-summary tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.innerText))"
+    )
     assert [int(r[2]) for r in rows] == list(outcome.scores)
     assert ("You win!" in summary) == (outcome.winners == (0,))
     assert KEY not in local_storage(page)  # a finished game leaves no save

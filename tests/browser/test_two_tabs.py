@@ -47,7 +47,9 @@ def test_two_tabs_never_tear_a_save(app_context, base_url, watch):
     # Both tabs show the position that was saved last.
     first.wait_for_timeout(500)
     if "boneyard:save:dominoes" in local_storage(first):
-        assert first.locator(".dom-line").get_attribute("aria-label") == second.locator(".dom-line").get_attribute("aria-label")
+        assert first.locator(".dom-line").get_attribute("aria-label") == second.locator(
+            ".dom-line"
+        ).get_attribute("aria-label")
     watch.assert_clean(first)
     watch.assert_clean(second)
     first.close()

@@ -41,7 +41,7 @@ def test_the_line_never_overlaps_and_each_join_matches(reach):
         line, opening = line_of(final.view(0))
         placed = layout_line(line, opening, reach)
         for i, a in enumerate(placed):
-            for b in placed[i + 1:]:
+            for b in placed[i + 1 :]:
                 assert not overlaps(a, b), (seed, a, b)
         for a, b in zip(placed, placed[1:]):
             (ax, ay, av), (bx, by, bv) = a.halves[1], b.halves[0]
@@ -51,7 +51,7 @@ def test_the_line_never_overlaps_and_each_join_matches(reach):
             if b.double:
                 bx, by = b.x, b.y
             assert abs(ax - bx) + abs(ay - by) <= 1.0 + 1e-9, "the joined halves touch"
-        left, top, width, height = bounds(placed, margin=0)
+        _left, _top, width, _height = bounds(placed, margin=0)
         assert width <= 2 * reach + 5 + 1e-9, "a row never runs past its reach (plus an overhang and a turn)"
 
 
@@ -84,25 +84,38 @@ def context(session: Session, ui: dict | None = None, width: int = 800) -> tuple
     def play(move):
         try:
             session.play(move)
-        except Exception:  # noqa: BLE001 - the app reports refusals
+        except Exception:
             return False
         played.append(move)
         return True
 
-    ctx = TableContext(session=session, settings=Settings(), ui=ui if ui is not None else {}, animations=False,
-                       play=play, announce=lambda text: None, rerender=lambda: None, board_width=width)
+    ctx = TableContext(
+        session=session,
+        settings=Settings(),
+        ui=ui if ui is not None else {},
+        animations=False,
+        play=play,
+        announce=lambda text: None,
+        rerender=lambda: None,
+        board_width=width,
+    )
     return ctx, played
 
 
-@pytest.mark.parametrize("options", [
-    {"players": 2},
-    {"players": 3, "target": 50},
-    {"players": 4, "draw": False, "hand_size": 7},
-    {"players": 2, "draw": False, "target": 100},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2},
+        {"players": 3, "target": 50},
+        {"players": 4, "draw": False, "hand_size": 7},
+        {"players": 2, "draw": False, "target": 100},
+    ],
+)
 def test_every_position_of_seeded_games_renders(options):
     for seed in range(6):
-        seats = [Seat("human", "Ana")] + [Seat("computer", f"Computer {i}", "hard") for i in range(1, options["players"])]
+        seats = [Seat("human", "Ana")] + [
+            Seat("computer", f"Computer {i}", "hard") for i in range(1, options["players"])
+        ]
         session = Session.start(INFO, seats, "m", "Mode", options, seed=seed)
         steps = 0
         while True:
@@ -174,19 +187,32 @@ def test_same_device_hides_the_hand_until_revealed():
 
 def test_setup_modes_name_the_rules_modes_and_custom_clamps_the_hand():
     labels = [m.label for m in SCREEN.modes()]
-    assert labels[1:6] == ["2 players, to 100", "2 players, to 50", "2 players, block (no drawing)",
-                           "3 players, to 100", "4 players, to 100"]
+    assert labels[1:6] == [
+        "2 players, to 100",
+        "2 players, to 50",
+        "2 players, block (no drawing)",
+        "3 players, to 100",
+        "4 players, to 100",
+    ]
     mode, players = SCREEN.mode_from_form({"mode": "match-4-100"})
     assert players == 4 and mode.options["target"] == 100
-    mode, players = SCREEN.mode_from_form({"mode": "custom", "players": "4", "draw": "block", "target": "none", "hand_size": "7"})
+    mode, players = SCREEN.mode_from_form(
+        {"mode": "custom", "players": "4", "draw": "block", "target": "none", "hand_size": "7"}
+    )
     assert players == 4 and mode.options == {"draw": False, "target": None, "hand_size": 7}
     assert "block game" in mode.label and mode.key == "custom-4-block-round-7"
     mode, players = SCREEN.mode_from_form({"mode": "classic", "players": "3"})
     assert (mode.key, mode.label, players) == ("classic-3", "Classic, 3 players", 3)
 
 
-def ended(hands: list[list[str]], line: list[tuple[int, int]], moves: list[str], target: int | None = None,
-          scores: list[int] | None = None, draw: bool = True):
+def ended(
+    hands: list[list[str]],
+    line: list[tuple[int, int]],
+    moves: list[str],
+    target: int | None = None,
+    scores: list[int] | None = None,
+    draw: bool = True,
+):
     """Return a same-device session of Ana and Bo whose hand is as given, after ``moves``."""
     from boneyard.games.dominoes.rules import TILE_ID, Table, tiles_mask
     from boneyard.tiles import parse_domino
@@ -198,8 +224,14 @@ def ended(hands: list[list[str]], line: list[tuple[int, int]], moves: list[str],
     session = Session.start(INFO, [Seat("human", "Ana"), Seat("human", "Bo")], "m", "Mode", options, seed=1)
     state = session.state
     used = set(ids([t for h in hands for t in h])) | {TILE_ID[(max(p), min(p))] for p in line}
-    table = Table(2, draw, [tiles_mask(ids(h)) for h in hands], [t for t in range(28) if t not in used] if draw else [],
-                  0, -1)
+    table = Table(
+        2,
+        draw,
+        [tiles_mask(ids(h)) for h in hands],
+        [t for t in range(28) if t not in used] if draw else [],
+        0,
+        -1,
+    )
     table.line = list(line)
     table.left, table.right = line[0][0], line[-1][1]
     state.table = table
@@ -216,18 +248,27 @@ def words(session) -> str:
     import re
 
     ctx, _ = context(session)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", SCREEN.render(ctx))).replace("\u2068", "").replace("\u2069", "")
+    return (
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", SCREEN.render(ctx)))
+        .replace("\u2068", "")
+        .replace("\u2069", "")
+    )
 
 
 def test_the_screen_words_each_ending_from_the_facts_with_the_players_names():
     out = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"]))
     assert "Ana wins." in out and "Ana laid their last tile." in out and "Player 1" not in out
     blocked = words(ended([["1-1"], ["2-0", "4-4"]], [(6, 5)], ["pass", "pass"], draw=False))
-    assert "Ana wins." in blocked and "The line is blocked: nobody can play; Ana has the lowest pip total." in blocked
+    assert (
+        "Ana wins." in blocked
+        and "The line is blocked: nobody can play; Ana has the lowest pip total." in blocked
+    )
     tie = words(ended([["1-1"], ["2-0"]], [(6, 5)], ["pass", "pass"], draw=False))
     assert "A draw between Ana and Bo." in tie and "a tie for the lowest pip total" in tie
     match = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"], target=30, scores=[10, 0]))
     assert "Ana laid their last tile, scoring 9 points." in match
-    assert "Final score: Ana 19, Bo 0." not in match and "Ana reaches" not in match  # 19 of 30: the match goes on
+    assert (
+        "Final score: Ana 19, Bo 0." not in match and "Ana reaches" not in match
+    )  # 19 of 30: the match goes on
     final = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"], target=15, scores=[10, 0]))
     assert "Final score: Ana 19, Bo 0." in final and "Ana reaches 19 of 15 and wins the match." in final

@@ -25,8 +25,10 @@ class Table:
 
     def __init__(self, mode_key: str = "sprint-norm", seed: int = 5, animations: bool = False) -> None:
         self.screen = FallingScreen()
-        mode, players = self.screen.mode_from_form({"mode": mode_key})
-        self.session = Session.start(INFO, [Seat("human", "Ann")], mode.key, mode.label, mode.options, seed=seed)
+        mode, _players = self.screen.mode_from_form({"mode": mode_key})
+        self.session = Session.start(
+            INFO, [Seat("human", "Ann")], mode.key, mode.label, mode.options, seed=seed
+        )
         self.ui: dict[str, Any] = {}
         self.saves = 0
         self.finished = 0
@@ -38,9 +40,16 @@ class Table:
 
     def ctx(self) -> TableContext:
         return TableContext(
-            session=self.session, settings=Settings(), ui=self.ui, animations=self.animations,
-            play=lambda move: False, announce=lambda text: None, rerender=self.render, save=self.save,
-            finish=self.finish, record_scores=self.record,
+            session=self.session,
+            settings=Settings(),
+            ui=self.ui,
+            animations=self.animations,
+            play=lambda move: False,
+            announce=lambda text: None,
+            rerender=self.render,
+            save=self.save,
+            finish=self.finish,
+            record_scores=self.record,
         )
 
     def save(self) -> None:
@@ -169,9 +178,19 @@ def test_a_new_game_takes_the_cascade_timing_of_the_motion_setting():
 def test_the_table_markup():
     table = Table()
     html = table.html
-    for needle in ('id="fall-canvas"', 'id="fall-next"', 'id="fall-turn"', 'id="fall-max"', 'id="fall-power"',
-                   'id="fall-speed"', 'id="fall-left"', 'data-fall="hard_drop"', 'data-fall="left"',
-                   'data-action="pause"', "Space"):
+    for needle in (
+        'id="fall-canvas"',
+        'id="fall-next"',
+        'id="fall-turn"',
+        'id="fall-max"',
+        'id="fall-power"',
+        'id="fall-speed"',
+        'id="fall-left"',
+        'data-fall="hard_drop"',
+        'data-fall="left"',
+        'data-action="pause"',
+        "Space",
+    ):
         assert needle in html, needle
     assert 'data-paused="false"' in html
     assert ">28<" in html  # dominoes left in the set (the falling one included)
@@ -204,8 +223,15 @@ def test_a_reloaded_game_starts_paused_where_it_was():
     saved = json.loads(json.dumps(table.session.to_json()))
     again = Session.from_json("falling", saved)
     ui: dict[str, Any] = {}
-    ctx = TableContext(session=again, settings=Settings(), ui=ui, animations=False, play=lambda m: False,
-                       announce=lambda t: None, rerender=lambda: None)
+    ctx = TableContext(
+        session=again,
+        settings=Settings(),
+        ui=ui,
+        animations=False,
+        play=lambda m: False,
+        announce=lambda t: None,
+        rerender=lambda: None,
+    )
     html = str(SCREEN.render(ctx))
     assert ui["paused"] and "where you left it" in html
     assert again.state.to_dict() == table.session.state.to_dict()
@@ -251,9 +277,16 @@ def test_the_demo_never_touches_the_players_game():
 @pytest.mark.parametrize("event_index, expected", [(None, 5), (0, 0), (1, 2), (3, 5)])
 def test_the_turn_score_counts_up_during_a_cascade(event_index, expected):
     view = new_state(1).view()
-    view.update(turn_score=5, event_index=event_index, events=[
-        {"kind": "fall"}, {"kind": "annihilate", "score": 2}, {"kind": "fall"}, {"kind": "annihilate", "score": 5},
-    ])
+    view.update(
+        turn_score=5,
+        event_index=event_index,
+        events=[
+            {"kind": "fall"},
+            {"kind": "annihilate", "score": 2},
+            {"kind": "fall"},
+            {"kind": "annihilate", "score": 5},
+        ],
+    )
     assert hud_values(view)["turn"] == str(expected)
 
 
@@ -294,8 +327,11 @@ class FakePage:
         self.errors: list[str] = []
         self.elements: dict[str, FakeJs] = {}
         self.window = FakeJs(
-            performance=FakeJs(now=lambda: self.now), devicePixelRatio=1, requestAnimationFrame=self.request,
-            cancelAnimationFrame=lambda i: self.frames.pop(i, None), setTimeout=self.set_timeout,
+            performance=FakeJs(now=lambda: self.now),
+            devicePixelRatio=1,
+            requestAnimationFrame=self.request,
+            cancelAnimationFrame=lambda i: self.frames.pop(i, None),
+            setTimeout=self.set_timeout,
             console=FakeJs(error=lambda text: self.errors.append(str(text))),
         )
         self.document = FakeJs(getElementById=self.element, hidden=False)

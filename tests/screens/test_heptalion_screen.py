@@ -39,8 +39,14 @@ class Table:
 
     def ctx(self) -> TableContext:
         return TableContext(
-            session=self.session, settings=self.settings, ui=self.ui, animations=False,
-            play=self.play, announce=self.announced.append, rerender=self.render, save=self.save,
+            session=self.session,
+            settings=self.settings,
+            ui=self.ui,
+            animations=False,
+            play=self.play,
+            announce=self.announced.append,
+            rerender=self.render,
+            save=self.save,
         )
 
     def save(self) -> None:
@@ -82,13 +88,28 @@ def test_modes_and_default_setup():
     assert keys == ["game", "fit", "lab"]
     form: dict[str, Any] = {}
     markup = SCREEN.custom_fields(form)
-    assert 'data-field="players"' in markup and 'data-field="who_1"' in markup and 'data-field="start"' in markup
+    assert (
+        'data-field="players"' in markup and 'data-field="who_1"' in markup and 'data-field="start"' in markup
+    )
     mode, players = SCREEN.mode_from_form(form)
-    assert players == 2 and mode.options == {"players": 2, "hidden": False, "board": "original", "start": None}
+    assert players == 2 and mode.options == {
+        "players": 2,
+        "hidden": False,
+        "board": "original",
+        "start": None,
+    }
 
 
 def test_setup_options_reach_the_engine():
-    form = {"players": "3", "hands": "hidden", "board": "random", "start": "2", "who_1": "hard", "who_2": "human", "name_2": "Bea"}
+    form = {
+        "players": "3",
+        "hands": "hidden",
+        "board": "random",
+        "start": "2",
+        "who_1": "hard",
+        "who_2": "human",
+        "name_2": "Bea",
+    }
     table = Table(form)
     state = table.session.state
     assert state.players == 3 and state.hidden and state.board.kind == "random" and state.start == 2
@@ -195,9 +216,9 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     names = [seat.name for seat in table.session.seats]
     status = re.search(r'<p class="hx-status-main">(.*?)</p>', html).group(1)
     if loser == 0:
-        assert status == f"None of your tiles fits: <bdi class=\"name\">{names[1]}</bdi> wins."
+        assert status == f'None of your tiles fits: <bdi class="name">{names[1]}</bdi> wins.'
     else:
-        assert status == f"<bdi class=\"name\">{names[1]}</bdi> cannot place a tile: you win!"
+        assert status == f'<bdi class="name">{names[1]}</bdi> cannot place a tile: you win!'
     # Play again: the loser of the game starts.
     loser = table.view()["eliminated"][0]
     form: dict[str, Any] = {}
@@ -220,7 +241,9 @@ def test_three_players_with_an_elimination_is_announced():
 
 
 def test_hidden_hands_on_one_device_use_a_privacy_screen():
-    table = Table({"opponents": "device", "_opp": "device", "hands": "hidden", "start": "0", "name_1": "Bob"}, seed=4)
+    table = Table(
+        {"opponents": "device", "_opp": "device", "hands": "hidden", "start": "0", "name_1": "Bob"}, seed=4
+    )
     assert "hx-privacy" in table.html and 'Pass the device to <bdi class="name">Ann</bdi>' in table.html
     assert table.clickable("tile") == []
     table.act("reveal")
@@ -262,7 +285,10 @@ def test_puzzle_shows_the_true_maximum_and_a_layout_and_takes_back():
 
 def test_puzzle_on_a_lab_board_and_lab_mode_show_the_checks():
     table = Table({"mode": "fit", "fit_board": "lab:3"}, seed=1)
-    assert table.session.state.board == LAB_BOARDS[3] or table.session.state.board.symbols == LAB_BOARDS[3].symbols
+    assert (
+        table.session.state.board == LAB_BOARDS[3]
+        or table.session.state.board.symbols == LAB_BOARDS[3].symbols
+    )
     game = Table({"mode": "lab", "lab": "5"}, seed=1)
     assert game.session.state.board.symbols == LAB_BOARDS[5].symbols
     assert "Board lab: checked" in game.html and "✗" not in game.html
@@ -275,7 +301,9 @@ def test_resume_from_save_keeps_the_board():
     data = table.session.to_json()
     again = Session.from_json("heptalion", data)
     assert again.state.board.symbols == table.session.state.board.symbols
-    assert [(s.kind, s.name, s.level) for s in again.seats] == [(s.kind, s.name, s.level) for s in table.session.seats]
+    assert [(s.kind, s.name, s.level) for s in again.seats] == [
+        (s.kind, s.name, s.level) for s in table.session.seats
+    ]
 
 
 @pytest.mark.parametrize("sym", list(SYMBOLS))
@@ -303,8 +331,17 @@ def test_keys_undo_and_clear_but_leave_letters_to_the_browser():
 
 
 def ending_view(players: int, winner: int, eliminated: list[int]) -> dict[str, Any]:
-    return {"solo": players == 1, "players": players, "eliminated": eliminated,
-            "outcome": {"winners": [winner], "termination": "eliminated", "placings": [], "scores": [3] * players}}
+    return {
+        "solo": players == 1,
+        "players": players,
+        "eliminated": eliminated,
+        "outcome": {
+            "winners": [winner],
+            "termination": "eliminated",
+            "placings": [],
+            "scores": [3] * players,
+        },
+    }
 
 
 def test_the_screen_words_every_ending_from_the_facts_and_the_names():
@@ -313,7 +350,9 @@ def test_the_screen_words_every_ending_from_the_facts_and_the_names():
     assert ending_text(ending_view(2, 1, [0]), names, you=0) == "None of your tiles fits: Bob wins."
     assert ending_text(ending_view(2, 0, [1]), names, you=0) == "Bob cannot place a tile: you win!"
     assert ending_text(ending_view(2, 1, [0]), names) == "Ann cannot place a tile: Bob wins!"
-    assert ending_text(ending_view(4, 2, [1, 0, 3]), names, you=2).startswith("You are the last player standing: you win!")
+    assert ending_text(ending_view(4, 2, [1, 0, 3]), names, you=2).startswith(
+        "You are the last player standing: you win!"
+    )
     three = ending_text(ending_view(3, 0, [2, 1]), names, you=1)
     assert three == "Ann is the last player standing and wins! Everyone else shares second place."
     solo = {"solo": True, "players": 1, "eliminated": [], "outcome": {"winners": [0], "scores": [1]}}
@@ -322,7 +361,9 @@ def test_the_screen_words_every_ending_from_the_facts_and_the_names():
     assert ending_text(solo, ["Ann"], you=0) == "No more tiles fit. You placed 19 tiles."
     for players in (2, 3, 4):
         for winner in range(players):
-            text = ending_text(ending_view(players, winner, [s for s in range(players) if s != winner]), names[:players])
+            text = ending_text(
+                ending_view(players, winner, [s for s in range(players) if s != winner]), names[:players]
+            )
             assert names[winner] in text and "Seat" not in text and "seat" not in text
 
 
@@ -335,4 +376,7 @@ def test_a_finished_game_on_one_device_names_the_winner():
     view = table.view()
     winner, loser = view["outcome"]["winners"][0], view["eliminated"][0]
     names = ["Ann", "Bob"]
-    assert f'<bdi class="name">{names[loser]}</bdi> cannot place a tile: <bdi class="name">{names[winner]}</bdi> wins!' in table.html
+    assert (
+        f'<bdi class="name">{names[loser]}</bdi> cannot place a tile: <bdi class="name">{names[winner]}</bdi> wins!'
+        in table.html
+    )

@@ -6,8 +6,9 @@ between FSI and PDI in attributes and in what is read out)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from html.parser import HTMLParser
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ from ui.session import Seat, Session
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
 IMG = "<img src=x onerror=alert(1)>"
-HOSTILE = [IMG, "\"q' onmouseover=alert(1) x=\"", "Tom & Jerry &amp; &lt;b&gt;", f"{RLO}evil{RLO} <i>"]
+HOSTILE = [IMG, '"q\' onmouseover=alert(1) x="', "Tom & Jerry &amp; &lt;b&gt;", f"{RLO}evil{RLO} <i>"]
 PLAIN = ["Ana", "Bo", "Cy", "Di"]
 ALLOWED_ON = {("form", "onsubmit", "return false")}  # the only event handlers our markup has, constant
 
@@ -47,7 +48,20 @@ class Parsed(HTMLParser):
             if value and RLO in value and not (tag in ("input", "option") and name == "value"):
                 if not isolated(value):
                     self.problems.append(f"U+202E not isolated in <{tag} {name}={value!r}>")
-        if tag not in ("input", "br", "img", "meta", "link", "hr", "wbr", "col", "area", "source", "track", "embed"):
+        if tag not in (
+            "input",
+            "br",
+            "img",
+            "meta",
+            "link",
+            "hr",
+            "wbr",
+            "col",
+            "area",
+            "source",
+            "track",
+            "embed",
+        ):
             self.open.append(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -95,7 +109,9 @@ def compare(hostile: Frames, plain: Frames, heard: Sequence[str] = (), *, names_
     for (phase, bad), (_, good) in zip(hostile, plain):
         parsed_bad, parsed_good = Parsed(bad), Parsed(good)
         assert not parsed_bad.problems, (phase, parsed_bad.problems[:3])
-        assert parsed_bad.shape == parsed_good.shape, f"{phase}: the names changed the markup's elements or attributes"
+        assert parsed_bad.shape == parsed_good.shape, (
+            f"{phase}: the names changed the markup's elements or attributes"
+        )
         seen_texts += parsed_bad.texts
     if names_shown:
         assert any(name in "".join(seen_texts) for name in HOSTILE), "the names were shown as text somewhere"
@@ -115,8 +131,15 @@ def fresh_screen(game: str) -> Any:
 class Table:
     """A table screen driven as the app drives it: render, reveal, next hand, moves from a seeded generator."""
 
-    def __init__(self, game: str, seats: list[Seat], mode: tuple[str, str, dict[str, Any]], seed: int,
-                 settings: Settings, screen: Any = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        seats: list[Seat],
+        mode: tuple[str, str, dict[str, Any]],
+        seed: int,
+        settings: Settings,
+        screen: Any = None,
+    ) -> None:
         self.screen = screen or fresh_screen(game)
         self.session = Session.start(GAMES[game], seats, *mode, seed=seed)
         self.settings = settings
@@ -125,8 +148,16 @@ class Table:
         self.frames: Frames = []
 
     def ctx(self, width: int = 800) -> TableContext:
-        return TableContext(session=self.session, settings=self.settings, ui=self.ui, animations=False,
-                            play=self.play, announce=self.heard.append, rerender=lambda: None, board_width=width)
+        return TableContext(
+            session=self.session,
+            settings=self.settings,
+            ui=self.ui,
+            animations=False,
+            play=self.play,
+            announce=self.heard.append,
+            rerender=lambda: None,
+            board_width=width,
+        )
 
     def play(self, move: Any) -> bool:
         try:
@@ -138,7 +169,9 @@ class Table:
     def render(self, phase: str, width: int = 800) -> str:
         html = str(self.screen.render(self.ctx(width)))
         after = getattr(self.screen, "after_render", None)
-        if after is not None and self.session.info.id != "falling":  # Bonefall's binds the canvas (browser only)
+        if (
+            after is not None and self.session.info.id != "falling"
+        ):  # Bonefall's binds the canvas (browser only)
             after(self.ctx(width))
         self.frames.append((phase, html))
         return html
@@ -151,9 +184,13 @@ class Table:
         state = self.session.state
         for step in range(max_steps):
             phase = "opening" if step == 0 else "over" if state.is_over() else "middle"
-            ended_hand = len(state.view(0).get("hand_results") or ()) > int(self.session.extra.get("seen_hands", 0))
+            ended_hand = len(state.view(0).get("hand_results") or ()) > int(
+                self.session.extra.get("seen_hands", 0)
+            )
             if step > 8 and step % 3 and not state.is_over() and not ended_hand:
-                html = ""  # every move of the opening, then every third (and every end), to keep the run short
+                html = (
+                    ""  # every move of the opening, then every third (and every end), to keep the run short
+                )
             else:
                 html = self.render(phase, width=340 if step % 2 else 800)
             if 'data-action="reveal"' in html:
@@ -178,8 +215,11 @@ def table_runs(game: str, names: list[str]) -> Iterator[tuple[str, Table, int]]:
     """Yield (label, table, seed) for a game: on one device with every seat named, and against the computer."""
     settings = Settings().replace(name=names[0])
     if game == "dominoes":
-        for players, options, seed in ((2, {"players": 2, "target": 50}, 3), (4, {"players": 4, "draw": False}, 5),
-                                       (3, {"players": 3}, 8)):
+        for players, options, seed in (
+            (2, {"players": 2, "target": 50}, 3),
+            (4, {"players": 4, "draw": False}, 5),
+            (3, {"players": 3}, 8),
+        ):
             seats = [Seat("human", names[i]) for i in range(players)]
             yield f"device-{players}", Table(game, seats, ("m", "Mode", options), seed, settings), seed
         seats = [Seat("human", names[0]), Seat("computer", "Computer 1", "easy")]
@@ -187,13 +227,24 @@ def table_runs(game: str, names: list[str]) -> Iterator[tuple[str, Table, int]]:
     elif game == "triangles":
         for players, seed in ((2, 4), (3, 6)):
             seats = [Seat("human", names[i]) for i in range(players)]
-            yield f"device-{players}", Table(game, seats, (f"players-{players}", "Mode", {"players": players}), seed, settings), seed
+            yield (
+                f"device-{players}",
+                Table(game, seats, (f"players-{players}", "Mode", {"players": players}), seed, settings),
+                seed,
+            )
         seats = [Seat("human", names[0]), Seat("computer", "Computer 1", "easy")]
         yield "computer", Table(game, seats, ("players-2", "2 players", {"players": 2}), 2, settings), 2
     elif game == "heptalion":
         forms = [
-            {"opponents": "device", "_opp": "device", "players": "3", "hands": "hidden", "start": "0",
-             **{f"who_{s}": "human" for s in range(3)}, **{f"name_{s}": names[s] for s in range(3)}},
+            {
+                "opponents": "device",
+                "_opp": "device",
+                "players": "3",
+                "hands": "hidden",
+                "start": "0",
+                **{f"who_{s}": "human" for s in range(3)},
+                **{f"name_{s}": names[s] for s in range(3)},
+            },
             {"players": "2", "who_1": "easy", "start": "1", "name_0": names[0]},
         ]
         for i, form in enumerate(forms):
@@ -201,8 +252,12 @@ def table_runs(game: str, names: list[str]) -> Iterator[tuple[str, Table, int]]:
             screen.custom_fields(form)
             mode, _ = screen.mode_from_form(form)
             seats = screen.seats_from_form(form, settings)
-            assert [seat.name for seat in seats if not seat.is_computer] == names[:len(seats)][: 3 - 2 * i]
-            yield ("device" if i == 0 else "computer"), Table(game, seats, (mode.key, mode.label, mode.options), 4 + i, settings, screen), 4 + i
+            assert [seat.name for seat in seats if not seat.is_computer] == names[: len(seats)][: 3 - 2 * i]
+            yield (
+                ("device" if i == 0 else "computer"),
+                Table(game, seats, (mode.key, mode.label, mode.options), 4 + i, settings, screen),
+                4 + i,
+            )
     else:
         raise AssertionError(game)
 
@@ -226,21 +281,45 @@ def test_the_setup_forms_keep_their_shape_with_any_names(names):
     for game in ("dominoes", "triangles", "heptalion", "falling"):
         info = GAMES[game]
         screen = fresh_screen(game)
-        for form in ({"opponents": "device", "players": str(min(4, info.max_players))},
-                     {"opponents": "device", "_opp": "device", "players": "4",
-                      **{f"who_{s}": "human" for s in range(4)}}):
+        for form in (
+            {"opponents": "device", "players": str(min(4, info.max_players))},
+            {
+                "opponents": "device",
+                "_opp": "device",
+                "players": "4",
+                **{f"who_{s}": "human" for s in range(4)},
+            },
+        ):
             form.update({f"name_{s}": names[s] for s in range(4)})
             custom = screen.custom_fields(form)
             mode, players = screen.mode_from_form(form)
-            html = str(screens.setup(info, form, custom, players, mode.players is not None,
-                                     [(m.key, m.label) for m in screen.modes()], ["easy", "medium"]))
+            html = str(
+                screens.setup(
+                    info,
+                    form,
+                    custom,
+                    players,
+                    mode.players is not None,
+                    [(m.key, m.label) for m in screen.modes()],
+                    ["easy", "medium"],
+                )
+            )
             parsed = Parsed(html)
             assert not parsed.problems, (game, parsed.problems[:3])
             if names is HOSTILE:
                 plain = dict(form, **{f"name_{s}": PLAIN[s] for s in range(4)})
                 custom = screen.custom_fields(plain)
-                again = str(screens.setup(info, plain, custom, players, mode.players is not None,
-                                          [(m.key, m.label) for m in screen.modes()], ["easy", "medium"]))
+                again = str(
+                    screens.setup(
+                        info,
+                        plain,
+                        custom,
+                        players,
+                        mode.players is not None,
+                        [(m.key, m.label) for m in screen.modes()],
+                        ["easy", "medium"],
+                    )
+                )
                 assert parsed.shape == Parsed(again).shape, game
 
 
@@ -250,8 +329,13 @@ def test_the_setup_forms_keep_their_shape_with_any_names(names):
 def bonefall_frames(name: str) -> Frames:
     from boneyard.games.falling.autoplay import AutoPlayer
 
-    table = Table("falling", [Seat("human", name)], ("sprint-norm", "Sprint", {"set": "norm", "mode": "sprint"}), 9,
-                  Settings().replace(name=name))
+    table = Table(
+        "falling",
+        [Seat("human", name)],
+        ("sprint-norm", "Sprint", {"set": "norm", "mode": "sprint"}),
+        9,
+        Settings().replace(name=name),
+    )
     ctx = table.ctx()
     screen = table.screen
     table.render("opening")
@@ -307,17 +391,20 @@ def test_the_shell_screens_inject_nothing_and_isolate_the_names():
     hostile, plain = shell_frames(HOSTILE), shell_frames(PLAIN)
     compare(hostile, plain)
     stats = dict(hostile)["stats"]
-    assert stats.count('<bdi class="name">') >= 4 * 3, "every leaderboard row and the caption isolate the name"
+    assert stats.count('<bdi class="name">') >= 4 * 3, (
+        "every leaderboard row and the caption isolate the name"
+    )
     assert IMG not in "".join(html for _, html in hostile), "never unescaped"
 
 
 def test_the_check_itself_sees_an_injection():
     good: Frames = [("x", '<p>Hi <bdi class="name">Ana</bdi></p>')]
-    for bad in ('<p>Hi <bdi class="name"><img src=x onerror=alert(1)></bdi></p>',
-                '<p title="" onclick="x">Hi <bdi class="name">Ana</bdi></p>',
-                f'<p>Hi {RLO}Ana</p>'):
+    for bad in (
+        '<p>Hi <bdi class="name"><img src=x onerror=alert(1)></bdi></p>',
+        '<p title="" onclick="x">Hi <bdi class="name">Ana</bdi></p>',
+        f"<p>Hi {RLO}Ana</p>",
+    ):
         with pytest.raises(AssertionError):
             compare([("x", bad)], good, names_shown=False)
     with pytest.raises(AssertionError):
         compare(good, good, [f"{RLO}Ana placed a tile"], names_shown=False)
-

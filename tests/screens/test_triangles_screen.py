@@ -25,8 +25,12 @@ def start(seed: int = 7, players: int = 2, device: bool = False, moves: int = 0)
     if device:
         seats = [Seat("human", f"P{i + 1}") for i in range(players)]
     else:
-        seats = [Seat("human", "Ana")] + [Seat("computer", f"Computer {i}", "easy") for i in range(1, players)]
-    session = Session.start(INFO, seats, f"players-{players}", f"{players} players", {"players": players}, seed=seed)
+        seats = [Seat("human", "Ana")] + [
+            Seat("computer", f"Computer {i}", "easy") for i in range(1, players)
+        ]
+    session = Session.start(
+        INFO, seats, f"players-{players}", f"{players} players", {"players": players}, seed=seed
+    )
     rng = random.Random(seed)
     for _ in range(moves):
         if session.state.is_over():
@@ -56,8 +60,13 @@ class Harness:
     @property
     def ctx(self) -> TableContext:
         return TableContext(
-            session=self.session, settings=self.settings, ui=self.ui, animations=False, play=self.play,
-            announce=self.heard.append, rerender=self.rerender,
+            session=self.session,
+            settings=self.settings,
+            ui=self.ui,
+            animations=False,
+            play=self.play,
+            announce=self.heard.append,
+            rerender=self.rerender,
         )
 
     def rerender(self) -> None:
@@ -88,7 +97,9 @@ class Harness:
 
 
 def spots_in(markup: str) -> set[tuple[int, int]]:
-    return {(int(r), int(c)) for r, c in re.findall(r'class="tri-spot[^"]*" id="spot-(-?\d+)_(-?\d+)"', markup)}
+    return {
+        (int(r), int(c)) for r, c in re.findall(r'class="tri-spot[^"]*" id="spot-(-?\d+)_(-?\d+)"', markup)
+    }
 
 
 def placeable(seed: int = 11, moves: int = 14) -> Session:
@@ -331,7 +342,8 @@ def test_the_summary_shows_each_seats_pips_and_new_game_and_home(seed):
     names = ["You", "Computer 1", "Computer 2"]
     rows = re.findall(r'<tr[^>]*><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
     assert [(n, int(pl), int(p)) for n, pl, p in rows] == [
-        (names[s], outcome.placings[s], outcome.scores[s]) for s in range(3)]
+        (names[s], outcome.placings[s], outcome.scores[s]) for s in range(3)
+    ]
     if len(outcome.winners) == 1:
         w = outcome.winners[0]
         assert ("You win!" if w == 0 else f"{names[w]} wins") in page
@@ -339,7 +351,9 @@ def test_the_summary_shows_each_seats_pips_and_new_game_and_home(seed):
         assert "A draw" in page
     low = min(outcome.scores)
     if outcome.termination == "out":
-        assert ("You laid" if outcome.winners[0] == 0 else f"{names[outcome.winners[0]]} laid") + " the last tile." in page
+        assert (
+            "You laid" if outcome.winners[0] == 0 else f"{names[outcome.winners[0]]} laid"
+        ) + " the last tile." in page
     elif len(outcome.winners) == 1:
         who = "you have" if outcome.winners[0] == 0 else f"{names[outcome.winners[0]]} has"
         assert f"The game is blocked: {who} the lowest pip total, {low}." in page
@@ -376,6 +390,7 @@ def test_the_fit_grows_with_the_layout_and_keeps_a_minimum():
     cells = [tuple(t["cell"]) for t in session.state.view(0)["table"]]
     x, y, w, h = lay.fit_box(cells)
     from boneyard.games.triangles import grid
+
     x0, y0, x1, y1 = grid.bounding_box(cells)
     assert x <= x0 and y <= y0 and x + w >= x1 and y + h >= y1
     assert lay.zoom_box((0, 0, 10, 5), 1 / 100)[2] == lay.ZOOM_MIN_W
@@ -397,13 +412,21 @@ def test_escape_puts_the_tile_back():
 def test_the_log_groups_draws_with_the_move_that_ends_the_turn():
     history = [
         {"seat": 0, "move": "5-5-5@0,0r0"},
-        {"seat": 1, "move": "draw"}, {"seat": 1, "move": "draw"}, {"seat": 1, "move": "3-5-5@0,1r2"},
-        {"seat": 0, "move": "draw"}, {"seat": 0, "move": "draw"}, {"seat": 0, "move": "draw"}, {"seat": 0, "move": "pass"},
+        {"seat": 1, "move": "draw"},
+        {"seat": 1, "move": "draw"},
+        {"seat": 1, "move": "3-5-5@0,1r2"},
+        {"seat": 0, "move": "draw"},
+        {"seat": 0, "move": "draw"},
+        {"seat": 0, "move": "draw"},
+        {"seat": 0, "move": "pass"},
         {"seat": 1, "move": "draw"},
     ]
     names = {0: "You", 1: "Computer 1"}
     assert lay.log_lines(history, names.get) == [
-        "You laid 5-5-5", "Computer 1 drew 2 tiles and laid 3-5-5", "You drew 3 tiles and passed", "Computer 1 drew a tile",
+        "You laid 5-5-5",
+        "Computer 1 drew 2 tiles and laid 3-5-5",
+        "You drew 3 tiles and passed",
+        "Computer 1 drew a tile",
     ]
     assert lay.log_lines(history, names.get, limit=1) == ["Computer 1 drew a tile"]
 
@@ -431,11 +454,14 @@ def test_news_reads_out_each_move_once():
     assert SCREEN.news(harness.ctx) == []
 
 
-@pytest.mark.parametrize("hands,words", [
-    ([["0-0-1"], ["1-1-1"]], "The game is blocked: P1 has the lowest pip total, 1."),
-    ([["1-1-1"], ["0-0-1"]], "The game is blocked: P2 has the lowest pip total, 1."),
-    ([["0-0-2"], ["0-1-1"]], "The game is blocked: P1 and P2 tie for the lowest pip total, 2."),
-])
+@pytest.mark.parametrize(
+    "hands,words",
+    [
+        ([["0-0-1"], ["1-1-1"]], "The game is blocked: P1 has the lowest pip total, 1."),
+        ([["1-1-1"], ["0-0-1"]], "The game is blocked: P2 has the lowest pip total, 1."),
+        ([["0-0-2"], ["0-1-1"]], "The game is blocked: P1 and P2 tie for the lowest pip total, 2."),
+    ],
+)
 def test_a_blocked_ending_says_who_has_the_lowest_pip_total(hands, words):
     from tests.games.triangles.triangles_helpers import empty_stock_position
 

@@ -5,7 +5,8 @@ Pure Python; coordinates are in tile units (a half is 1 x 1) scaled by ``scale``
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ..html import Markup, h
 
@@ -41,8 +42,14 @@ def pips_svg(cx: float, cy: float, value: int, scale: float, along_x: bool) -> M
 
 
 def tile_svg(
-    x: float, y: float, w: float, h_: float, halves: tuple[tuple[float, float, int], tuple[float, float, int]],
-    scale: float, cls: str = "", props: Mapping[str, Any] | None = None,
+    x: float,
+    y: float,
+    w: float,
+    h_: float,
+    halves: tuple[tuple[float, float, int], tuple[float, float, int]],
+    scale: float,
+    cls: str = "",
+    props: Mapping[str, Any] | None = None,
 ) -> Markup:
     """Return one tile as an SVG group: body, dividing line and pips (coordinates in units).
 
@@ -52,15 +59,26 @@ def tile_svg(
     (ax, ay, av), (bx, by, bv) = halves
     along_x = abs(ax - bx) > abs(ay - by)
     pad = 0.03 * scale
-    body = h("rect", {"class_": "tile-body", "x": _n(left + pad), "y": _n(top + pad), "width": _n(w * scale - 2 * pad),
-                      "height": _n(h_ * scale - 2 * pad), "rx": _n(0.14 * scale)})
+    body = h(
+        "rect",
+        {
+            "class_": "tile-body",
+            "x": _n(left + pad),
+            "y": _n(top + pad),
+            "width": _n(w * scale - 2 * pad),
+            "height": _n(h_ * scale - 2 * pad),
+            "rx": _n(0.14 * scale),
+        },
+    )
     mx, my = (ax + bx) / 2 * scale, (ay + by) / 2 * scale
     if along_x:
         ends = {"x1": _n(mx), "y1": _n(my - 0.36 * scale), "x2": _n(mx), "y2": _n(my + 0.36 * scale)}
     else:
         ends = {"x1": _n(mx - 0.36 * scale), "y1": _n(my), "x2": _n(mx + 0.36 * scale), "y2": _n(my)}
     line = h("line", {"class_": "tile-line", **ends})
-    pips = pips_svg(ax * scale, ay * scale, av, scale, along_x) + pips_svg(bx * scale, by * scale, bv, scale, along_x)
+    pips = pips_svg(ax * scale, ay * scale, av, scale, along_x) + pips_svg(
+        bx * scale, by * scale, bv, scale, along_x
+    )
     return h("g", {"class_": f"tile {cls}" if cls else "tile", **(props or {})}, body, line, pips)
 
 
@@ -71,9 +89,16 @@ def standalone_tile(a: int, b: int, *, vertical: bool = True, scale: float = 40.
     else:
         w, hh, halves = 2.0, 1.0, ((0.5, 0.5, a), (1.5, 0.5, b))
     inner = tile_svg(w / 2, hh / 2, w, hh, halves, scale)
-    props = {"class_": "domino-svg", "viewBox": f"0 0 {_n(w * scale)} {_n(hh * scale)}", "width": _n(w * scale),
-             "height": _n(hh * scale), "aria_hidden": "true" if not label else None, "role": "img" if label else None,
-             "aria_label": label or None, "focusable": "false"}
+    props = {
+        "class_": "domino-svg",
+        "viewBox": f"0 0 {_n(w * scale)} {_n(hh * scale)}",
+        "width": _n(w * scale),
+        "height": _n(hh * scale),
+        "aria_hidden": "true" if not label else None,
+        "role": "img" if label else None,
+        "aria_label": label or None,
+        "focusable": "false",
+    }
     return h("svg", props, inner)
 
 
@@ -82,10 +107,25 @@ def back_svg(count: int, scale: float = 14.0) -> Markup:
     shown = min(count, 7)
     width = max(1, shown) * 0.62 * scale + 0.4 * scale
     rects = [
-        h("rect", {"class_": "tile-back", "x": _n(i * 0.62 * scale + 0.1 * scale), "y": _n(0.1 * scale),
-                   "width": _n(0.55 * scale), "height": _n(1.0 * scale), "rx": _n(0.1 * scale)})
+        h(
+            "rect",
+            {
+                "class_": "tile-back",
+                "x": _n(i * 0.62 * scale + 0.1 * scale),
+                "y": _n(0.1 * scale),
+                "width": _n(0.55 * scale),
+                "height": _n(1.0 * scale),
+                "rx": _n(0.1 * scale),
+            },
+        )
         for i in range(shown)
     ]
-    props = {"class_": "backs", "viewBox": f"0 0 {_n(width)} {_n(1.2 * scale)}", "width": _n(width),
-             "height": _n(1.2 * scale), "aria_hidden": "true", "focusable": "false"}
+    props = {
+        "class_": "backs",
+        "viewBox": f"0 0 {_n(width)} {_n(1.2 * scale)}",
+        "width": _n(width),
+        "height": _n(1.2 * scale),
+        "aria_hidden": "true",
+        "focusable": "false",
+    }
     return h("svg", props, rects)

@@ -45,12 +45,26 @@ class DominoesScreen(Screen):
     # -- setup --------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
         """Return the setup screen's modes: Classic, the five match modes of the rules, Custom."""
-        modes = [Mode("classic", "Classic (single round)", {"draw": True, "target": None}, None,
-                      "One round: the first to lay their last tile wins.")]
+        modes = [
+            Mode(
+                "classic",
+                "Classic (single round)",
+                {"draw": True, "target": None},
+                None,
+                "One round: the first to lay their last tile wins.",
+            )
+        ]
         for key, label in NAMED_MODES:
             options = dict(MODES[label])
-            modes.append(Mode(key, label, {k: v for k, v in options.items() if k != "players"}, options["players"],
-                              "A points match: going out scores the pips left in the others' hands."))
+            modes.append(
+                Mode(
+                    key,
+                    label,
+                    {k: v for k, v in options.items() if k != "players"},
+                    options["players"],
+                    "A points match: going out scores the pips left in the others' hands.",
+                )
+            )
         modes.append(Mode("custom", "Custom", {}, None, "Choose the game, the target and the hand size."))
         return modes
 
@@ -58,17 +72,45 @@ class DominoesScreen(Screen):
         """Return the Custom mode's extra fields."""
         if form.get("mode") != "custom":
             return Markup("")
-        return join([
-            field("Game", select("setup-draw", "draw", [("draw", "Draw game (draw from the boneyard)"),
-                                                        ("block", "Block game (no drawing: pass)")], form.get("draw", "draw")),
-                  fid="setup-draw"),
-            field("Play to", select("setup-target", "target", [("none", "A single round"), ("50", "50 points"),
-                                                               ("100", "100 points")], form.get("target", "100")),
-                  fid="setup-target"),
-            field("Tiles each", select("setup-hand", "hand_size", [("auto", "Usual (7 for two, 5 for three or four)")]
-                                       + [(str(n), str(n)) for n in range(3, 8)], form.get("hand_size", "auto")),
-                  "Four players with 7 each deal the whole set.", "setup-hand"),
-        ])
+        return join(
+            [
+                field(
+                    "Game",
+                    select(
+                        "setup-draw",
+                        "draw",
+                        [
+                            ("draw", "Draw game (draw from the boneyard)"),
+                            ("block", "Block game (no drawing: pass)"),
+                        ],
+                        form.get("draw", "draw"),
+                    ),
+                    fid="setup-draw",
+                ),
+                field(
+                    "Play to",
+                    select(
+                        "setup-target",
+                        "target",
+                        [("none", "A single round"), ("50", "50 points"), ("100", "100 points")],
+                        form.get("target", "100"),
+                    ),
+                    fid="setup-target",
+                ),
+                field(
+                    "Tiles each",
+                    select(
+                        "setup-hand",
+                        "hand_size",
+                        [("auto", "Usual (7 for two, 5 for three or four)")]
+                        + [(str(n), str(n)) for n in range(3, 8)],
+                        form.get("hand_size", "auto"),
+                    ),
+                    "Four players with 7 each deal the whole set.",
+                    "setup-hand",
+                ),
+            ]
+        )
 
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
         """Return the chosen mode (with its stats key and label) and the number of players."""
@@ -81,20 +123,30 @@ class DominoesScreen(Screen):
         except (TypeError, ValueError):
             players = 2
         if mode.key == "classic":
-            return Mode(f"classic-{players}", f"Classic, {players} players", mode.options, None, mode.note), players
+            return Mode(
+                f"classic-{players}", f"Classic, {players} players", mode.options, None, mode.note
+            ), players
         draw = form.get("draw", "draw") != "block"
         target = None if form.get("target", "100") == "none" else int(form.get("target", "100"))
         hand = form.get("hand_size", "auto")
         hand_size = None if hand == "auto" else int(hand)
         if hand_size is not None and hand_size * players > 28:
             hand_size = 28 // players
-        parts = [f"{players} players", "draw game" if draw else "block game",
-                 "single round" if target is None else f"to {target}"]
+        parts = [
+            f"{players} players",
+            "draw game" if draw else "block game",
+            "single round" if target is None else f"to {target}",
+        ]
         if hand_size is not None:
             parts.append(f"{hand_size} tiles each")
         key = f"custom-{players}-{'draw' if draw else 'block'}-{target or 'round'}-{hand_size or 'std'}"
-        return Mode(key, "Custom: " + ", ".join(parts), {"draw": draw, "target": target, "hand_size": hand_size},
-                    None, mode.note), players
+        return Mode(
+            key,
+            "Custom: " + ", ".join(parts),
+            {"draw": draw, "target": target, "hand_size": hand_size},
+            None,
+            mode.note,
+        ), players
 
     # -- names -----------------------------------------------------------------------------------------
     def names(self, ctx: TableContext) -> list[str]:
@@ -121,8 +173,12 @@ class DominoesScreen(Screen):
             self.log(view, names),
         ]
         dialog = self.dialog(ctx, view, names, hidden)
-        cls = "dom-table" + (" is-my-turn" if to_move == seat and not hidden and not session.seats[seat].is_computer else "")
-        return h("div", {"class_": cls, "data_turn": to_move if to_move is not None else "over"}, parts, dialog)
+        cls = "dom-table" + (
+            " is-my-turn" if to_move == seat and not hidden and not session.seats[seat].is_computer else ""
+        )
+        return h(
+            "div", {"class_": cls, "data_turn": to_move if to_move is not None else "over"}, parts, dialog
+        )
 
     def hand_hidden(self, ctx: TableContext, view: dict[str, Any]) -> bool:
         """Tell whether the hand must stay hidden until its player taps Show my tiles (same device)."""
@@ -142,15 +198,34 @@ class DominoesScreen(Screen):
             count = view["hand_counts"][seat]
             turn = view["turn"] == seat
             score = f" · {view['scores'][seat]} pts" if view["scores"] is not None else ""
-            rows.append(h(
-                "li", {"class_": "dom-seat" + (" is-turn" if turn else ""), "data_seat": seat,
-                       "aria_label": f"{names[seat]}: {plural(count, 'tile')}{score}{', to move' if turn else ''}"},
-                h("div", {"class_": "dom-seat-name"}, names[seat],
-                  h("span", {"class_": "turn-dot", "aria_hidden": "true"}) if turn else ""),
-                h("div", {"class_": "dom-seat-tiles"}, back_svg(count), h("span", {"class_": "count"}, count)),
-                h("div", {"class_": "dom-seat-meta"}, (f"{view['scores'][seat]} pts" if view["scores"] is not None else ""),
-                  h("span", {"class_": "last"}, last_action.get(seat, ""))),
-            ))
+            rows.append(
+                h(
+                    "li",
+                    {
+                        "class_": "dom-seat" + (" is-turn" if turn else ""),
+                        "data_seat": seat,
+                        "aria_label": f"{names[seat]}: {plural(count, 'tile')}{score}{', to move' if turn else ''}",
+                    },
+                    h(
+                        "div",
+                        {"class_": "dom-seat-name"},
+                        names[seat],
+                        h("span", {"class_": "turn-dot", "aria_hidden": "true"}) if turn else "",
+                    ),
+                    h(
+                        "div",
+                        {"class_": "dom-seat-tiles"},
+                        back_svg(count),
+                        h("span", {"class_": "count"}, count),
+                    ),
+                    h(
+                        "div",
+                        {"class_": "dom-seat-meta"},
+                        (f"{view['scores'][seat]} pts" if view["scores"] is not None else ""),
+                        h("span", {"class_": "last"}, last_action.get(seat, "")),
+                    ),
+                )
+            )
         return h("ul", {"class_": "dom-seats", "aria_label": "Other players"}, rows)
 
     def last_actions(self, view: dict[str, Any]) -> dict[int, str]:
@@ -170,7 +245,9 @@ class DominoesScreen(Screen):
     def status(self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool) -> Markup:
         """Return the line that says whose turn it is and what they can do."""
         text = self.status_text(ctx, view, names, hidden)
-        return h("p", {"class_": "dom-status", "id": "dom-status", "role": "status", "aria_live": "polite"}, text)
+        return h(
+            "p", {"class_": "dom-status", "id": "dom-status", "role": "status", "aria_live": "polite"}, text
+        )
 
     def status_text(self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool) -> str:
         """Return the status line's words."""
@@ -203,8 +280,15 @@ class DominoesScreen(Screen):
         """Return the line of play as SVG, bent into rows that fit the table's width."""
         line = [(t["tile"][0], t["tile"][1], t["double"]) for t in view["line"]]
         if not line:
-            return h("div", {"id": "table-board", "class_": "dom-board is-empty"},
-                     h("p", {"class_": "dom-empty"}, "The table is empty: the hand opens with the highest double."))
+            return h(
+                "div",
+                {"id": "table-board", "class_": "dom-board is-empty"},
+                h(
+                    "p",
+                    {"class_": "dom-empty"},
+                    "The table is empty: the hand opens with the highest double.",
+                ),
+            )
         opening = sum(1 for e in view["history"] if e["move"] not in ("draw", "pass") and e.get("end") == "L")
         unit = 24.0 if ctx.board_width < 560 else 30.0
         reach = reach_for_width(ctx.board_width - 8, unit)
@@ -226,8 +310,18 @@ class DominoesScreen(Screen):
                     props = {"data_action": "end", "data_value": end}
             tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
         label = "Line of play: " + ", ".join(tile_text((t["tile"][0], t["tile"][1])) for t in view["line"])
-        svg = h("svg", {"class_": "dom-line", "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-                        "width": _n(width * unit), "height": _n(height * unit), "role": "img", "aria_label": label}, tiles)
+        svg = h(
+            "svg",
+            {
+                "class_": "dom-line",
+                "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
+                "width": _n(width * unit),
+                "height": _n(height * unit),
+                "role": "img",
+                "aria_label": label,
+            },
+            tiles,
+        )
         return h("div", {"id": "table-board", "class_": "dom-board"}, svg)
 
     def fresh_index(self, view: dict[str, Any], opening: int, length: int) -> int | None:
@@ -248,21 +342,52 @@ class DominoesScreen(Screen):
             value = "–" if ends is None else str(ends[index])
             label = f"{END_NAMES[end].title()} end"
             if selected and ends is not None:
-                boxes.append(h("button", {"type": "button", "class_": "dom-end is-target", "data_action": "end", "data_value": end,
-                                          "id": f"end-{end}", "aria_label": f"Lay {selected} on the {END_NAMES[end]} end, showing {value}"},
-                               h("span", {"class_": "dom-end-label"}, label), h("span", {"class_": "dom-end-value"}, value)))
+                boxes.append(
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "dom-end is-target",
+                            "data_action": "end",
+                            "data_value": end,
+                            "id": f"end-{end}",
+                            "aria_label": f"Lay {selected} on the {END_NAMES[end]} end, showing {value}",
+                        },
+                        h("span", {"class_": "dom-end-label"}, label),
+                        h("span", {"class_": "dom-end-value"}, value),
+                    )
+                )
             else:
-                boxes.append(h("div", {"class_": "dom-end", "id": f"end-{end}", "aria_label": f"{label}: {value}", "role": "group"},
-                               h("span", {"class_": "dom-end-label"}, label), h("span", {"class_": "dom-end-value"}, value)))
+                boxes.append(
+                    h(
+                        "div",
+                        {
+                            "class_": "dom-end",
+                            "id": f"end-{end}",
+                            "aria_label": f"{label}: {value}",
+                            "role": "group",
+                        },
+                        h("span", {"class_": "dom-end-label"}, label),
+                        h("span", {"class_": "dom-end-value"}, value),
+                    )
+                )
         stock = view["stock"]
         draw_game = view["options"]["draw"]
-        stock_box = h("div", {"class_": "dom-stock", "aria_label": f"Stock: {plural(stock, 'tile')}" if draw_game else "Block game: no stock"},
-                      h("span", {"class_": "dom-end-label"}, "Stock" if draw_game else "Block game"),
-                      h("span", {"class_": "dom-end-value"}, stock if draw_game else "–"))
+        stock_box = h(
+            "div",
+            {
+                "class_": "dom-stock",
+                "aria_label": f"Stock: {plural(stock, 'tile')}" if draw_game else "Block game: no stock",
+            },
+            h("span", {"class_": "dom-end-label"}, "Stock" if draw_game else "Block game"),
+            h("span", {"class_": "dom-end-value"}, stock if draw_game else "–"),
+        )
         title = h("h2", {"class_": "sr-only"}, "Open ends")
         return h("section", {"class_": "dom-ends", "aria_label": "Open ends"}, title, boxes, stock_box)
 
-    def hand(self, ctx: TableContext, view: dict[str, Any], names: list[str], seat: int, hidden: bool) -> Markup:
+    def hand(
+        self, ctx: TableContext, view: dict[str, Any], names: list[str], seat: int, hidden: bool
+    ) -> Markup:
         """Return the hand of the seat at the table, with Draw and Pass."""
         session = ctx.session
         legal = view["legal_moves"] if not hidden else []
@@ -282,29 +407,86 @@ class DominoesScreen(Screen):
                     cls.append("is-playable" if fits else "is-dim")
                 if text == selected:
                     cls.append("is-selected")
-                label = f"Tile {text}" + (", playable" if my_turn and ctx.settings.suggestions and fits else "")
-                buttons.append(h("button", {"type": "button", "class_": " ".join(cls), "data_action": "tile", "data_value": text,
-                                            "id": f"tile-{text}", "aria_label": label, "aria_pressed": "true" if text == selected else "false",
-                                            "disabled": not my_turn},
-                                 standalone_tile(tile[0], tile[1], scale=34)))
+                label = f"Tile {text}" + (
+                    ", playable" if my_turn and ctx.settings.suggestions and fits else ""
+                )
+                buttons.append(
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": " ".join(cls),
+                            "data_action": "tile",
+                            "data_value": text,
+                            "id": f"tile-{text}",
+                            "aria_label": label,
+                            "aria_pressed": "true" if text == selected else "false",
+                            "disabled": not my_turn,
+                        },
+                        standalone_tile(tile[0], tile[1], scale=34),
+                    )
+                )
             tiles = h("div", {"class_": "dom-hand-tiles", "role": "group", "aria_label": owner}, buttons)
         draw_on = my_turn and "draw" in legal
         pass_on = my_turn and "pass" in legal
         controls = h(
-            "div", {"class_": "dom-controls"},
-            h("button", {"type": "button", "class_": "btn" + (" btn-primary" if draw_on else ""), "data_action": "draw", "id": "draw",
-                         "disabled": not draw_on, "aria_keyshortcuts": "D"},
-              "Draw from stock") if view["options"]["draw"] else "",
-            h("button", {"type": "button", "class_": "btn" + (" btn-primary" if pass_on else ""), "data_action": "pass", "id": "pass",
-                         "disabled": not pass_on, "aria_keyshortcuts": "P"}, "Pass"),
-            h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "deselect", "id": "deselect"}, "Cancel")
-            if selected and not hidden else "",
+            "div",
+            {"class_": "dom-controls"},
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class_": "btn" + (" btn-primary" if draw_on else ""),
+                    "data_action": "draw",
+                    "id": "draw",
+                    "disabled": not draw_on,
+                    "aria_keyshortcuts": "D",
+                },
+                "Draw from stock",
+            )
+            if view["options"]["draw"]
+            else "",
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class_": "btn" + (" btn-primary" if pass_on else ""),
+                    "data_action": "pass",
+                    "id": "pass",
+                    "disabled": not pass_on,
+                    "aria_keyshortcuts": "P",
+                },
+                "Pass",
+            ),
+            h(
+                "button",
+                {"type": "button", "class_": "btn btn-ghost", "data_action": "deselect", "id": "deselect"},
+                "Cancel",
+            )
+            if selected and not hidden
+            else "",
         )
         pips = "" if hidden else h("span", {"class_": "dom-pips"}, f"{view['pips']} pips")
         score = f" · {view['scores'][seat]} pts" if view["scores"] is not None else ""
-        head = h("div", {"class_": "dom-hand-head"}, h("h2", {}, owner, h("span", {"class_": "dom-score"}, score)), pips)
-        return h("section", {"class_": "dom-hand" + (" is-turn" if my_turn else ""), "aria_label": owner,
-                             "tabindex": "-1", "data_focus_home": True, "id": "dom-hand"}, head, tiles, controls)
+        head = h(
+            "div",
+            {"class_": "dom-hand-head"},
+            h("h2", {}, owner, h("span", {"class_": "dom-score"}, score)),
+            pips,
+        )
+        return h(
+            "section",
+            {
+                "class_": "dom-hand" + (" is-turn" if my_turn else ""),
+                "aria_label": owner,
+                "tabindex": "-1",
+                "data_focus_home": True,
+                "id": "dom-hand",
+            },
+            head,
+            tiles,
+            controls,
+        )
 
     def log(self, view: dict[str, Any], names: list[str]) -> Markup:
         """Return the hand's moves so far, newest first."""
@@ -326,8 +508,12 @@ class DominoesScreen(Screen):
                 lines.append((who, f"laid {tile_text(event['tile'])} on the {END_NAMES[event['end']]}"))
         items = [h("li", {}, f"{who} {what}") for who, what in reversed(lines[-12:])]
         title = f"Hand {view['hand_number']}" + (f" · first to {view['target']}" if view["target"] else "")
-        return h("details", {"class_": "dom-log"}, h("summary", {}, f"{title}: moves"),
-                 h("ol", {}, items) if items else h("p", {}, "No moves yet."))
+        return h(
+            "details",
+            {"class_": "dom-log"},
+            h("summary", {}, f"{title}: moves"),
+            h("ol", {}, items) if items else h("p", {}, "No moves yet."),
+        )
 
     # -- dialogs --------------------------------------------------------------------------------------
     def dialog(self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool) -> Markup:
@@ -340,12 +526,32 @@ class DominoesScreen(Screen):
             return self.hand_over(ctx, view, names, results[-1])
         if hidden:
             who = names[view["turn"]]
-            return h("div", {"class_": "overlay privacy", "role": "dialog", "aria_modal": "true", "aria_labelledby": "privacy-title"},
-                     h("div", {"class_": "dialog"},
-                       h("h2", {"id": "privacy-title"}, f"{who}'s turn"),
-                       h("p", {}, f"Pass the device to {who}. The others look away."),
-                       h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "reveal", "id": "reveal",
-                                    "autofocus": True}, "Show my tiles")))
+            return h(
+                "div",
+                {
+                    "class_": "overlay privacy",
+                    "role": "dialog",
+                    "aria_modal": "true",
+                    "aria_labelledby": "privacy-title",
+                },
+                h(
+                    "div",
+                    {"class_": "dialog"},
+                    h("h2", {"id": "privacy-title"}, f"{who}'s turn"),
+                    h("p", {}, f"Pass the device to {who}. The others look away."),
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "btn btn-primary",
+                            "data_action": "reveal",
+                            "id": "reveal",
+                            "autofocus": True,
+                        },
+                        "Show my tiles",
+                    ),
+                ),
+            )
         return Markup("")
 
     def result_title(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> str:
@@ -369,11 +575,20 @@ class DominoesScreen(Screen):
             if match:
                 cells += [h("td", {}, points), h("td", {}, result["scores"][seat])]
             left = result["hands"][seat] if seat < len(result["hands"]) else []
-            cells.append(h("td", {"class_": "left-tiles"}, [standalone_tile(a, b, vertical=False, scale=22, label=f"{a}-{b}") for a, b in left]))
+            cells.append(
+                h(
+                    "td",
+                    {"class_": "left-tiles"},
+                    [standalone_tile(a, b, vertical=False, scale=22, label=f"{a}-{b}") for a, b in left],
+                )
+            )
             rows.append(h("tr", {"class_": "is-winner" if result["winner"] == seat else ""}, cells))
-        return h("table", {"class_": "stats-table dom-summary"},
-                 h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in head + ["Tiles left"]])),
-                 h("tbody", {}, rows))
+        return h(
+            "table",
+            {"class_": "stats-table dom-summary"},
+            h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in head + ["Tiles left"]])),
+            h("tbody", {}, rows),
+        )
 
     def hand_reason(self, view: dict[str, Any], names: list[str], result: dict[str, Any]) -> str:
         """Return how a hand ended, in words."""
@@ -395,17 +610,37 @@ class DominoesScreen(Screen):
                 text += ", so nobody scores"
         return text + "."
 
-    def hand_over(self, ctx: TableContext, view: dict[str, Any], names: list[str], result: dict[str, Any]) -> Markup:
+    def hand_over(
+        self, ctx: TableContext, view: dict[str, Any], names: list[str], result: dict[str, Any]
+    ) -> Markup:
         """Return the summary of a finished hand of a match that goes on."""
-        return h("div", {"class_": "overlay", "role": "dialog", "aria_modal": "true", "aria_labelledby": "hand-title"},
-                 h("div", {"class_": "dialog"},
-                   h("h2", {"id": "hand-title"}, f"Hand {result['hand']} is over"),
-                   h("p", {}, self.hand_reason(view, names, result)),
-                   self.hand_table(view, names, result),
-                   h("p", {"class_": "hint"}, f"First to {view['target']} points wins the match."),
-                   h("div", {"class_": "actions"},
-                     h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "next-hand", "id": "next-hand",
-                                  "autofocus": True}, "Next hand"))))
+        return h(
+            "div",
+            {"class_": "overlay", "role": "dialog", "aria_modal": "true", "aria_labelledby": "hand-title"},
+            h(
+                "div",
+                {"class_": "dialog"},
+                h("h2", {"id": "hand-title"}, f"Hand {result['hand']} is over"),
+                h("p", {}, self.hand_reason(view, names, result)),
+                self.hand_table(view, names, result),
+                h("p", {"class_": "hint"}, f"First to {view['target']} points wins the match."),
+                h(
+                    "div",
+                    {"class_": "actions"},
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "btn btn-primary",
+                            "data_action": "next-hand",
+                            "id": "next-hand",
+                            "autofocus": True,
+                        },
+                        "Next hand",
+                    ),
+                ),
+            ),
+        )
 
     def game_over(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> Markup:
         """Return the end of the game: who won and why, the pips or the match score, what next."""
@@ -413,22 +648,49 @@ class DominoesScreen(Screen):
         reason = self.hand_reason(view, names, result) if result else ""
         if view["target"] is not None and result is not None:
             top = max(result["scores"])
-            reason += " Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"])) + "."
+            reason += (
+                " Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"])) + "."
+            )
             if view["outcome"]["winners"] and len(view["outcome"]["winners"]) == 1:
                 who = names[view["outcome"]["winners"][0]]
                 reason += f" {'You reach' if who == 'You' else who + ' reaches'} {top} of {view['target']} and {'win' if who == 'You' else 'wins'} the match."
         counted = ctx.session.vs_computer
-        return h("div", {"class_": "overlay", "role": "dialog", "aria_modal": "true", "aria_labelledby": "over-title"},
-                 h("div", {"class_": "dialog"},
-                   h("h2", {"id": "over-title"}, self.result_title(ctx, view, names)),
-                   h("p", {}, reason),
-                   self.hand_table(view, names, result) if result else "",
-                   h("p", {"class_": "hint"}, "Counted in your stats." if counted else "Same-device games are not counted in the stats."),
-                   h("div", {"class_": "actions"},
-                     h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "start-game", "data_value": "dominoes",
-                                  "id": "play-again", "autofocus": True}, "Play again"),
-                     h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
-                     h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"))))
+        return h(
+            "div",
+            {"class_": "overlay", "role": "dialog", "aria_modal": "true", "aria_labelledby": "over-title"},
+            h(
+                "div",
+                {"class_": "dialog"},
+                h("h2", {"id": "over-title"}, self.result_title(ctx, view, names)),
+                h("p", {}, reason),
+                self.hand_table(view, names, result) if result else "",
+                h(
+                    "p",
+                    {"class_": "hint"},
+                    "Counted in your stats."
+                    if counted
+                    else "Same-device games are not counted in the stats.",
+                ),
+                h(
+                    "div",
+                    {"class_": "actions"},
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "btn btn-primary",
+                            "data_action": "start-game",
+                            "data_value": "dominoes",
+                            "id": "play-again",
+                            "autofocus": True,
+                        },
+                        "Play again",
+                    ),
+                    h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
+                    h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
+                ),
+            ),
+        )
 
     # -- actions -------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:
@@ -462,7 +724,11 @@ class DominoesScreen(Screen):
         if not moves:
             ctx.ui.pop("selected", None)
             if view["opening"]:
-                why = f"{tile} cannot open this hand: {view['legal_moves'][0]} must be laid first." if len(view["legal_moves"]) == 1 else f"{tile} cannot open."
+                why = (
+                    f"{tile} cannot open this hand: {view['legal_moves'][0]} must be laid first."
+                    if len(view["legal_moves"]) == 1
+                    else f"{tile} cannot open."
+                )
             elif view["open_ends"]:
                 left, right = view["open_ends"]
                 why = f"{tile} does not fit: the ends show {left} and {right}."

@@ -35,7 +35,9 @@ class PlacedTile:
         return (self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2)
 
 
-def _arm(tiles: list[tuple[int, int, bool]], start: float, reach: float) -> list[tuple[float, float, float, float, Point, Point, int, int, bool]]:
+def _arm(
+    tiles: list[tuple[int, int, bool]], start: float, reach: float
+) -> list[tuple[float, float, float, float, Point, Point, int, int, bool]]:
     """Lay one arm going right from x=start on row 0 and snaking downwards.
 
     ``tiles`` are (near value, far value, double) in order from the centre outwards. Returns, per tile,
@@ -132,8 +134,10 @@ def overlaps(a: PlacedTile, b: PlacedTile) -> bool:
     """Tell whether two tiles' boxes overlap by more than a touch."""
     eps = 1e-9
     return (
-        a.box[0] < b.box[2] - eps and b.box[0] < a.box[2] - eps
-        and a.box[1] < b.box[3] - eps and b.box[1] < a.box[3] - eps
+        a.box[0] < b.box[2] - eps
+        and b.box[0] < a.box[2] - eps
+        and a.box[1] < b.box[3] - eps
+        and b.box[1] < a.box[3] - eps
     )
 
 

@@ -31,7 +31,8 @@ def falling_state(ctx: TableContext) -> FallingState:
     """Return the session's Bonefall state (a real-time game: not the turn-based protocol)."""
     return cast("FallingState", ctx.session.state)
 
-__all__ = ["SCREEN", "FallingScreen", "MODES", "hud_values", "cascade_steps_for", "DEMO_DELAY"]
+
+__all__ = ["DEMO_DELAY", "MODES", "SCREEN", "FallingScreen", "cascade_steps_for", "hud_values"]
 
 CASCADE_STEPS_ANIMATED = 12  # steps each resolution event is shown (0.2 s)
 CASCADE_STEPS_QUICK = 3  # with animations off: a brief flash, 0.05 s an event
@@ -130,10 +131,14 @@ class FallingScreen(Screen):
     def custom_fields(self, form: dict[str, Any]) -> Markup:
         """Return the controls card shown on the setup screen."""
         return h(
-            "div", {"class_": "fall-setup-card"},
-            h("p", {"class_": "fall-setup-lead"},
-              "Dominoes fall into the well. Line up equal halves to make them vanish; what is left falls "
-              "and may match again."),
+            "div",
+            {"class_": "fall-setup-card"},
+            h(
+                "p",
+                {"class_": "fall-setup-lead"},
+                "Dominoes fall into the well. Line up equal halves to make them vanish; what is left falls "
+                "and may match again.",
+            ),
             controls_help(),
         )
 
@@ -180,58 +185,130 @@ class FallingScreen(Screen):
         sprint = view["mode"] == "sprint"
         mode_label = f"{TYPES[view['mode']][0]} · {SETS[view['set']][0]}"
         scores = h(
-            "dl", {"class_": "fall-scores"},
+            "dl",
+            {"class_": "fall-scores"},
             [
-                h("div", {"class_": f"fall-score fall-score-{name}"},
-                  h("dt", {}, "Left" if name == "left" and sprint else ("Sets" if name == "left" else label)),
-                  h("dd", {"id": f"fall-{name}"}, values[name]))
+                h(
+                    "div",
+                    {"class_": f"fall-score fall-score-{name}"},
+                    h(
+                        "dt",
+                        {},
+                        "Left" if name == "left" and sprint else ("Sets" if name == "left" else label),
+                    ),
+                    h("dd", {"id": f"fall-{name}"}, values[name]),
+                )
                 for name, label in HUD
             ],
         )
         side = h(
-            "aside", {"class_": "fall-side", "aria_label": "Scores and next domino"},
-            h("div", {"class_": "fall-mode"}, mode_label, h("span", {"class_": "fall-demo-tag"}, " · Demo") if demo else ""),
-            h("div", {"class_": "fall-next-box"},
-              h("span", {"class_": "fall-next-label"}, "Next"),
-              h("canvas", {"id": "fall-next", "class_": "fall-next", "width": "96", "height": "48",
-                           "role": "img", "aria_label": next_label(view)})),
+            "aside",
+            {"class_": "fall-side", "aria_label": "Scores and next domino"},
+            h(
+                "div",
+                {"class_": "fall-mode"},
+                mode_label,
+                h("span", {"class_": "fall-demo-tag"}, " · Demo") if demo else "",
+            ),
+            h(
+                "div",
+                {"class_": "fall-next-box"},
+                h("span", {"class_": "fall-next-label"}, "Next"),
+                h(
+                    "canvas",
+                    {
+                        "id": "fall-next",
+                        "class_": "fall-next",
+                        "width": "96",
+                        "height": "48",
+                        "role": "img",
+                        "aria_label": next_label(view),
+                    },
+                ),
+            ),
             scores,
-            h("div", {"class_": "fall-side-actions"},
-              self.pause_button(ui, state),
-              h("button", {"type": "button", "data_action": "demo", "id": "fall-demo",
-                           "class_": "btn fall-demo-btn " + ("btn-primary" if demo else "btn-ghost"),
-                           "title": "Watch the computer play a game (not saved)" if not demo else None},
-                "Stop demo" if demo else "Demo")),
+            h(
+                "div",
+                {"class_": "fall-side-actions"},
+                self.pause_button(ui, state),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "data_action": "demo",
+                        "id": "fall-demo",
+                        "class_": "btn fall-demo-btn " + ("btn-primary" if demo else "btn-ghost"),
+                        "title": "Watch the computer play a game (not saved)" if not demo else None,
+                    },
+                    "Stop demo" if demo else "Demo",
+                ),
+            ),
             h("div", {"class_": "fall-keys", "aria_label": "Keys"}, controls_help()),
         )
         well = h(
-            "div", {"class_": "fall-well-wrap"},
-            h("canvas", {"id": "fall-canvas", "class_": "fall-well", "width": "240", "height": "480",
-                         "role": "img", "aria_label": well_label(view), "tabindex": "0"}),
+            "div",
+            {"class_": "fall-well-wrap"},
+            h(
+                "canvas",
+                {
+                    "id": "fall-canvas",
+                    "class_": "fall-well",
+                    "width": "240",
+                    "height": "480",
+                    "role": "img",
+                    "aria_label": well_label(view),
+                    "tabindex": "0",
+                },
+            ),
             self.panel(ctx, driver, view),
         )
         touch = h(
-            "div", {"class_": "fall-touch", "role": "group", "aria_label": "Touch controls"},
-            [h("button", {"type": "button", "class_": f"fall-pad fall-pad-{cmd}", "data_fall": cmd,
-                          "aria_label": label}, symbol)
-             for cmd, symbol, label in TOUCH],
+            "div",
+            {"class_": "fall-touch", "role": "group", "aria_label": "Touch controls"},
+            [
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": f"fall-pad fall-pad-{cmd}",
+                        "data_fall": cmd,
+                        "aria_label": label,
+                    },
+                    symbol,
+                )
+                for cmd, symbol, label in TOUCH
+            ],
         )
         return h(
-            "div", {"class_": "fall", "id": "fall-table", "data_phase": view["phase"],
-                    "data_paused": "true" if ui.get("paused") and not demo else "false",
-                    "data_demo": "true" if demo else "false"},
+            "div",
+            {
+                "class_": "fall",
+                "id": "fall-table",
+                "data_phase": view["phase"],
+                "data_paused": "true" if ui.get("paused") and not demo else "false",
+                "data_demo": "true" if demo else "false",
+            },
             h("div", {"class_": "fall-main"}, well, side),
             touch,
-            h("p", {"class_": "fall-touch-hint hint"}, "Swipe on the well: sideways to move, down to drop, tap to rotate."),
+            h(
+                "p",
+                {"class_": "fall-touch-hint hint"},
+                "Swipe on the well: sideways to move, down to drop, tap to rotate.",
+            ),
         )
 
     def pause_button(self, ui: dict[str, Any], state: Any) -> Markup:
         if state.is_over() or ui.get("demo") is not None:
             return Markup("")
         if ui.get("paused"):
-            return h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "resume",
-                                "id": "fall-pause"}, "Resume")
-        return h("button", {"type": "button", "class_": "btn", "data_action": "pause", "id": "fall-pause"}, "Pause")
+            return h(
+                "button",
+                {"type": "button", "class_": "btn btn-primary", "data_action": "resume", "id": "fall-pause"},
+                "Resume",
+            )
+        return h(
+            "button", {"type": "button", "class_": "btn", "data_action": "pause", "id": "fall-pause"}, "Pause"
+        )
 
     def panel(self, ctx: TableContext, driver: Driver, view: dict[str, Any]) -> Markup:
         """Return the panel over the well: paused, or the game-over summary (or nothing)."""
@@ -247,14 +324,26 @@ class FallingScreen(Screen):
                 "resumed": "Your game is where you left it.",
             }.get(reason, "Take your time.")
             return h(
-                "div", {"class_": "fall-panel", "id": "fall-paused", "role": "dialog", "aria_label": "Paused"},
+                "div",
+                {"class_": "fall-panel", "id": "fall-paused", "role": "dialog", "aria_label": "Paused"},
                 h("h2", {}, "Paused"),
                 h("p", {}, text),
-                h("div", {"class_": "fall-panel-actions"},
-                  h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "resume",
-                               "id": "fall-resume"}, "Resume"),
-                  h("button", {"type": "button", "class_": "btn", "data_action": "again"}, "Restart"),
-                  h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home")),
+                h(
+                    "div",
+                    {"class_": "fall-panel-actions"},
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "btn btn-primary",
+                            "data_action": "resume",
+                            "id": "fall-resume",
+                        },
+                        "Resume",
+                    ),
+                    h("button", {"type": "button", "class_": "btn", "data_action": "again"}, "Restart"),
+                    h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home"),
+                ),
                 h("p", {"class_": "hint"}, "Press P or Esc to resume."),
             )
         return Markup("")
@@ -335,8 +424,11 @@ class FallingScreen(Screen):
         ui = ctx.ui
         seed = fresh_seed()
         state = falling_state(ctx)
-        options = {"set": state.set_name, "mode": state.mode,
-                   "cascade_steps": cascade_steps_for(ctx.animations)}
+        options = {
+            "set": state.set_name,
+            "mode": state.mode,
+            "cascade_steps": cascade_steps_for(ctx.animations),
+        }
         session.state = new_state(seed, **options)
         session.seed = seed
         session.options = dict(options)
@@ -356,9 +448,13 @@ class FallingScreen(Screen):
         state = falling_state(ctx)
         if not state.is_over() and not ui.get("paused"):
             self.pause(ctx, "player")
-        demo_state = new_state(fresh_seed(), set=state.set_name, mode=state.mode,
-                               cascade_steps=cascade_steps_for(ctx.animations),
-                               max_sets=2 if state.mode == "marathon" else None)
+        demo_state = new_state(
+            fresh_seed(),
+            set=state.set_name,
+            mode=state.mode,
+            cascade_steps=cascade_steps_for(ctx.animations),
+            max_sets=2 if state.mode == "marathon" else None,
+        )
         ui["demo"] = Driver(demo_state, AutoPlayer(delay=DEMO_DELAY))
 
     def game_over(self, ctx: TableContext) -> list[str]:
@@ -393,7 +489,8 @@ class FallingScreen(Screen):
 def controls_help() -> Markup:
     """Return the keys list."""
     return h(
-        "ul", {"class_": "fall-controls"},
+        "ul",
+        {"class_": "fall-controls"},
         [h("li", {}, h("kbd", {}, key), " ", what) for key, what in CONTROLS],
     )
 
@@ -413,27 +510,43 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
     """Return the game-over panel: the three scores, new bests highlighted, Play again / Home."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
-    reason = {"set played": "Every domino of the set is played.", "topped out": "No room at the top.",
-              "set cap": "The last set is played."}.get(view.get("termination") or "", "")
+    reason = {
+        "set played": "Every domino of the set is played.",
+        "topped out": "No room at the top.",
+        "set cap": "The last set is played.",
+    }.get(view.get("termination") or "", "")
     rows = [
-        h("div", {"class_": "fall-final" + (" fall-best" if name in new else ""), "data_score": name},
-          h("dt", {}, label),
-          h("dd", {"id": f"fall-final-{name}"}, values[name],
-            h("span", {"class_": "fall-best-tag"}, "New best!") if name in new else ""))
+        h(
+            "div",
+            {"class_": "fall-final" + (" fall-best" if name in new else ""), "data_score": name},
+            h("dt", {}, label),
+            h(
+                "dd",
+                {"id": f"fall-final-{name}"},
+                values[name],
+                h("span", {"class_": "fall-best-tag"}, "New best!") if name in new else "",
+            ),
+        )
         for name, label in SCORE_NAMES.items()
     ]
     return h(
-        "div", {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
+        "div",
+        {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
         h("h2", {}, "Game over"),
         h("p", {}, reason, f" {view['dominoes_played']} dominoes played."),
         h("dl", {"class_": "fall-finals"}, rows),
-        h("div", {"class_": "fall-panel-actions"},
-          h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "again", "id": "fall-again"},
-            "Play again"),
-          h("a", {"class_": "btn", "href": "#/stats"}, "Stats"),
-          h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home")),
+        h(
+            "div",
+            {"class_": "fall-panel-actions"},
+            h(
+                "button",
+                {"type": "button", "class_": "btn btn-primary", "data_action": "again", "id": "fall-again"},
+                "Play again",
+            ),
+            h("a", {"class_": "btn", "href": "#/stats"}, "Stats"),
+            h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home"),
+        ),
     )
 
 
 SCREEN = FallingScreen()
-

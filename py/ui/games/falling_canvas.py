@@ -35,8 +35,18 @@ WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0
 
 # Pip colours by value (readable on every theme's --tile): blank, then one colour per number.
-PIP_COLOURS = ("#000", "#c0392b", "#1f63b2", "#2e8540", "#8e3fb0", "#d35400", "#1b1b1b", "#a87400", "#0e7c86",
-               "#c2185b")
+PIP_COLOURS = (
+    "#000",
+    "#c0392b",
+    "#1f63b2",
+    "#2e8540",
+    "#8e3fb0",
+    "#d35400",
+    "#1b1b1b",
+    "#a87400",
+    "#0e7c86",
+    "#c2185b",
+)
 # Pip positions on a 3x3 grid (column, row), per value 0-9.
 PIPS = {
     0: (),
@@ -244,7 +254,7 @@ class Runner:
                 self.raf_id = window.requestAnimationFrame(self.frame_proxy)
             if self.samples is not None:
                 self.samples.add(_now() - t0, driver.autoplay_ms, ts, advance, saved, draw, layer)
-        except Exception as exc:  # noqa: BLE001 - the page must survive anything
+        except Exception as exc:
             self.fail(exc)
 
     def restart_demo(self) -> None:
@@ -256,7 +266,7 @@ class Runner:
                 self.screen.toggle_demo(self.ctx)  # and deal a new one
                 ui["demo"].speed = speed  # a fast-forwarded demo (a test's) stays fast
                 self.ctx.rerender()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.fail(exc)
 
     def fail(self, exc: BaseException) -> None:
@@ -273,7 +283,7 @@ class Runner:
             box.appendChild(item)
         try:
             self.ctx.save()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
 
     # -- sizes and look -----------------------------------------------------------------------
@@ -291,11 +301,20 @@ class Runner:
         self.canvas.style.width = f"{cell * WIDTH / dpr}px"
         self.canvas.style.height = f"{cell * HEIGHT / dpr}px"
         style = window.getComputedStyle(document.documentElement)
-        colours = {name: str(style.getPropertyValue(f"--{name}")).strip() or fallback for name, fallback in (
-            ("tile", "#fbf8ef"), ("tile-edge", "#21160a"), ("pip", "#1b1b1b"), ("accent", "#f2c14e"),
-            ("bg", "#17362a"), ("bg-2", "#1f4535"), ("surface", "#24503e"), ("line", "rgba(255,255,255,.18)"),
-            ("text", "#f4f1e6"),
-        )}
+        colours = {
+            name: str(style.getPropertyValue(f"--{name}")).strip() or fallback
+            for name, fallback in (
+                ("tile", "#fbf8ef"),
+                ("tile-edge", "#21160a"),
+                ("pip", "#1b1b1b"),
+                ("accent", "#f2c14e"),
+                ("bg", "#17362a"),
+                ("bg-2", "#1f4535"),
+                ("surface", "#24503e"),
+                ("line", "rgba(255,255,255,.18)"),
+                ("text", "#f4f1e6"),
+            )
+        }
         state = self.ctx.session.state
         demo = self.ctx.ui.get("demo")
         set_name = (demo.state if demo is not None else state).set_name
@@ -431,7 +450,11 @@ class Runner:
                 if event["kind"] == "annihilate":
                     hidden = {(cell["col"], cell["row"]) for cell in event["cells"]}
                 else:
-                    hidden = {(half["from"][0], half["from"][1]) for move in event["moves"] for half in move["halves"]}
+                    hidden = {
+                        (half["from"][0], half["from"][1])
+                        for move in event["moves"]
+                        for half in move["halves"]
+                    }
             self._draw_layer(view["cells"], hidden)
             self._draw_next(view)
             self._update_hud(view)
@@ -493,7 +516,9 @@ class Runner:
             col, row = cell["col"], cell["row"]
             size = c * (0.35 + 0.65 * grow)
             off = (c - size) / 2
-            g.drawImage(self.sprite(cell["value"], links.get((col, row))), col * c + off, row * c + off, size, size)
+            g.drawImage(
+                self.sprite(cell["value"], links.get((col, row))), col * c + off, row * c + off, size, size
+            )
         # the flash: a glow over the matched halves
         g.globalAlpha = max(0.0, 0.55 * (1.0 - p))
         g.fillStyle = self.colours["accent"]
@@ -582,7 +607,7 @@ class Runner:
         try:
             if self.active and self.ctx is not None:
                 handler(event)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.fail(exc)
 
     def playing(self) -> bool:
@@ -609,7 +634,9 @@ class Runner:
 
     def _pad(self, event: Any) -> str | None:
         target = _js(event.target)
-        pad = _js(target.closest("[data-fall]")) if target is not None and hasattr(target, "closest") else None
+        pad = (
+            _js(target.closest("[data-fall]")) if target is not None and hasattr(target, "closest") else None
+        )
         return None if pad is None else str(pad.getAttribute("data-fall"))
 
     def on_pointerdown(self, event: Any) -> None:
@@ -627,10 +654,16 @@ class Runner:
             event.preventDefault()
             try:
                 self.canvas.setPointerCapture(event.pointerId)
-            except Exception:  # noqa: BLE001 - capture is a nicety
+            except Exception:
                 pass
-            self.pointers[pid] = {"x": float(event.clientX), "y": float(event.clientY), "t": _now(),
-                                  "cols": 0, "rows": 0, "moved": False}
+            self.pointers[pid] = {
+                "x": float(event.clientX),
+                "y": float(event.clientY),
+                "t": _now(),
+                "cols": 0,
+                "rows": 0,
+                "moved": False,
+            }
 
     def on_pointermove(self, event: Any) -> None:
         info = self.pointers.get(int(event.pointerId))
@@ -752,7 +785,7 @@ def bind(screen: Any, ctx: Any) -> None:
     _install_hooks()
     try:
         RUNNER.bind(screen, ctx)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         RUNNER.fail(exc)
 
 
@@ -760,7 +793,7 @@ def unbind(screen: Any, ctx: Any) -> None:
     """Detach (called from ``SCREEN.leave``)."""
     try:
         RUNNER.unbind(screen, ctx)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         RUNNER.fail(exc)
 
 
@@ -825,6 +858,7 @@ def _install_hooks() -> None:
     if _HOOKS:
         return
     from pyodide.ffi import to_js as _to_js
+
     from js import Object  # type: ignore[attr-defined]
 
     funcs = {
@@ -844,6 +878,6 @@ def _install_hooks() -> None:
 def _safe(fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         window.console.error("Boneyard (Bonefall hook): " + traceback.format_exc())
         return f"error: {exc}"

@@ -12,21 +12,22 @@ benchmark's numbers in fixed arrays, so a long session never grows the heap.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from boneyard.games.falling.sim import SOFT_DROP_REPEAT, STEPS_PER_SECOND
 
 __all__ = [
-    "STEP_MS",
+    "FRAME_SAMPLES",
+    "KEYS",
+    "MAX_FRAME_MS",
     "REPEAT_DELAY",
     "REPEAT_EVERY",
-    "MAX_FRAME_MS",
-    "KEYS",
+    "STEP_MS",
     "Advance",
     "Driver",
     "FrameSamples",
-    "FRAME_SAMPLES",
     "key_command",
 ]
 
@@ -200,8 +201,16 @@ class FrameSamples:
         self.total = 0  # frames recorded since the last ``clear``
         self.next = 0  # where the next frame goes
 
-    def add(self, frame_ms: float, autoplay_ms: float, ts: float, advance_ms: float, save_ms: float,
-            draw_ms: float, layer: bool) -> None:
+    def add(
+        self,
+        frame_ms: float,
+        autoplay_ms: float,
+        ts: float,
+        advance_ms: float,
+        save_ms: float,
+        draw_ms: float,
+        layer: bool,
+    ) -> None:
         """Record one frame."""
         i = self.next
         columns = self.columns

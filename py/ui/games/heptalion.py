@@ -36,7 +36,12 @@ from . import heptalion_view as hv
 GAME_ID = "heptalion"
 LEVELS = ("easy", "medium", "hard")
 LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
-WHO_LABEL = {"human": "Person on this device", "easy": "Automa+ Easy", "medium": "Automa+ Medium", "hard": "Automa+ Hard"}
+WHO_LABEL = {
+    "human": "Person on this device",
+    "easy": "Automa+ Easy",
+    "medium": "Automa+ Medium",
+    "hard": "Automa+ Hard",
+}
 MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Board lab"}
 
 
@@ -47,11 +52,24 @@ def _int(value: Any, default: int) -> int:
         return default
 
 
-def _sel(form: Mapping[str, Any], fid: str, name: str, options: list[tuple[str, str]], value: str, label: str, hint: str = "") -> Markup:
+def _sel(
+    form: Mapping[str, Any],
+    fid: str,
+    name: str,
+    options: list[tuple[str, str]],
+    value: str,
+    label: str,
+    hint: str = "",
+) -> Markup:
     return h(
-        "div", {"class_": "field"},
+        "div",
+        {"class_": "field"},
         h("label", {"for": fid}, label),
-        h("select", {"id": fid, "data_field": name}, [h("option", {"value": v, "selected": v == value}, t) for v, t in options]),
+        h(
+            "select",
+            {"id": fid, "data_field": name},
+            [h("option", {"value": v, "selected": v == value}, t) for v, t in options],
+        ),
         h("p", {"class_": "hint"}, hint) if hint else "",
     )
 
@@ -68,12 +86,27 @@ class HeptalionScreen(Screen):
     def modes(self) -> list[Mode]:
         """Return the three ways to play (the table's options come from ``mode_from_form``)."""
         return [
-            Mode("game", MODE_LABELS["game"], {"players": 2}, None,
-                 "Place a tile each turn; whoever cannot place is out. Last one standing wins."),
-            Mode("fit", MODE_LABELS["fit"], {"players": 1}, 1,
-                 "Solo: fit as many different tiles as you can, then see the true maximum."),
-            Mode("lab", MODE_LABELS["lab"], {"players": 2, "board": "lab", "board_seed": 0}, None,
-                 "Play on a genuinely different board where every tile also fits exactly three ways."),
+            Mode(
+                "game",
+                MODE_LABELS["game"],
+                {"players": 2},
+                None,
+                "Place a tile each turn; whoever cannot place is out. Last one standing wins.",
+            ),
+            Mode(
+                "fit",
+                MODE_LABELS["fit"],
+                {"players": 1},
+                1,
+                "Solo: fit as many different tiles as you can, then see the true maximum.",
+            ),
+            Mode(
+                "lab",
+                MODE_LABELS["lab"],
+                {"players": 2, "board": "lab", "board_seed": 0},
+                None,
+                "Play on a genuinely different board where every tile also fits exactly three ways.",
+            ),
         ]
 
     def _merge_again(self, form: dict[str, Any]) -> None:
@@ -96,7 +129,9 @@ class HeptalionScreen(Screen):
         """Return the table's setup: players and seats, hands, board, starting player (or the puzzle's board)."""
         self._merge_again(form)
         opponents = form.get("opponents", "computer")
-        if form.get("_opp", opponents) != opponents:  # the Opponents preset changed: drop explicit seat choices
+        if (
+            form.get("_opp", opponents) != opponents
+        ):  # the Opponents preset changed: drop explicit seat choices
             for key in [k for k in form if k.startswith("who_")]:
                 del form[key]
         form["_opp"] = opponents
@@ -105,48 +140,143 @@ class HeptalionScreen(Screen):
         if mode == "fit":
             options = [("original", "The original board"), ("random", "A new random board")]
             if form.get("last_random") is not None:
-                options.append((f"random:{form['last_random']}", f"The last random board (#{form['last_random']})"))
+                options.append(
+                    (f"random:{form['last_random']}", f"The last random board (#{form['last_random']})")
+                )
             options += [(f"lab:{i}", f"Lab board {i + 1}") for i in range(len(LAB_BOARDS))]
-            parts.append(_sel(form, "hx-fit-board", "fit_board", options, str(form.get("fit_board", "original")), "Board",
-                              "Every symbol 8 times; on the original and lab boards every tile fits exactly three ways."))
+            parts.append(
+                _sel(
+                    form,
+                    "hx-fit-board",
+                    "fit_board",
+                    options,
+                    str(form.get("fit_board", "original")),
+                    "Board",
+                    "Every symbol 8 times; on the original and lab boards every tile fits exactly three ways.",
+                )
+            )
             return h("div", {"class_": "hx-setup hx-solo"}, parts)
         players = self._players(form)
-        parts.append(_sel(form, "hx-players", "players", [(str(n), f"{n} players") for n in (2, 3, 4)], str(players), "Players",
-                          {2: "14 tiles each.", 3: "9 tiles each; one more is set aside face up.", 4: "7 tiles each."}[players]))
+        parts.append(
+            _sel(
+                form,
+                "hx-players",
+                "players",
+                [(str(n), f"{n} players") for n in (2, 3, 4)],
+                str(players),
+                "Players",
+                {2: "14 tiles each.", 3: "9 tiles each; one more is set aside face up.", 4: "7 tiles each."}[
+                    players
+                ],
+            )
+        )
         rows = []
         for seat in range(players):
             who = self._who(form, seat)
             if seat == 0:
                 control = h("span", {"class_": "hx-seat-fixed"}, "Person on this device (you)")
             else:
-                control = h("select", {"id": f"hx-who-{seat}", "data_field": f"who_{seat}", "aria_label": f"Seat {seat + 1} is played by"},
-                            [h("option", {"value": v, "selected": v == who}, t) for v, t in WHO_LABEL.items()])
+                control = h(
+                    "select",
+                    {
+                        "id": f"hx-who-{seat}",
+                        "data_field": f"who_{seat}",
+                        "aria_label": f"Seat {seat + 1} is played by",
+                    },
+                    [h("option", {"value": v, "selected": v == who}, t) for v, t in WHO_LABEL.items()],
+                )
             name = ""
             if who == "human":
                 default = "" if seat == 0 else f"Player {seat + 1}"
-                name = h("input", {"id": f"hx-name-{seat}", "type": "text", "data_field": f"name_{seat}", "maxlength": MAX_NAME,
-                                   "value": str(form.get(f"name_{seat}", default)), "placeholder": "Your name" if seat == 0 else "Name",
-                                   "autocomplete": "off", "aria_label": f"Seat {seat + 1} name"})
-            rows.append(h("div", {"class_": "hx-seat-row"}, h("span", {"class_": "hx-seat-no"}, f"Seat {seat + 1}"), control, name))
+                name = h(
+                    "input",
+                    {
+                        "id": f"hx-name-{seat}",
+                        "type": "text",
+                        "data_field": f"name_{seat}",
+                        "maxlength": MAX_NAME,
+                        "value": str(form.get(f"name_{seat}", default)),
+                        "placeholder": "Your name" if seat == 0 else "Name",
+                        "autocomplete": "off",
+                        "aria_label": f"Seat {seat + 1} name",
+                    },
+                )
+            rows.append(
+                h(
+                    "div",
+                    {"class_": "hx-seat-row"},
+                    h("span", {"class_": "hx-seat-no"}, f"Seat {seat + 1}"),
+                    control,
+                    name,
+                )
+            )
         parts.append(h("fieldset", {"class_": "hx-seats"}, h("legend", {}, "Seats (in playing order)"), rows))
-        parts.append(h("fieldset", {"class_": "radios hx-radios"}, h("legend", {}, "Hands"), [
-            h("label", {"class_": "radio"},
-              h("input", {"type": "radio", "name": "hx-hands", "value": v, "checked": form.get("hands", "visible") == v, "data_field": "hands"}),
-              h("span", {}, t))
-            for v, t in (("visible", "Visible to all"), ("hidden", "Hidden (only the owner sees them)"))
-        ]))
+        parts.append(
+            h(
+                "fieldset",
+                {"class_": "radios hx-radios"},
+                h("legend", {}, "Hands"),
+                [
+                    h(
+                        "label",
+                        {"class_": "radio"},
+                        h(
+                            "input",
+                            {
+                                "type": "radio",
+                                "name": "hx-hands",
+                                "value": v,
+                                "checked": form.get("hands", "visible") == v,
+                                "data_field": "hands",
+                            },
+                        ),
+                        h("span", {}, t),
+                    )
+                    for v, t in (
+                        ("visible", "Visible to all"),
+                        ("hidden", "Hidden (only the owner sees them)"),
+                    )
+                ],
+            )
+        )
         if mode == "lab":
             number = _int(form.get("lab"), 0) % len(LAB_BOARDS)
-            parts.append(_sel(form, "hx-lab", "lab", [(str(i), f"Lab board {i + 1}") for i in range(len(LAB_BOARDS))], str(number),
-                              "Lab board"))
+            parts.append(
+                _sel(
+                    form,
+                    "hx-lab",
+                    "lab",
+                    [(str(i), f"Lab board {i + 1}") for i in range(len(LAB_BOARDS))],
+                    str(number),
+                    "Lab board",
+                )
+            )
             parts.append(lab_proof(LAB_BOARDS[number]))
         else:
             options = [("original", "Original"), ("random", "Random (Heptalion (Random))")]
-            parts.append(_sel(form, "hx-board", "board", options, str(form.get("board", "original")), "Board",
-                              "Random: a new arrangement for this game, every tile fits at least two ways."))
+            parts.append(
+                _sel(
+                    form,
+                    "hx-board",
+                    "board",
+                    options,
+                    str(form.get("board", "original")),
+                    "Board",
+                    "Random: a new arrangement for this game, every tile fits at least two ways.",
+                )
+            )
         start_options = [("random", "Random")] + [
-            (str(s), f"Seat {s + 1}" + (f" ({name_attr(form.get(f'name_{s}'))})" if self._who(form, s) == "human" and form.get(f"name_{s}") else
-                                        "" if self._who(form, s) == "human" else f" (Automa+ {LEVEL_LABEL[self._who(form, s)]})"))
+            (
+                str(s),
+                f"Seat {s + 1}"
+                + (
+                    f" ({name_attr(form.get(f'name_{s}'))})"
+                    if self._who(form, s) == "human" and form.get(f"name_{s}")
+                    else ""
+                    if self._who(form, s) == "human"
+                    else f" (Automa+ {LEVEL_LABEL[self._who(form, s)]})"
+                ),
+            )
             for s in range(players)
         ]
         loser = form.get("loser")
@@ -155,7 +285,17 @@ class HeptalionScreen(Screen):
         start = str(form.get("start", "random"))
         if start not in {v for v, _ in start_options}:
             start = "random"
-        parts.append(_sel(form, "hx-start", "start", start_options, start, "Starting player", "Marked with ★ at the table."))
+        parts.append(
+            _sel(
+                form,
+                "hx-start",
+                "start",
+                start_options,
+                start,
+                "Starting player",
+                "Marked with ★ at the table.",
+            )
+        )
         return h("div", {"class_": "hx-setup"}, parts)
 
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
@@ -174,7 +314,9 @@ class HeptalionScreen(Screen):
                 options["board"] = "lab"
                 options["board_seed"] = _int(number, 0) % len(LAB_BOARDS)
             note = "Solo: fit as many different tiles as you can, then see the true maximum."
-            label = MODE_LABELS["fit"] + {"random": ", random board", "lab": ", lab board"}.get(options["board"], "")
+            label = MODE_LABELS["fit"] + {"random": ", random board", "lab": ", lab board"}.get(
+                options["board"], ""
+            )
             return Mode(f"fit-{options['board']}", label, options, 1, note), 1
         players = self._players(form)
         hidden = form.get("hands", "visible") == "hidden"
@@ -197,7 +339,11 @@ class HeptalionScreen(Screen):
             options["start"] = None
         humans = sum(1 for s in range(players) if self._who(form, s) == "human")
         key = f"{mode}-{board if mode == 'game' else 'lab'}-{players}" + ("-hidden" if hidden else "")
-        label = f"{MODE_LABELS[mode]}, {players} players" + (", hidden hands" if hidden else "") + (", random board" if board == "random" else "")
+        label = (
+            f"{MODE_LABELS[mode]}, {players} players"
+            + (", hidden hands" if hidden else "")
+            + (", random board" if board == "random" else "")
+        )
         if humans > 1:  # people playing each other on one device: not a result against the computer
             key += "-device"
             label += f", {humans} people on this device"
@@ -246,7 +392,7 @@ class HeptalionScreen(Screen):
         ui = self._ui(ctx)
         if tuple(ui["steps"][ui["at"]]) == choice:
             return
-        del ui["steps"][ui["at"] + 1:]
+        del ui["steps"][ui["at"] + 1 :]
         ui["steps"].append(choice)
         ui["at"] = len(ui["steps"]) - 1
 
@@ -283,11 +429,20 @@ class HeptalionScreen(Screen):
             return {}
         return selection_targets(view["legal_moves"])
 
-    def _valid_choice(self, ctx: TableContext, targets: Mapping[str, Mapping[int, list[int]]]) -> tuple[str | None, int | None, int | None]:
+    def _valid_choice(
+        self, ctx: TableContext, targets: Mapping[str, Mapping[int, list[int]]]
+    ) -> tuple[str | None, int | None, int | None]:
         """Return the current choice, dropped back to nothing if the position moved on under it."""
         tile, first, second = self._choice(ctx)
-        if tile is not None and (tile not in targets or (first is not None and (
-                first not in targets[tile] or (second is not None and second not in targets[tile][first])))):
+        if tile is not None and (
+            tile not in targets
+            or (
+                first is not None
+                and (
+                    first not in targets[tile] or (second is not None and second not in targets[tile][first])
+                )
+            )
+        ):
             self._reset_choice(ctx)
             return (None, None, None)
         return (tile, first, second)
@@ -335,9 +490,12 @@ class HeptalionScreen(Screen):
         extra_board: Markup | str = ""
         solution = session.extra.get("hx_max")
         if solo and solution and ui.get("show_layout", True):
-            extra_board = h("section", {"class_": "hx-solution"},
-                            h("h2", {}, f"One optimal layout: {solution['max']} tiles"),
-                            hv.board(view, solution=solution["layout"], board_id=None, label="One optimal layout"))
+            extra_board = h(
+                "section",
+                {"class_": "hx-solution"},
+                h("h2", {}, f"One optimal layout: {solution['max']} tiles"),
+                hv.board(view, solution=solution["layout"], board_id=None, label="One optimal layout"),
+            )
 
         status = self._status(ctx, view, names, privacy, (tile, first, second))
         controls = self._controls(ctx, view, targets, (tile, first, second), privacy)
@@ -354,27 +512,53 @@ class HeptalionScreen(Screen):
                 hand = state.view(s)["hand"]
             elif mine and not show_own:
                 hand = None
-            who = "You" if mine and not seat.is_computer and len(session.human_seats) == 1 else (
-                f"Automa+ {LEVEL_LABEL.get(seat.level or '', '')}".strip() if seat.is_computer else "Person")
-            panels.append(hv.panel(
-                sv, name=names[s], who=who, eliminated=view["eliminated"], turn=view["turn"], mine=mine, hand=hand,
-                playable=targets.keys() if mine else (), selected=tile if mine else None,
-                thinking=seat.is_computer and view["turn"] == s,
-            ))
+            who = (
+                "You"
+                if mine and not seat.is_computer and len(session.human_seats) == 1
+                else (
+                    f"Automa+ {LEVEL_LABEL.get(seat.level or '', '')}".strip()
+                    if seat.is_computer
+                    else "Person"
+                )
+            )
+            panels.append(
+                hv.panel(
+                    sv,
+                    name=names[s],
+                    who=who,
+                    eliminated=view["eliminated"],
+                    turn=view["turn"],
+                    mine=mine,
+                    hand=hand,
+                    playable=targets.keys() if mine else (),
+                    selected=tile if mine else None,
+                    thinking=seat.is_computer and view["turn"] == s,
+                )
+            )
         items: list[Any] = [status]
         if state.is_over():
             items.append(self._results(ctx, view, names))
         items.append(controls)
         items.append(panels[0])
         if view["discard"]:
-            items.append(h("p", {"class_": "hx-discard"}, "Set aside face up (not used): ",
-                           hv.tile_button(view["discard"], playable=False, small=True), " ", hv.tile_name(view["discard"])))
+            items.append(
+                h(
+                    "p",
+                    {"class_": "hx-discard"},
+                    "Set aside face up (not used): ",
+                    hv.tile_button(view["discard"], playable=False, small=True),
+                    " ",
+                    hv.tile_name(view["discard"]),
+                )
+            )
         if len(panels) > 1:
             items.append(h("div", {"class_": "hx-others"}, panels[1:]))
         if not solo:
             items.append(hv.log(history, names))
         if view["board"]["kind"] == "lab":
-            items.append(lab_proof(Board.from_rows(view["board"]["rows"], "lab", view["board"]["seed"]), compact=True))
+            items.append(
+                lab_proof(Board.from_rows(view["board"]["rows"], "lab", view["board"]["seed"]), compact=True)
+            )
         items.append(hv.legend())
         split = items.index(panels[0]) + 1
 
@@ -383,31 +567,79 @@ class HeptalionScreen(Screen):
             turn = session.to_move()
             assert turn is not None  # a privacy screen is for the person to move
             overlay = h(
-                "div", {"class_": "overlay privacy hx-privacy", "role": "dialog", "aria_modal": "true", "aria_labelledby": "hx-privacy-title"},
-                h("div", {"class_": "dialog"},
-                  h("h2", {"id": "hx-privacy-title"}, f"Pass the device to {names[turn]}"),
-                  h("p", {}, "Hands are hidden. Only the player to move should look."),
-                  h("div", {"class_": "actions"},
-                    h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "reveal", "id": "hx-reveal"},
-                      f"I am {names[turn]}: show my tiles"))),
+                "div",
+                {
+                    "class_": "overlay privacy hx-privacy",
+                    "role": "dialog",
+                    "aria_modal": "true",
+                    "aria_labelledby": "hx-privacy-title",
+                },
+                h(
+                    "div",
+                    {"class_": "dialog"},
+                    h("h2", {"id": "hx-privacy-title"}, f"Pass the device to {names[turn]}"),
+                    h("p", {}, "Hands are hidden. Only the player to move should look."),
+                    h(
+                        "div",
+                        {"class_": "actions"},
+                        h(
+                            "button",
+                            {
+                                "type": "button",
+                                "class_": "btn btn-primary",
+                                "data_action": "reveal",
+                                "id": "hx-reveal",
+                            },
+                            f"I am {names[turn]}: show my tiles",
+                        ),
+                    ),
+                ),
             )
         board_kind = view["board"]["kind"]
-        caption = {"original": "Original board", "random": f"Random board #{view['board']['seed']}",
-                   "lab": f"Lab board {(view['board']['seed'] or 0) + 1}"}.get(board_kind, "Custom board")
-        main = h("div", {"class_": "hx-main", "id": "hx-main"},
-                 h("div", {"class_": "hx-board-wrap"}, board_markup, h("p", {"class_": "hx-caption"}, caption, f" · {len(view['covered'])} placed")),
-                 extra_board)
-        return join([
-            hv.sprite(),
-            h("div", {"class_": "hx-table" + (" is-solo" if solo else ""), "data_game": GAME_ID,
-                      "data_turn": "" if view["turn"] is None else str(view["turn"]), "data_over": "true" if state.is_over() else "false",
-                      "aria_hidden": "true" if privacy else None},
-              items[:split], main, items[split:]),
-            overlay,
-        ])
+        caption = {
+            "original": "Original board",
+            "random": f"Random board #{view['board']['seed']}",
+            "lab": f"Lab board {(view['board']['seed'] or 0) + 1}",
+        }.get(board_kind, "Custom board")
+        main = h(
+            "div",
+            {"class_": "hx-main", "id": "hx-main"},
+            h(
+                "div",
+                {"class_": "hx-board-wrap"},
+                board_markup,
+                h("p", {"class_": "hx-caption"}, caption, f" · {len(view['covered'])} placed"),
+            ),
+            extra_board,
+        )
+        return join(
+            [
+                hv.sprite(),
+                h(
+                    "div",
+                    {
+                        "class_": "hx-table" + (" is-solo" if solo else ""),
+                        "data_game": GAME_ID,
+                        "data_turn": "" if view["turn"] is None else str(view["turn"]),
+                        "data_over": "true" if state.is_over() else "false",
+                        "aria_hidden": "true" if privacy else None,
+                    },
+                    items[:split],
+                    main,
+                    items[split:],
+                ),
+                overlay,
+            ]
+        )
 
-    def _status(self, ctx: TableContext, view: Mapping[str, Any], names: list[str], privacy: bool,
-                choice: tuple[str | None, int | None, int | None]) -> Markup:
+    def _status(
+        self,
+        ctx: TableContext,
+        view: Mapping[str, Any],
+        names: list[str],
+        privacy: bool,
+        choice: tuple[str | None, int | None, int | None],
+    ) -> Markup:
         session = ctx.session
         turn = session.to_move()
         news = ctx.ui.get("news") or []
@@ -420,7 +652,9 @@ class HeptalionScreen(Screen):
         elif session.seats[turn].is_computer:
             text, cls = f"{names[turn]}: Automa+ is thinking…", "is-thinking"
         elif tile is None:
-            who = "Your turn" if len(session.human_seats) == 1 or view["solo"] else f"{names[turn]}, your turn"
+            who = (
+                "Your turn" if len(session.human_seats) == 1 or view["solo"] else f"{names[turn]}, your turn"
+            )
             text, cls = f"{who}: pick a tile.", "is-you"
         elif first is None:
             text, cls = f"{hv.tile_name(tile)}: tap the space for one of its ends.", "is-you"
@@ -432,42 +666,148 @@ class HeptalionScreen(Screen):
         lines += [h("p", {"class_": "hx-news"}, n) for n in news[-3:]]
         return h("div", {"class_": f"hx-status {cls}", "role": "status", "id": "hx-status"}, lines)
 
-    def _controls(self, ctx: TableContext, view: Mapping[str, Any], targets: Mapping[str, Any],
-                  choice: tuple[str | None, int | None, int | None], privacy: bool) -> Markup:
+    def _controls(
+        self,
+        ctx: TableContext,
+        view: Mapping[str, Any],
+        targets: Mapping[str, Any],
+        choice: tuple[str | None, int | None, int | None],
+        privacy: bool,
+    ) -> Markup:
         session = ctx.session
         ui = self._ui(ctx)
         buttons = []
         if session.state.is_over():
             again = "Try again" if view["solo"] else "Play again"
-            buttons.append(h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "start-game", "data_value": GAME_ID,
-                                        "id": "hx-again"}, again))
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-primary",
+                        "data_action": "start-game",
+                        "data_value": GAME_ID,
+                        "id": "hx-again",
+                    },
+                    again,
+                )
+            )
             if view["solo"] and view["covered"]:
-                buttons.append(h("button", {"type": "button", "class_": "btn", "data_action": "takeback", "id": "hx-takeback"}, "Take back a tile"))
-            buttons.append(h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "new-game", "data_value": GAME_ID}, "New game…"))
+                buttons.append(
+                    h(
+                        "button",
+                        {"type": "button", "class_": "btn", "data_action": "takeback", "id": "hx-takeback"},
+                        "Take back a tile",
+                    )
+                )
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-ghost",
+                        "data_action": "new-game",
+                        "data_value": GAME_ID,
+                    },
+                    "New game…",
+                )
+            )
             self._remember_again(ctx, view)
         elif targets and not privacy:
             complete = choice[2] is not None
-            buttons.append(h("button", {"type": "button", "class_": "btn", "data_action": "undo", "id": "hx-undo", "disabled": ui["at"] == 0,
-                                        "aria_keyshortcuts": "Backspace"}, "↶ Undo"))
-            buttons.append(h("button", {"type": "button", "class_": "btn", "data_action": "redo", "id": "hx-redo",
-                                        "disabled": ui["at"] >= len(ui["steps"]) - 1}, "Redo ↷"))
-            buttons.append(h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "confirm", "id": "hx-confirm",
-                                        "disabled": not complete}, "Confirm"))
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn",
+                        "data_action": "undo",
+                        "id": "hx-undo",
+                        "disabled": ui["at"] == 0,
+                        "aria_keyshortcuts": "Backspace",
+                    },
+                    "↶ Undo",
+                )
+            )
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn",
+                        "data_action": "redo",
+                        "id": "hx-redo",
+                        "disabled": ui["at"] >= len(ui["steps"]) - 1,
+                    },
+                    "Redo ↷",
+                )
+            )
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-primary",
+                        "data_action": "confirm",
+                        "id": "hx-confirm",
+                        "disabled": not complete,
+                    },
+                    "Confirm",
+                )
+            )
             if view["solo"] and view["covered"]:
-                buttons.append(h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "takeback", "id": "hx-takeback"},
-                                 "Take back a tile"))
+                buttons.append(
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "btn btn-ghost",
+                            "data_action": "takeback",
+                            "id": "hx-takeback",
+                        },
+                        "Take back a tile",
+                    )
+                )
         if view["solo"]:
             if session.extra.get("hx_max"):
                 best = session.extra["hx_max"]["max"]
-                buttons.append(h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "toggle-layout", "id": "hx-toggle-layout"},
-                                 "Hide the layout" if ui.get("show_layout", True) else "Show the layout"))
-                info = h("p", {"class_": "hx-max", "id": "hx-max"}, f"The maximum on this board is {best} tiles",
-                         f" (you have {len(view['covered'])})." if view["covered"] else ".")
+                buttons.append(
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "btn btn-ghost",
+                            "data_action": "toggle-layout",
+                            "id": "hx-toggle-layout",
+                        },
+                        "Hide the layout" if ui.get("show_layout", True) else "Show the layout",
+                    )
+                )
+                info = h(
+                    "p",
+                    {"class_": "hx-max", "id": "hx-max"},
+                    f"The maximum on this board is {best} tiles",
+                    f" (you have {len(view['covered'])})." if view["covered"] else ".",
+                )
             else:
-                buttons.append(h("button", {"type": "button", "class_": "btn", "data_action": "show-max", "id": "hx-show-max"}, "Show the maximum"))
-                info = h("p", {"class_": "hx-max"}, f"Placed {len(view['covered'])} of 28 tiles. No board takes all 28: at most 24 fit.")
+                buttons.append(
+                    h(
+                        "button",
+                        {"type": "button", "class_": "btn", "data_action": "show-max", "id": "hx-show-max"},
+                        "Show the maximum",
+                    )
+                )
+                info = h(
+                    "p",
+                    {"class_": "hx-max"},
+                    f"Placed {len(view['covered'])} of 28 tiles. No board takes all 28: at most 24 fit.",
+                )
             return h("div", {"class_": "hx-controls"}, h("div", {"class_": "actions"}, buttons), info)
-        return h("div", {"class_": "hx-controls"}, h("div", {"class_": "actions"}, buttons)) if buttons else Markup("")
+        return (
+            h("div", {"class_": "hx-controls"}, h("div", {"class_": "actions"}, buttons))
+            if buttons
+            else Markup("")
+        )
 
     def _results(self, ctx: TableContext, view: Mapping[str, Any], names: list[str]) -> Markup:
         outcome = view["outcome"]
@@ -477,20 +817,53 @@ class HeptalionScreen(Screen):
             line = f"You fitted {placed} tiles." + (f" The true maximum is {best['max']}." if best else "")
             if best and placed >= best["max"]:
                 line += " That is the maximum: perfect!"
-            return h("section", {"class_": "hx-results", "aria_label": "Result"}, h("h2", {}, "Puzzle over"), h("p", {}, line))
+            return h(
+                "section",
+                {"class_": "hx-results", "aria_label": "Result"},
+                h("h2", {}, "Puzzle over"),
+                h("p", {}, line),
+            )
         rows = []
         order = view["eliminated"]
-        for s in sorted(range(view["players"]), key=lambda s: (outcome["placings"][s], -(order.index(s) if s in order else 99))):
+        for s in sorted(
+            range(view["players"]),
+            key=lambda s: (outcome["placings"][s], -(order.index(s) if s in order else 99)),
+        ):
             place = outcome["placings"][s]
-            out = f"out {hv.ORDINAL.get(order.index(s) + 1)}" if s in order else ("last standing" if place == 1 else "—")
-            rows.append(h("tr", {"class_": "is-winner" if place == 1 else ""},
-                          h("td", {}, "1st" if place == 1 else "2nd (shared)"), h("th", {"scope": "row"}, names[s]),
-                          h("td", {}, out), h("td", {}, str(outcome["scores"][s]))))
-        return h("section", {"class_": "hx-results", "aria_label": "Placings"},
-                 h("h2", {}, f"{names[outcome['winners'][0]]} wins"),
-                 h("table", {"class_": "hx-placings"},
-                   h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ("Place", "Player", "", "Tiles left")])),
-                   h("tbody", {}, rows)))
+            out = (
+                f"out {hv.ORDINAL.get(order.index(s) + 1)}"
+                if s in order
+                else ("last standing" if place == 1 else "—")
+            )
+            rows.append(
+                h(
+                    "tr",
+                    {"class_": "is-winner" if place == 1 else ""},
+                    h("td", {}, "1st" if place == 1 else "2nd (shared)"),
+                    h("th", {"scope": "row"}, names[s]),
+                    h("td", {}, out),
+                    h("td", {}, str(outcome["scores"][s])),
+                )
+            )
+        return h(
+            "section",
+            {"class_": "hx-results", "aria_label": "Placings"},
+            h("h2", {}, f"{names[outcome['winners'][0]]} wins"),
+            h(
+                "table",
+                {"class_": "hx-placings"},
+                h(
+                    "thead",
+                    {},
+                    h(
+                        "tr",
+                        {},
+                        [h("th", {"scope": "col"}, c) for c in ("Place", "Player", "", "Tiles left")],
+                    ),
+                ),
+                h("tbody", {}, rows),
+            ),
+        )
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
         """Keep the finished game's setup so "Play again" (and the setup screen) start from it."""
@@ -601,7 +974,9 @@ class HeptalionScreen(Screen):
         solution = solve(state.board)
         session.extra["hx_max"] = {
             "max": solution.max_tiles,
-            "layout": [{"tile": f"{m.tile[0]}-{m.tile[1]}", "spaces": list(m.spaces)} for m in solution.layout],
+            "layout": [
+                {"tile": f"{m.tile[0]}-{m.tile[1]}", "spaces": list(m.spaces)} for m in solution.layout
+            ],
             "proven": solution.proven,
         }
         ctx.ui["show_layout"] = True
@@ -682,12 +1057,21 @@ def lab_proof(board: Board, compact: bool = False) -> Markup:
     checks = [
         ("56 spaces in the diamond", len(board.symbols) == 56),
         ("each symbol 8 times", all(n == 8 for n in counts.values())),
-        ("each of the 28 tiles fits exactly 3 ways", all(n == 3 for n in placements.values()) and not problems),
+        (
+            "each of the 28 tiles fits exactly 3 ways",
+            all(n == 3 for n in placements.values()) and not problems,
+        ),
         ("not the original, whatever the rotation, reflection or renaming of symbols", different),
     ]
-    items = [h("li", {"class_": "is-ok" if ok else "is-bad"}, ("✓ " if ok else "✗ ") + text) for text, ok in checks]
-    return h("section", {"class_": "hx-lab-proof" + (" is-compact" if compact else ""), "aria_label": "Board lab checks"},
-             h("h3", {}, "Board lab: checked"), h("ul", {}, items))
+    items = [
+        h("li", {"class_": "is-ok" if ok else "is-bad"}, ("✓ " if ok else "✗ ") + text) for text, ok in checks
+    ]
+    return h(
+        "section",
+        {"class_": "hx-lab-proof" + (" is-compact" if compact else ""), "aria_label": "Board lab checks"},
+        h("h3", {}, "Board lab: checked"),
+        h("ul", {}, items),
+    )
 
 
 SCREEN = HeptalionScreen()

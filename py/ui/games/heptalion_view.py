@@ -8,7 +8,8 @@ a covered pair is one face-down domino spanning its two cells.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from boneyard.tiles import SYMBOL_NAMES, SYMBOLS
 
@@ -43,7 +44,10 @@ def _symbol_shape(sym: str) -> Markup:
     if sym == "P":
         return h("path", {"d": "M0,-8.5 V8.5 M-8.5,0 H8.5", **stroke})
     if sym == "L":
-        leaves = [h("circle", {"cx": x, "cy": y, "r": "4"}) for x, y in (("0", "-4.6"), ("4.6", "0"), ("0", "4.6"), ("-4.6", "0"))]
+        leaves = [
+            h("circle", {"cx": x, "cy": y, "r": "4"})
+            for x, y in (("0", "-4.6"), ("4.6", "0"), ("0", "4.6"), ("-4.6", "0"))
+        ]
         stalk = h("path", {"d": "M0,0 L3,10", "stroke": c, "stroke_width": "2", "stroke_linecap": "round"})
         return h("g", {"fill": c}, leaves, stalk)
     raise ValueError(f"no symbol {sym!r}")
@@ -51,15 +55,28 @@ def _symbol_shape(sym: str) -> Markup:
 
 def sprite() -> Markup:
     """Return the hidden SVG sprite defining the seven symbols (``#hx-s-X`` ...)."""
-    symbols = [h("symbol", {"id": f"hx-s-{s}", "viewBox": "-12 -12 24 24"}, _symbol_shape(s)) for s in SYMBOLS]
-    return h("svg", {"class_": "hx-sprite", "width": "0", "height": "0", "aria_hidden": "true", "focusable": "false"},
-             h("defs", {}, symbols))
+    symbols = [
+        h("symbol", {"id": f"hx-s-{s}", "viewBox": "-12 -12 24 24"}, _symbol_shape(s)) for s in SYMBOLS
+    ]
+    return h(
+        "svg",
+        {"class_": "hx-sprite", "width": "0", "height": "0", "aria_hidden": "true", "focusable": "false"},
+        h("defs", {}, symbols),
+    )
 
 
 def symbol_icon(sym: str, cls: str = "hx-sym") -> Markup:
     """Return one symbol as a small inline SVG (decorative: the text beside it names it)."""
-    return h("svg", {"class_": f"{cls} hx-sym-{sym}", "viewBox": "0 0 24 24", "aria_hidden": "true", "focusable": "false"},
-             h("use", {"href": f"#hx-s-{sym}"}))
+    return h(
+        "svg",
+        {
+            "class_": f"{cls} hx-sym-{sym}",
+            "viewBox": "0 0 24 24",
+            "aria_hidden": "true",
+            "focusable": "false",
+        },
+        h("use", {"href": f"#hx-s-{sym}"}),
+    )
 
 
 def symbol_name(sym: str) -> str:
@@ -76,22 +93,44 @@ def tile_name(tile: str) -> str:
 def tile_face(tile: str) -> Markup:
     """Return the two halves of a face-up tile."""
     a, b = tile.split("-")
-    return join([h("span", {"class_": "hx-half"}, symbol_icon(a)), h("span", {"class_": "hx-half"}, symbol_icon(b))])
+    return join(
+        [h("span", {"class_": "hx-half"}, symbol_icon(a)), h("span", {"class_": "hx-half"}, symbol_icon(b))]
+    )
 
 
 def tile_button(tile: str, *, playable: bool, selected: bool = False, small: bool = False) -> Markup:
     """Return a tile of a hand: a button when it can be played now, else an inert face."""
-    cls = "hx-tile" + (" is-small" if small else "") + (" is-playable" if playable else " is-dead") + (" is-selected" if selected else "")
+    cls = (
+        "hx-tile"
+        + (" is-small" if small else "")
+        + (" is-playable" if playable else " is-dead")
+        + (" is-selected" if selected else "")
+    )
     label = tile_name(tile)
     if playable:
         return h(
             "button",
-            {"type": "button", "class_": cls, "data_action": "tile", "data_value": tile, "data_tile": tile,
-             "aria_pressed": "true" if selected else "false", "aria_label": f"Tile {label}"},
+            {
+                "type": "button",
+                "class_": cls,
+                "data_action": "tile",
+                "data_value": tile,
+                "data_tile": tile,
+                "aria_pressed": "true" if selected else "false",
+                "aria_label": f"Tile {label}",
+            },
             tile_face(tile),
         )
-    return h("span", {"class_": cls, "data_tile": tile, "role": "img", "aria_label": f"Tile {label}" + ("" if small else ", no room for it now")},
-             tile_face(tile))
+    return h(
+        "span",
+        {
+            "class_": cls,
+            "data_tile": tile,
+            "role": "img",
+            "aria_label": f"Tile {label}" + ("" if small else ", no room for it now"),
+        },
+        tile_face(tile),
+    )
 
 
 def tile_back(count: int) -> Markup:
@@ -144,35 +183,74 @@ def board(
         if sid in clickable:
             cls += " is-target"
             what = "reset this choice" if sid == first else "place here"
-            pieces.append(h(
-                "button",
-                {"type": "button", "class_": cls, "style": style, "data_action": "space", "data_value": str(sid),
-                 "data_space": str(sid), "aria_label": f"Space {sid}, {name}: {what}"},
-                symbol_icon(sym),
-            ))
+            pieces.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": cls,
+                        "style": style,
+                        "data_action": "space",
+                        "data_value": str(sid),
+                        "data_space": str(sid),
+                        "aria_label": f"Space {sid}, {name}: {what}",
+                    },
+                    symbol_icon(sym),
+                )
+            )
         else:
-            pieces.append(h("span", {"class_": cls, "style": style, "data_space": str(sid), "role": "img", "aria_label": f"Space {sid}, {name}"},
-                            symbol_icon(sym)))
+            pieces.append(
+                h(
+                    "span",
+                    {
+                        "class_": cls,
+                        "style": style,
+                        "data_space": str(sid),
+                        "role": "img",
+                        "aria_label": f"Space {sid}, {name}",
+                    },
+                    symbol_icon(sym),
+                )
+            )
     rows = {sp["id"]: (sp["row"], sp["col"]) for sp in spaces}
     for placed in dominoes:
         pieces.append(_domino(placed, rows, face_up=solution is not None))
     if pending is not None:
         tile, a, b = pending
-        pieces.append(_domino({"tile": tile, "spaces": [a, b], "latest": False}, rows, face_up=True, pending=True,
-                              symbols=(spaces[a]["symbol"], spaces[b]["symbol"])))
-    props = {"class_": "hx-board" + (" is-solution" if solution is not None else ""), "role": "group", "aria_label": label}
+        pieces.append(
+            _domino(
+                {"tile": tile, "spaces": [a, b], "latest": False},
+                rows,
+                face_up=True,
+                pending=True,
+                symbols=(spaces[a]["symbol"], spaces[b]["symbol"]),
+            )
+        )
+    props = {
+        "class_": "hx-board" + (" is-solution" if solution is not None else ""),
+        "role": "group",
+        "aria_label": label,
+    }
     if board_id:
         props["id"] = board_id
     return h("div", props, pieces)
 
 
-def _domino(placed: Mapping[str, Any], rows: Mapping[int, tuple[int, int]], *, face_up: bool, pending: bool = False,
-            symbols: tuple[str, str] | None = None) -> Markup:
+def _domino(
+    placed: Mapping[str, Any],
+    rows: Mapping[int, tuple[int, int]],
+    *,
+    face_up: bool,
+    pending: bool = False,
+    symbols: tuple[str, str] | None = None,
+) -> Markup:
     a, b = placed["spaces"]
     (ra, ca), (rb, cb) = rows[a], rows[b]
     top, left = min(ra, rb), min(ca, cb)
     vertical = ca == cb
-    style = f"grid-row:{top + 1}/span {2 if vertical else 1};grid-column:{left + 1}/span {1 if vertical else 2}"
+    style = (
+        f"grid-row:{top + 1}/span {2 if vertical else 1};grid-column:{left + 1}/span {1 if vertical else 2}"
+    )
     cls = "hx-domino " + ("is-v" if vertical else "is-h")
     if placed.get("latest"):
         cls += " is-latest"
@@ -187,10 +265,17 @@ def _domino(placed: Mapping[str, Any], rows: Mapping[int, tuple[int, int]], *, f
         first_cell = (ra, ca) <= (rb, cb)
         ends = symbols if first_cell else (symbols[1], symbols[0])
         label = ("Your placement: " if pending else "") + tile_name(placed["tile"])
-        return h("span", {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
-                 h("span", {"class_": "hx-half"}, symbol_icon(ends[0])), h("span", {"class_": "hx-half"}, symbol_icon(ends[1])))
+        return h(
+            "span",
+            {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
+            h("span", {"class_": "hx-half"}, symbol_icon(ends[0])),
+            h("span", {"class_": "hx-half"}, symbol_icon(ends[1])),
+        )
     label = f"Domino {placed.get('number', '')} face down" + (", the latest" if placed.get("latest") else "")
-    return h("span", {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"})
+    return h(
+        "span",
+        {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
+    )
 
 
 # -- seats ------------------------------------------------------------------------------------------
@@ -210,7 +295,11 @@ def status_chip(seat_view: Mapping[str, Any], eliminated: Sequence[int], turn: i
         return h("span", {"class_": "hx-chip is-winner"}, "Winner")
     if seat_view["status"] == "eliminated":
         order = eliminated.index(s) + 1 if s in eliminated else 0
-        return h("span", {"class_": "hx-chip is-out"}, f"Out ({ORDINAL.get(order, str(order))})" if order else "Out")
+        return h(
+            "span",
+            {"class_": "hx-chip is-out"},
+            f"Out ({ORDINAL.get(order, str(order))})" if order else "Out",
+        )
     if turn == s:
         return h("span", {"class_": "hx-chip is-turn"}, "To move")
     return Markup("")
@@ -232,24 +321,53 @@ def panel(
     """Return one player's panel: name, ★ for the starting player, state, and the hand."""
     playable = set(playable)
     s = seat_view["seat"]
-    star = h("span", {"class_": "hx-star", "title": "Starting player", "aria_label": "starting player"}, "★") if seat_view["start"] else ""
+    star = (
+        h("span", {"class_": "hx-star", "title": "Starting player", "aria_label": "starting player"}, "★")
+        if seat_view["start"]
+        else ""
+    )
     count = seat_view["tile_count"]
     head = h(
-        "div", {"class_": "hx-panel-head"},
+        "div",
+        {"class_": "hx-panel-head"},
         h("span", {"class_": "hx-name"}, name, star),
         status_chip(seat_view, eliminated, turn),
     )
-    meta = h("p", {"class_": "hx-meta"}, who, f" · {count} tile{'s' if count != 1 else ''} in hand · {seat_view['placed']} placed",
-             h("span", {"class_": "hx-thinking"}, " · thinking…") if thinking else "")
+    meta = h(
+        "p",
+        {"class_": "hx-meta"},
+        who,
+        f" · {count} tile{'s' if count != 1 else ''} in hand · {seat_view['placed']} placed",
+        h("span", {"class_": "hx-thinking"}, " · thinking…") if thinking else "",
+    )
     if hand is None:
-        tiles = h("div", {"class_": "hx-hand is-hidden", "aria_label": f"{count} hidden tiles"}, tile_back(count))
-    else:
         tiles = h(
-            "div", {"class_": "hx-hand", "role": "group", "aria_label": ("Your tiles" if mine else f"{name}'s tiles")},
-            [tile_button(t, playable=t in playable, selected=t == selected, small=not mine) for t in hand],
-        ) if hand else h("p", {"class_": "hx-meta"}, "No tiles left.")
-    cls = "hx-panel" + (" is-mine" if mine else "") + (" is-turn" if turn == s else "") + (
-        " is-out" if seat_view["status"] == "eliminated" else "") + (" is-winner" if seat_view["status"] == "winner" else "")
+            "div", {"class_": "hx-hand is-hidden", "aria_label": f"{count} hidden tiles"}, tile_back(count)
+        )
+    else:
+        tiles = (
+            h(
+                "div",
+                {
+                    "class_": "hx-hand",
+                    "role": "group",
+                    "aria_label": ("Your tiles" if mine else f"{name}'s tiles"),
+                },
+                [
+                    tile_button(t, playable=t in playable, selected=t == selected, small=not mine)
+                    for t in hand
+                ],
+            )
+            if hand
+            else h("p", {"class_": "hx-meta"}, "No tiles left.")
+        )
+    cls = (
+        "hx-panel"
+        + (" is-mine" if mine else "")
+        + (" is-turn" if turn == s else "")
+        + (" is-out" if seat_view["status"] == "eliminated" else "")
+        + (" is-winner" if seat_view["status"] == "winner" else "")
+    )
     return h("section", {"class_": cls, "data_seat": str(s), "aria_label": f"{name}"}, head, meta, tiles)
 
 
@@ -271,7 +389,9 @@ def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
 
 def log(history: Sequence[Mapping[str, Any]], names: Sequence[str], limit: int = 8) -> Markup:
     """Return the latest public events, newest first."""
-    items = [h("li", {"class_": f"hx-ev-{e['kind']}"}, event_text(e, names)) for e in list(history)[-limit:]][::-1]
+    items = [h("li", {"class_": f"hx-ev-{e['kind']}"}, event_text(e, names)) for e in list(history)[-limit:]][
+        ::-1
+    ]
     if not items:
         items = [h("li", {"class_": "hx-ev-none"}, "No tiles placed yet.")]
     return h("details", {"class_": "hx-log", "open": True}, h("summary", {}, "Game log"), h("ol", {}, items))
@@ -279,5 +399,8 @@ def log(history: Sequence[Mapping[str, Any]], names: Sequence[str], limit: int =
 
 def legend() -> Markup:
     """Return the key of the seven symbols."""
-    return h("ul", {"class_": "hx-legend", "aria_label": "The seven symbols"},
-             [h("li", {}, symbol_icon(s), symbol_name(s)) for s in SYMBOLS])
+    return h(
+        "ul",
+        {"class_": "hx-legend", "aria_label": "The seven symbols"},
+        [h("li", {}, symbol_icon(s), symbol_name(s)) for s in SYMBOLS],
+    )

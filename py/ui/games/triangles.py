@@ -58,7 +58,10 @@ class TrianglesScreen(Screen):
         humans = session.human_seats
         shared = len(humans) > 1
         privacy = (
-            shared and not over and to_move is not None and not session.seats[to_move].is_computer
+            shared
+            and not over
+            and to_move is not None
+            and not session.seats[to_move].is_computer
             and ctx.ui.get("shown") != to_move
         )
         mine = not over and to_move == viewer and not session.seats[viewer].is_computer and not privacy
@@ -76,9 +79,20 @@ class TrianglesScreen(Screen):
                 pending = (cell, raw[2])
         placed = [(int(t["cell"][0]), int(t["cell"][1])) for t in view["table"]]
         return {
-            "view": view, "viewer": viewer, "to_move": to_move, "over": over, "shared": shared,
-            "privacy": privacy, "mine": mine, "legal": legal, "by_tile": by_tile, "sel": sel,
-            "spots": spots, "pending": pending, "placed": placed, "open": lay.frontier(placed),
+            "view": view,
+            "viewer": viewer,
+            "to_move": to_move,
+            "over": over,
+            "shared": shared,
+            "privacy": privacy,
+            "mine": mine,
+            "legal": legal,
+            "by_tile": by_tile,
+            "sel": sel,
+            "spots": spots,
+            "pending": pending,
+            "placed": placed,
+            "open": lay.frontier(placed),
         }
 
     def name(self, ctx: TableContext, seat: int) -> str:
@@ -86,7 +100,9 @@ class TrianglesScreen(Screen):
         session = ctx.session
         if session.vs_computer and not session.seats[seat].is_computer:
             return "You"
-        return name_attr(session.seats[seat].name)  # isolated: a right-to-left name keeps the sentence in order
+        return name_attr(
+            session.seats[seat].name
+        )  # isolated: a right-to-left name keeps the sentence in order
 
     def auto_box(self, f: dict[str, Any]) -> lay.Box:
         """Return the view box that fits the whole layout and the cells around it."""
@@ -103,24 +119,44 @@ class TrianglesScreen(Screen):
         view = f["view"]
         turn_state = "over" if f["over"] else "you" if f["mine"] else "privacy" if f["privacy"] else "wait"
         board = h(
-            "div", {"class_": "tri-board-wrap"},
-            h("div", {"id": "table-board", "class_": "tri-board"},
-              lay.board_svg(view["table"], self.box(ctx, f), spots=f["spots"], tile=f["sel"],
-                            open_cells=f["open"], pending=f["pending"],
-                            fresh_from=ctx.ui.get("seen") if ctx.animations else None)),
+            "div",
+            {"class_": "tri-board-wrap"},
+            h(
+                "div",
+                {"id": "table-board", "class_": "tri-board"},
+                lay.board_svg(
+                    view["table"],
+                    self.box(ctx, f),
+                    spots=f["spots"],
+                    tile=f["sel"],
+                    open_cells=f["open"],
+                    pending=f["pending"],
+                    fresh_from=ctx.ui.get("seen") if ctx.animations else None,
+                ),
+            ),
         )
         main = [
             "" if f["over"] else self.turn_line(ctx, f),
             self.summary(ctx, f) if f["over"] else "",
             board,
-            h("div", {"class_": "tri-toolbar"}, "" if f["over"] else self.actions(ctx, f), self.zoom_controls(ctx)),
+            h(
+                "div",
+                {"class_": "tri-toolbar"},
+                "" if f["over"] else self.actions(ctx, f),
+                self.zoom_controls(ctx),
+            ),
             "" if f["privacy"] or f["over"] else self.hand(ctx, f),
         ]
         side = [self.seats(ctx, f), self.log(ctx, f)]
         return h(
             "div",
-            {"class_": "tri-table", "id": "tri-table", "data_turn": turn_state, "data_moves": len(view["history"]),
-             "data_tiles": len(view["table"])},
+            {
+                "class_": "tri-table",
+                "id": "tri-table",
+                "data_turn": turn_state,
+                "data_moves": len(view["history"]),
+                "data_tiles": len(view["table"]),
+            },
             h("div", {"class_": "tri-main"}, main),
             h("aside", {"class_": "tri-side", "aria_label": "Players and moves"}, side),
             self.privacy(ctx, f) if f["privacy"] else "",
@@ -141,8 +177,11 @@ class TrianglesScreen(Screen):
                 text = f"{who}: you open with {view['opening']}. Choose it, then tap the marked spot."
             elif f["sel"] and f["spots"]:
                 n = len(f["spots"])
-                text = f"{who}: tap one of the {n} marked spots for {f['sel']}." if n > 1 else \
-                    f"{who}: tap the marked spot for {f['sel']}."
+                text = (
+                    f"{who}: tap one of the {n} marked spots for {f['sel']}."
+                    if n > 1
+                    else f"{who}: tap the marked spot for {f['sel']}."
+                )
                 if f["pending"]:
                     text = f"{who}: tap the spot again to turn {f['sel']}, then press Place."
             elif f["sel"]:
@@ -157,7 +196,8 @@ class TrianglesScreen(Screen):
             seat = f["to_move"]
             text, cls = f"{self.name(ctx, seat)} is thinking…", "tri-turn is-waiting"
         return h(
-            "div", {"class_": cls},
+            "div",
+            {"class_": cls},
             h("p", {"class_": "tri-turn-text", "id": "tri-turn-text"}, text),
             h("p", {"class_": "tri-msg", "id": "tri-msg"}, msg) if msg else "",
         )
@@ -166,12 +206,20 @@ class TrianglesScreen(Screen):
         """Return the zoom buttons over the board (for keyboards; fingers and wheels work too)."""
         manual = lay.valid_box(ctx.ui.get("view")) is not None
         return h(
-            "div", {"class_": "tri-zoom", "role": "group", "aria_label": "Zoom"},
+            "div",
+            {"class_": "tri-zoom", "role": "group", "aria_label": "Zoom"},
             button("+", "zoom", "in", id="tri-zoom-in", aria_label="Zoom in", title="Zoom in (+)"),
             button("−", "zoom", "out", id="tri-zoom-out", aria_label="Zoom out", title="Zoom out (-)"),
-            button("Fit", "zoom", "fit", id="tri-zoom-fit", aria_label="Fit the whole table",
-                   title="Fit the whole table (0)", aria_pressed="false" if manual else "true",
-                   class_="is-manual" if manual else ""),
+            button(
+                "Fit",
+                "zoom",
+                "fit",
+                id="tri-zoom-fit",
+                aria_label="Fit the whole table",
+                title="Fit the whole table (0)",
+                aria_pressed="false" if manual else "true",
+                class_="is-manual" if manual else "",
+            ),
         )
 
     def actions(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
@@ -180,19 +228,33 @@ class TrianglesScreen(Screen):
         left = view["draws_left"] if f["mine"] else 0
         draw_ok = "draw" in f["legal"]
         parts = [
-            button(join(["Draw", h("span", {"class_": "tri-badge"}, f"{left} left")]), "draw", id="tri-draw",
-                   disabled=not draw_ok, aria_label=f"Draw a tile, {left} draws left this turn",
-                   kind="primary" if draw_ok else ""),
-            button("Pass", "pass", id="tri-pass", disabled="pass" not in f["legal"],
-                   kind="primary" if "pass" in f["legal"] else ""),
+            button(
+                join(["Draw", h("span", {"class_": "tri-badge"}, f"{left} left")]),
+                "draw",
+                id="tri-draw",
+                disabled=not draw_ok,
+                aria_label=f"Draw a tile, {left} draws left this turn",
+                kind="primary" if draw_ok else "",
+            ),
+            button(
+                "Pass",
+                "pass",
+                id="tri-pass",
+                disabled="pass" not in f["legal"],
+                kind="primary" if "pass" in f["legal"] else "",
+            ),
         ]
         if f["pending"]:
             parts += [
                 button("Turn ↻", "rotate", id="tri-rotate", aria_label=f"Turn {f['sel']}"),
-                button("Place", "confirm", id="tri-confirm", kind="primary", aria_label=f"Place {f['sel']} here"),
+                button(
+                    "Place", "confirm", id="tri-confirm", kind="primary", aria_label=f"Place {f['sel']} here"
+                ),
             ]
         if f["sel"]:
-            parts.append(button("Cancel", "cancel", id="tri-cancel", kind="ghost", aria_label="Put the tile back"))
+            parts.append(
+                button("Cancel", "cancel", id="tri-cancel", kind="ghost", aria_label="Put the tile back")
+            )
         return h("div", {"class_": "tri-actions", "role": "group", "aria_label": "Actions"}, parts)
 
     def hand(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
@@ -202,22 +264,58 @@ class TrianglesScreen(Screen):
         tiles = []
         for tile in view["hand"]:
             playable = tile in f["by_tile"]
-            cls = "tri-hand-tile" + (" is-selected" if tile == f["sel"] else "") + (
-                " is-playable" if suggest and playable else "")
-            tiles.append(h(
-                "button",
-                {"type": "button", "class_": cls, "id": f"hand-{tile}", "data_action": "select", "data_value": tile,
-                 "aria_label": f"Tile {tile}" + (", playable" if suggest and playable else ""),
-                 "aria_pressed": "true" if tile == f["sel"] else "false", "disabled": not f["mine"]},
-                lay.hand_tile_svg(tile),
-            ))
+            cls = (
+                "tri-hand-tile"
+                + (" is-selected" if tile == f["sel"] else "")
+                + (" is-playable" if suggest and playable else "")
+            )
+            tiles.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": cls,
+                        "id": f"hand-{tile}",
+                        "data_action": "select",
+                        "data_value": tile,
+                        "aria_label": f"Tile {tile}" + (", playable" if suggest and playable else ""),
+                        "aria_pressed": "true" if tile == f["sel"] else "false",
+                        "disabled": not f["mine"],
+                    },
+                    lay.hand_tile_svg(tile),
+                )
+            )
         who = "Your tiles"
-        title = h("h2", {"class_": "tri-hand-title"}, f"{who} ", h("span", {"class_": "tri-pips"},
-                                                                    f"{len(view['hand'])} tiles · {view['pips']} pips"))
+        title = h(
+            "h2",
+            {"class_": "tri-hand-title"},
+            f"{who} ",
+            h("span", {"class_": "tri-pips"}, f"{len(view['hand'])} tiles · {view['pips']} pips"),
+        )
         if not view["hand"]:
-            return h("section", {"class_": "tri-hand", "aria_label": who, "tabindex": "-1", "data_focus_home": True, "id": "tri-hand"}, title)
-        return h("section", {"class_": "tri-hand", "aria_label": who, "tabindex": "-1", "data_focus_home": True, "id": "tri-hand"}, title,
-                 h("div", {"class_": "tri-hand-tiles"}, tiles))
+            return h(
+                "section",
+                {
+                    "class_": "tri-hand",
+                    "aria_label": who,
+                    "tabindex": "-1",
+                    "data_focus_home": True,
+                    "id": "tri-hand",
+                },
+                title,
+            )
+        return h(
+            "section",
+            {
+                "class_": "tri-hand",
+                "aria_label": who,
+                "tabindex": "-1",
+                "data_focus_home": True,
+                "id": "tri-hand",
+            },
+            title,
+            h("div", {"class_": "tri-hand-tiles"}, tiles),
+        )
 
     def seats(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return every seat with its tile count, whose turn it is, and the stock."""
@@ -227,38 +325,63 @@ class TrianglesScreen(Screen):
             now = seat == f["to_move"]
             who = ctx.session.seats[seat]
             tag = "computer" if who.is_computer else "person"
-            items.append(h(
-                "li", {"class_": "tri-seat" + (" is-turn" if now else ""), "aria_current": "true" if now else None,
-                       "data_seat": seat},
-                h("span", {"class_": f"tri-seat-icon is-{tag}", "aria_hidden": "true"}),
-                h("span", {"class_": "tri-seat-name"}, self.name(ctx, seat)),
-                h("span", {"class_": "tri-seat-count"}, f"{count} tile{'s' if count != 1 else ''}"),
-                h("span", {"class_": "sr-only"}, ", to move") if now else "",
-            ))
-        stock = h("li", {"class_": "tri-seat tri-stock"},
-                  h("span", {"class_": "tri-seat-icon is-stock", "aria_hidden": "true"}),
-                  h("span", {"class_": "tri-seat-name"}, "Stock"),
-                  h("span", {"class_": "tri-seat-count", "id": "tri-stock"}, f"{view['stock']} tiles"))
+            items.append(
+                h(
+                    "li",
+                    {
+                        "class_": "tri-seat" + (" is-turn" if now else ""),
+                        "aria_current": "true" if now else None,
+                        "data_seat": seat,
+                    },
+                    h("span", {"class_": f"tri-seat-icon is-{tag}", "aria_hidden": "true"}),
+                    h("span", {"class_": "tri-seat-name"}, self.name(ctx, seat)),
+                    h("span", {"class_": "tri-seat-count"}, f"{count} tile{'s' if count != 1 else ''}"),
+                    h("span", {"class_": "sr-only"}, ", to move") if now else "",
+                )
+            )
+        stock = h(
+            "li",
+            {"class_": "tri-seat tri-stock"},
+            h("span", {"class_": "tri-seat-icon is-stock", "aria_hidden": "true"}),
+            h("span", {"class_": "tri-seat-name"}, "Stock"),
+            h("span", {"class_": "tri-seat-count", "id": "tri-stock"}, f"{view['stock']} tiles"),
+        )
         return h("ul", {"class_": "tri-seats", "aria_label": "Players"}, items, stock)
 
     def log(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the last few turns, newest last."""
         lines = lay.log_lines(f["view"]["history"], lambda seat: self.name(ctx, seat), limit=6)
-        body = h("ol", {"class_": "tri-log-list"}, [h("li", {}, line) for line in lines]) if lines else \
-            h("p", {"class_": "hint"}, "No moves yet.")
-        return h("section", {"class_": "tri-log", "aria_label": "Last moves"}, h("h2", {}, "Last moves"), body)
+        body = (
+            h("ol", {"class_": "tri-log-list"}, [h("li", {}, line) for line in lines])
+            if lines
+            else h("p", {"class_": "hint"}, "No moves yet.")
+        )
+        return h(
+            "section", {"class_": "tri-log", "aria_label": "Last moves"}, h("h2", {}, "Last moves"), body
+        )
 
     def privacy(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the cover shown between two people's turns on one device."""
         who = self.name(ctx, f["to_move"])
         return h(
-            "div", {"class_": "overlay privacy tri-privacy", "role": "dialog", "aria_modal": "true",
-                    "aria_labelledby": "tri-privacy-title"},
-            h("div", {"class_": "dialog"},
-              h("h2", {"id": "tri-privacy-title"}, f"Pass the device to {who}"),
-              h("p", {}, f"{who}, press the button when nobody else can see the screen."),
-              h("div", {"class_": "actions"},
-                button("Show my tiles", "reveal", kind="primary", id="tri-reveal"))),
+            "div",
+            {
+                "class_": "overlay privacy tri-privacy",
+                "role": "dialog",
+                "aria_modal": "true",
+                "aria_labelledby": "tri-privacy-title",
+            },
+            h(
+                "div",
+                {"class_": "dialog"},
+                h("h2", {"id": "tri-privacy-title"}, f"Pass the device to {who}"),
+                h("p", {}, f"{who}, press the button when nobody else can see the screen."),
+                h(
+                    "div",
+                    {"class_": "actions"},
+                    button("Show my tiles", "reveal", kind="primary", id="tri-reveal"),
+                ),
+            ),
         )
 
     def summary(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
@@ -273,7 +396,9 @@ class TrianglesScreen(Screen):
         else:
             head = "A draw: " + " and ".join(names[w] for w in winners) + " tie"
         if outcome["termination"] == "out" and len(winners) == 1:
-            how = ("You laid" if names[winners[0]] == "You" else f"{names[winners[0]]} laid") + " the last tile."
+            how = (
+                "You laid" if names[winners[0]] == "You" else f"{names[winners[0]]} laid"
+            ) + " the last tile."
         else:
             low = min(scores) if scores else None
             if low is None:
@@ -286,23 +411,41 @@ class TrianglesScreen(Screen):
         rows = []
         for seat in range(len(names)):
             hand = ctx.session.state.view(seat)["hand"]
-            rows.append(h(
-                "tr", {"class_": "is-winner" if seat in winners else ""},
-                h("th", {"scope": "row"}, names[seat]),
-                h("td", {}, placings[seat] if seat < len(placings) else ""),
-                h("td", {}, scores[seat] if seat < len(scores) else ""),
-                h("td", {"class_": "tri-left"}, ", ".join(hand) if hand else "–"),
-            ))
+            rows.append(
+                h(
+                    "tr",
+                    {"class_": "is-winner" if seat in winners else ""},
+                    h("th", {"scope": "row"}, names[seat]),
+                    h("td", {}, placings[seat] if seat < len(placings) else ""),
+                    h("td", {}, scores[seat] if seat < len(scores) else ""),
+                    h("td", {"class_": "tri-left"}, ", ".join(hand) if hand else "–"),
+                )
+            )
         return h(
-            "section", {"class_": "tri-summary", "aria_labelledby": "tri-result", "id": "tri-summary"},
+            "section",
+            {"class_": "tri-summary", "aria_labelledby": "tri-result", "id": "tri-summary"},
             h("h2", {"id": "tri-result"}, head),
             h("p", {}, how),
-            h("table", {"class_": "stats-table tri-scores"},
-              h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in ("Player", "Place", "Pips", "Tiles left")])),
-              h("tbody", {}, rows)),
-            h("div", {"class_": "actions"},
-              button("New game", "new-game", self.game_id, kind="primary", id="tri-new-game"),
-              button("Home", "home", id="tri-home")),
+            h(
+                "table",
+                {"class_": "stats-table tri-scores"},
+                h(
+                    "thead",
+                    {},
+                    h(
+                        "tr",
+                        {},
+                        [h("th", {"scope": "col"}, c) for c in ("Player", "Place", "Pips", "Tiles left")],
+                    ),
+                ),
+                h("tbody", {}, rows),
+            ),
+            h(
+                "div",
+                {"class_": "actions"},
+                button("New game", "new-game", self.game_id, kind="primary", id="tri-new-game"),
+                button("Home", "home", id="tri-home"),
+            ),
         )
 
     # -- actions ----------------------------------------------------------------------------------------

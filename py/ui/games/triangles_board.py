@@ -47,8 +47,9 @@ def _guard(handler: Any) -> Any:
     def run(event: Any) -> None:
         try:
             handler(event)
-        except Exception:  # noqa: BLE001 - a pan must never break the page
+        except Exception:
             window.console.error("Boneyard (triangles board): " + traceback.format_exc())
+
     return run
 
 
@@ -152,7 +153,7 @@ def _move(event: Any) -> None:
         drag["moved"] = True
         try:
             svg.setPointerCapture(pid)
-        except Exception:  # noqa: BLE001 - the pointer may already be gone
+        except Exception:
             pass
     box = drag["box"]
     scale, _, _ = _scale(svg, box)
@@ -274,7 +275,7 @@ def bind(ctx: Any) -> None:
             if spot is not None:
                 spot.focus()
         _s["focus_spot"] = False
-    except Exception:  # noqa: BLE001
+    except Exception:
         window.console.error("Boneyard (triangles board): " + traceback.format_exc())
 
 
@@ -284,13 +285,13 @@ def unbind() -> None:
         try:
             target.removeEventListener(kind, proxy, _options(capture=capture))
             proxy.destroy()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
     _s["listeners"].clear()
     if _s.get("clear_proxy") is not None:
         try:
             _s["clear_proxy"].destroy()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
         _s["clear_proxy"] = None
     _s["pointers"].clear()

@@ -7,10 +7,11 @@ drew. Plane coordinates are the engine's (``boneyard.games.triangles.grid``): un
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from boneyard.games.triangles import grid
-from boneyard.games.triangles.rules import corner_values, parse_move, Place
+from boneyard.games.triangles.rules import Place, corner_values, parse_move
 
 from ..html import Markup, h, join
 
@@ -45,7 +46,9 @@ def inset(points: Sequence[tuple[float, float]], amount: float = INSET) -> list[
     return [(x + (cx - x) * amount, y + (cy - y) * amount) for x, y in points]
 
 
-def label_points(points: Sequence[tuple[float, float]], pull: float = LABEL_PULL) -> list[tuple[float, float]]:
+def label_points(
+    points: Sequence[tuple[float, float]], pull: float = LABEL_PULL
+) -> list[tuple[float, float]]:
     """Return where each corner's number goes: ``pull`` of the way from the corner to the centre."""
     return inset(points, pull)
 
@@ -166,7 +169,8 @@ def tile_shape(cell: Cell, values: Sequence[int], cls: str = "tri-tile", **props
     """Return a laid tile: a triangle in ``cell`` with ``values`` at its corners 0, 1, 2."""
     pts = grid.cell_points(cell)
     return h(
-        "g", {"class_": cls, **props},
+        "g",
+        {"class_": cls, **props},
         h("polygon", {"points": points_attr(inset(pts)), "class_": "tri-face"}),
         numbers(pts, values),
     )
@@ -184,7 +188,13 @@ def hand_tile_svg(tile: str) -> Markup:
     pts = grid.cell_points(grid.ORIGIN)
     values = corner_values(tile_values(tile), 0)
     return h(
-        "svg", {"class_": "tri-mini", "viewBox": "-0.05 -0.05 1.1 0.97", "aria_hidden": "true", "focusable": "false"},
+        "svg",
+        {
+            "class_": "tri-mini",
+            "viewBox": "-0.05 -0.05 1.1 0.97",
+            "aria_hidden": "true",
+            "focusable": "false",
+        },
         h("polygon", {"points": points_attr(pts), "class_": "tri-face"}),
         numbers(pts, values),
     )
@@ -216,10 +226,15 @@ def board_svg(
             cls += " tri-last"
         if fresh_from is not None and item["turn"] >= fresh_from:
             cls += " tri-new"
-        tiles.append(tile_shape(
-            cell, item["corners"], cls, role="img",
-            aria_label=f"Tile {item['tile']} at row {cell[0]}, column {cell[1]}",
-        ))
+        tiles.append(
+            tile_shape(
+                cell,
+                item["corners"],
+                cls,
+                role="img",
+                aria_label=f"Tile {item['tile']} at row {cell[0]}, column {cell[1]}",
+            )
+        )
     marks = []
     cells = []
     spots = spots or {}
@@ -231,29 +246,63 @@ def board_svg(
             pts = grid.cell_points(cell)
             cls = "tri-spot" + (" tri-pending" if pending and pending[0] == cell else "")
             label = place_label(cell) + (f", {len(rots)} ways to turn it" if len(rots) > 1 else "")
-            marks.append(h(
-                "g",
-                {"class_": cls, "id": f"spot-{cell[0]}_{cell[1]}", "data_action": "cell", "data_value": cell_text(cell),
-                 "tabindex": "0", "role": "button", "aria_label": label},
-                h("polygon", {"points": points_attr(inset(pts, 0.06)), "class_": "tri-spot-face"}),
-                numbers(pts, corner_values(values, rot), "tri-ghost"),
-            ))
+            marks.append(
+                h(
+                    "g",
+                    {
+                        "class_": cls,
+                        "id": f"spot-{cell[0]}_{cell[1]}",
+                        "data_action": "cell",
+                        "data_value": cell_text(cell),
+                        "tabindex": "0",
+                        "role": "button",
+                        "aria_label": label,
+                    },
+                    h("polygon", {"points": points_attr(inset(pts, 0.06)), "class_": "tri-spot-face"}),
+                    numbers(pts, corner_values(values, rot), "tri-ghost"),
+                )
+            )
         for cell in open_cells:
             if cell in spots:
                 continue
-            cells.append(h("polygon", {
-                "points": points_attr(inset(grid.cell_points(cell), 0.08)), "class_": "tri-open",
-                "data_action": "cell", "data_value": cell_text(cell), "aria_hidden": "true",
-            }))
+            cells.append(
+                h(
+                    "polygon",
+                    {
+                        "points": points_attr(inset(grid.cell_points(cell), 0.08)),
+                        "class_": "tri-open",
+                        "data_action": "cell",
+                        "data_value": cell_text(cell),
+                        "aria_hidden": "true",
+                    },
+                )
+            )
     label = f"The table: {len(table)} tile{'s' if len(table) != 1 else ''}" + (
-        f"; {len(spots)} spot{'s' if len(spots) != 1 else ''} for {tile}" if tile else "")
+        f"; {len(spots)} spot{'s' if len(spots) != 1 else ''} for {tile}" if tile else ""
+    )
     return h(
         "svg",
-        {"id": "tri-svg", "class_": "tri-svg", "viewBox": box_attr(box), "preserveAspectRatio": "xMidYMid meet",
-         "role": "group", "aria_label": label, "xmlns": "http://www.w3.org/2000/svg"},
+        {
+            "id": "tri-svg",
+            "class_": "tri-svg",
+            "viewBox": box_attr(box),
+            "preserveAspectRatio": "xMidYMid meet",
+            "role": "group",
+            "aria_label": label,
+            "xmlns": "http://www.w3.org/2000/svg",
+        },
         GRID_PATTERN,
-        h("rect", {"x": "-500", "y": "-500", "width": "1000", "height": "1000", "class_": "tri-lattice",
-                   "fill": "url(#tri-lattice)"}),
+        h(
+            "rect",
+            {
+                "x": "-500",
+                "y": "-500",
+                "width": "1000",
+                "height": "1000",
+                "class_": "tri-lattice",
+                "fill": "url(#tri-lattice)",
+            },
+        ),
         h("g", {"class_": "tri-layer-tiles"}, tiles),
         h("g", {"class_": "tri-layer-open"}, cells),
         h("g", {"class_": "tri-layer-spots"}, marks),

@@ -49,7 +49,9 @@ def moves_text(state: DominoesState) -> list[str]:
     return [str(m) for m in state.legal_moves()]
 
 
-def random_games(count: int, seed: int, options: dict[str, Any]) -> Iterator[tuple[DominoesState, random.Random]]:
+def random_games(
+    count: int, seed: int, options: dict[str, Any]
+) -> Iterator[tuple[DominoesState, random.Random]]:
     """Yield fresh seeded games with the given options and a move-picking generator each."""
     master = random.Random(seed)
     for _ in range(count):

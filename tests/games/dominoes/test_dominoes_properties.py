@@ -150,7 +150,9 @@ def play_and_check(state: DominoesState, rng: random.Random, deep: bool) -> int:
     outcome = state.outcome()
     last = state.hand_results[-1]
     if options.get("target"):
-        assert max(state.scores) >= options["target"] and outcome.winner == state.scores.index(max(state.scores))
+        assert max(state.scores) >= options["target"] and outcome.winner == state.scores.index(
+            max(state.scores)
+        )
         assert sum(r["points"] for r in state.hand_results) == sum(state.scores)
     elif last["winner"] is None:
         assert outcome.is_draw and list(outcome.winners) == last["tied"]

@@ -115,7 +115,9 @@ def test_bad_move_text_raises_value_error(text):
         parse_move(text)
 
 
-@pytest.mark.parametrize("bad", ["", "7-7", "6-4:Q", "hello", 42, None, ("6", "4"), Move(MoveKind.LAY, (9, 9), "L")])
+@pytest.mark.parametrize(
+    "bad", ["", "7-7", "6-4:Q", "hello", 42, None, ("6", "4"), Move(MoveKind.LAY, (9, 9), "L")]
+)
 def test_play_refuses_malformed_moves_with_illegal_move_error(bad):
     state = new_state(seed=1)
     before = state.to_dict()
@@ -143,7 +145,9 @@ def test_holder_of_highest_double_must_lay_it():
         seat = state.current_player()
         assert TILES.index(double) in mask_tiles(state.table.hands[seat])
         assert moves_text(state) == [f"{double[0]}-{double[1]}"]
-        other = next(str(Move.lay(TILES[t])) for t in mask_tiles(state.table.hands[seat]) if TILES[t] != double)
+        other = next(
+            str(Move.lay(TILES[t])) for t in mask_tiles(state.table.hands[seat]) if TILES[t] != double
+        )
         with pytest.raises(IllegalMoveError, match="opens with"):
             state.play(other)
         checked += 1
@@ -355,7 +359,9 @@ def test_match_out_scores_the_pips_left_in_all_opponents_hands_and_deals_the_nex
     assert state.hand_number == 2 and state.history == []
     # the last hand's winner opens the next hand, with any tile
     assert state.current_player() == 0
-    assert sorted(moves_text(state)) == sorted(f"{TILES[t][0]}-{TILES[t][1]}" for t in mask_tiles(state.table.hands[0]))
+    assert sorted(moves_text(state)) == sorted(
+        f"{TILES[t][0]}-{TILES[t][1]}" for t in mask_tiles(state.table.hands[0])
+    )
     assert len(moves_text(state)) == 5
 
 
@@ -425,9 +431,27 @@ def test_view_has_every_key_the_screen_needs_and_is_json_ready():
     seat = state.current_player()
     view = state.view(seat)
     assert set(view) == {
-        "game", "seat", "players", "options", "target", "hand_number", "line", "open_ends", "hand", "pips",
-        "hand_counts", "stock", "turn", "turn_number", "opening", "history", "scores", "hand_results", "over",
-        "outcome", "legal_moves",
+        "game",
+        "seat",
+        "players",
+        "options",
+        "target",
+        "hand_number",
+        "line",
+        "open_ends",
+        "hand",
+        "pips",
+        "hand_counts",
+        "stock",
+        "turn",
+        "turn_number",
+        "opening",
+        "history",
+        "scores",
+        "hand_results",
+        "over",
+        "outcome",
+        "legal_moves",
     }
     assert json.loads(json.dumps(view)) == view
     assert view["turn"] == seat and view["opening"] is True and view["open_ends"] is None

@@ -185,7 +185,10 @@ def medium_doubles_then_heaviest():
 
 
 def hard_remembers():
-    view = {"players": 3, "history": [{"seat": 1, "move": "draw", "ends": [3, 5]}, {"seat": 2, "move": "pass", "ends": [2, 2]}]}
+    view = {
+        "players": 3,
+        "history": [{"seat": 1, "move": "draw", "ends": [3, 5]}, {"seat": 2, "move": "pass", "ends": [2, 2]}],
+    }
     assert rival_voids(view) == [set(), {3, 5}, {2}]
 
 
@@ -246,10 +249,14 @@ def blocked_tie_scores_nothing():
 
 def first_to_target_at_end_of_hand():
     for target in (50, 100):
-        state = position([["5-1"], ["2-2", "3-2"]], line=[(6, 5)], target=target, scores=[target - 9, target - 1])
+        state = position(
+            [["5-1"], ["2-2", "3-2"]], line=[(6, 5)], target=target, scores=[target - 9, target - 1]
+        )
         state.play("5-1:R")
         assert state.is_over() and state.outcome().winner == 0 and state.outcome().termination == "target"
-        state = position([["5-1"], ["2-2", "3-2"]], line=[(6, 5)], target=target, scores=[target - 10, target - 1])
+        state = position(
+            [["5-1"], ["2-2", "3-2"]], line=[(6, 5)], target=target, scores=[target - 10, target - 1]
+        )
         state.play("5-1:R")
         assert not state.is_over()
 

@@ -45,13 +45,29 @@ def snapshot(state: DominoesState, full: bool) -> Any:
         return state.to_dict()
     t = state.table
     return (
-        tuple(t.hands), tuple(t.stock), tuple(t.line), t.left, t.right, t.turn, t.passes, t.opening_tile, t.ended,
-        t.winner, tuple(e[:4] for e in state._events), tuple(state.scores), state.hand_number,
-        len(state.hand_results), state.outcome(), state.turn_number, state.rng.getstate(),
+        tuple(t.hands),
+        tuple(t.stock),
+        tuple(t.line),
+        t.left,
+        t.right,
+        t.turn,
+        t.passes,
+        t.opening_tile,
+        t.ended,
+        t.winner,
+        tuple(e[:4] for e in state._events),
+        tuple(state.scores),
+        state.hand_number,
+        len(state.hand_results),
+        state.outcome(),
+        state.turn_number,
+        state.rng.getstate(),
     )
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults"
+)
 def test_undo_restores_every_step_exactly_and_play_goes_on_identically(options):
     # Thousands of games in all: every step compared in full (the save and the view) in one game of ten,
     # as plain values in the others; each game is also taken back whole and replayed.
@@ -242,7 +258,9 @@ def proven_voids(view: dict[str, Any]) -> dict[int, set[int]]:
     return voids
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults")
+@pytest.mark.parametrize(
+    "options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "defaults"
+)
 def test_a_sample_shows_the_seat_exactly_its_view_and_breaks_no_proven_void(options):
     count = 0
     games = 6 if options.get("target") is None else 1

@@ -31,8 +31,13 @@ def cell(board: Board, col: int, row: int) -> int:
     return board.val[row * WIDTH + col]
 
 
-def state_with(board: Board, values: tuple[int, int], bag: list[tuple[int, int]] | None = None,
-               mode: str = "sprint", cascade_steps: int = 0) -> FallingState:
+def state_with(
+    board: Board,
+    values: tuple[int, int],
+    bag: list[tuple[int, int]] | None = None,
+    mode: str = "sprint",
+    cascade_steps: int = 0,
+) -> FallingState:
     """Return a game whose board is ``board`` and whose falling domino shows ``values`` at the spawn."""
     state = new_state(seed=7, mode=mode, cascade_steps=cascade_steps)
     state.board = board

@@ -33,8 +33,10 @@ def _units(grid: Grid) -> list[list[tuple[int, int]]]:
     for cell, (_, piece) in grid.items():
         by_id.setdefault(piece, []).append(cell)
     # lowest first (largest bottom row), then leftmost
-    return sorted((sorted(cells) for cells in by_id.values()),
-                  key=lambda cells: (-max(r for _, r in cells), min(c for c, _ in cells)))
+    return sorted(
+        (sorted(cells) for cells in by_id.values()),
+        key=lambda cells: (-max(r for _, r in cells), min(c for c, _ in cells)),
+    )
 
 
 def _free(grid: Grid, col: int, row: int) -> bool:
@@ -117,5 +119,8 @@ def partners(grid: Grid) -> dict[tuple[int, int], tuple[int, int] | None]:
 
 def engine_partners(board: Any) -> dict[tuple[int, int], tuple[int, int] | None]:
     """Return the engine board's partner links in the model's form."""
-    return {(i % WIDTH, i // WIDTH): (None if m < 0 else (m % WIDTH, m // WIDTH))
-            for i, (v, m) in enumerate(zip(board.val, board.mate)) if v >= 0}
+    return {
+        (i % WIDTH, i // WIDTH): (None if m < 0 else (m % WIDTH, m // WIDTH))
+        for i, (v, m) in enumerate(zip(board.val, board.mate))
+        if v >= 0
+    }

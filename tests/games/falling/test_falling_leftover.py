@@ -67,8 +67,13 @@ def test_a_leftover_half_falls_to_the_floor_from_every_cell(col, row):
         assert_single_square_at(board, col, HEIGHT - 1)
         assert board.is_at_rest()
         if expect_fall:
-            assert moves == [{"piece": 1, "tipped": False,
-                              "halves": [{"value": LEFTOVER, "from": [col, row], "to": [col, HEIGHT - 1]}]}]
+            assert moves == [
+                {
+                    "piece": 1,
+                    "tipped": False,
+                    "halves": [{"value": LEFTOVER, "from": [col, row], "to": [col, HEIGHT - 1]}],
+                }
+            ]
             assert landed == [(HEIGHT - 1) * WIDTH + col]
         model.settle(grid)
         assert model.grid_of(board) == grid
@@ -128,8 +133,13 @@ def stack(left: int, right: int, top: int) -> FallingState:
     return state
 
 
-PAIRS = [(left, left + d, top) for left in range(WIDTH) for d in (-1, 1) if 0 <= left + d < WIDTH
-         for top in range(HEIGHT - 2)]
+PAIRS = [
+    (left, left + d, top)
+    for left in range(WIDTH)
+    for d in (-1, 1)
+    if 0 <= left + d < WIDTH
+    for top in range(HEIGHT - 2)
+]
 
 
 @pytest.mark.parametrize("left,right,top", PAIRS, ids=[f"c{a}-c{b}-top{t}" for a, b, t in PAIRS])
@@ -180,8 +190,10 @@ def play_checked(seed: int, set_name: str = "norm", turns: int | None = None) ->
             assert state.command(cmd)
         grid = model.grid_of(board)
         a, b = state.values
-        for (c, r), v in zip(_cells(state.col, board.drop_row(state.col, state.row, state.orientation),
-                                    state.orientation), (a, b)):
+        for (c, r), v in zip(
+            _cells(state.col, board.drop_row(state.col, state.row, state.orientation), state.orientation),
+            (a, b),
+        ):
             grid[(c, r)] = (v, state.piece)
         score = model.resolve(grid)
         assert state.command("hard_drop")
@@ -198,8 +210,12 @@ def play_checked(seed: int, set_name: str = "norm", turns: int | None = None) ->
 
 def _cells(col: int, row: int, orientation: int) -> list[tuple[int, int]]:
     """Return the cells of the first and second half (the rules' four orientations, written out)."""
-    return {0: [(col, row), (col + 1, row)], 1: [(col, row), (col, row + 1)],
-            2: [(col + 1, row), (col, row)], 3: [(col, row + 1), (col, row)]}[orientation]
+    return {
+        0: [(col, row), (col + 1, row)],
+        1: [(col, row), (col, row + 1)],
+        2: [(col + 1, row), (col, row)],
+        3: [(col, row + 1), (col, row)],
+    }[orientation]
 
 
 @pytest.mark.parametrize("seed", [1, 33, 42, 66, 91, 109])  # seeds whose games the bug changed

@@ -224,8 +224,9 @@ def test_survivors_fall_to_fill_gaps_as_units_and_single_squares():
     """Annihilated domino halves disappear and other dominoes can fall down to fill gaps, possibly causing
     cascade of matches."""
     # a horizontal domino resting on two singles, one of which annihilates: it tips into the gap
-    board = board_of(("s", 2, 15, 4, 1), ("s", 3, 15, 7, 2), ("h", 2, 14, 8, 9, 3),
-                     ("v", 3, 12, 0, 2, 4))  # a vertical domino standing on the 9
+    board = board_of(
+        ("s", 2, 15, 4, 1), ("s", 3, 15, 7, 2), ("h", 2, 14, 8, 9, 3), ("v", 3, 12, 0, 2, 4)
+    )  # a vertical domino standing on the 9
     board.resolve()
     assert board.find_matches() == []
     assert board.is_at_rest()
@@ -242,8 +243,14 @@ def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
     """Annihilated domino halves disappear and other dominoes can fall down to fill gaps, possibly causing
     cascade of matches. A turn ends when all dominoes in the game area come to rest. Total number of
     annihilated domino halves forms the turn score."""
-    board = board_of(("s", 0, 15, 9, 1), ("s", 0, 14, 2, 2), ("s", 1, 15, 7, 3), ("s", 1, 14, 3, 4),
-                     ("s", 1, 13, 2, 5), ("s", 2, 15, 8, 6))
+    board = board_of(
+        ("s", 0, 15, 9, 1),
+        ("s", 0, 14, 2, 2),
+        ("s", 1, 15, 7, 3),
+        ("s", 1, 14, 3, 4),
+        ("s", 1, 13, 2, 5),
+        ("s", 2, 15, 8, 6),
+    )
     state = state_with(board, (6, 3))
     state.command("left")
     state.command("rotate_cw")  # vertical in column 2: 6 on top, 3 below
@@ -258,8 +265,14 @@ def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
 def test_turn_ends_only_when_everything_is_at_rest_and_the_animation_is_part_of_the_simulation():
     """A turn ends when all dominoes in the game area come to rest. Total number of annihilated domino
     halves forms the turn score."""
-    board = board_of(("s", 0, 15, 9, 1), ("s", 0, 14, 2, 2), ("s", 1, 15, 7, 3), ("s", 1, 14, 3, 4),
-                     ("s", 1, 13, 2, 5), ("s", 2, 15, 8, 6))
+    board = board_of(
+        ("s", 0, 15, 9, 1),
+        ("s", 0, 14, 2, 2),
+        ("s", 1, 15, 7, 3),
+        ("s", 1, 14, 3, 4),
+        ("s", 1, 13, 2, 5),
+        ("s", 2, 15, 8, 6),
+    )
     state = state_with(board, (6, 3), bag=[(1, 0)], cascade_steps=10)
     state.command("left")
     state.command("rotate_cw")
@@ -425,8 +438,10 @@ def test_marathon_ends_when_there_is_no_free_space_at_the_top():
     assert state.is_over() and state.termination == "topped out"
     assert state.turns > 0 and state.outcome().termination == "topped out"
     # the spawn cells are what decides: columns 3 and 4 full up to row 1
-    board = board_of(*[("s", 3, r, 9 if r % 2 else 0, 100 + r) for r in range(1, 16)],
-                     *[("s", 4, r, 0 if r % 2 else 9, 200 + r) for r in range(1, 16)])
+    board = board_of(
+        *[("s", 3, r, 9 if r % 2 else 0, 100 + r) for r in range(1, 16)],
+        *[("s", 4, r, 0 if r % 2 else 9, 200 + r) for r in range(1, 16)],
+    )
     assert board.find_matches() == []
     state = state_with(board, (1, 2), mode="marathon")
     assert not state.is_over()
@@ -438,5 +453,12 @@ def test_tagline_relaxing_and_easy_to_play():
     """Relaxing and easy to play, yet challenging strategic puzzle."""
     state = new_state(seed=1)
     assert gravity_steps(state.level) >= 30  # level 1 falls slowly: half a second a row or more
-    assert set(state.view()["legal_moves"]) == {"wait", "left", "right", "rotate_cw", "rotate_ccw",
-                                                "soft_drop", "hard_drop"}
+    assert set(state.view()["legal_moves"]) == {
+        "wait",
+        "left",
+        "right",
+        "rotate_cw",
+        "rotate_ccw",
+        "soft_drop",
+        "hard_drop",
+    }

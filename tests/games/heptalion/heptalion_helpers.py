@@ -14,7 +14,9 @@ def ids(texts: list[str]) -> list[int]:
     return [TILE_INDEX[parse_tile(t)] for t in texts]
 
 
-def deal(first: list[str], players: int = 2, start: int = 0, hidden: bool = False, board: Board = ORIGINAL) -> HeptalionState:
+def deal(
+    first: list[str], players: int = 2, start: int = 0, hidden: bool = False, board: Board = ORIGINAL
+) -> HeptalionState:
     """Return a new game where seat 0 holds ``first`` and the rest is dealt in tile order."""
     sizes = {2: 14, 3: 9, 4: 7}[players]
     rest = [t for t in range(len(TILES)) if t not in ids(first)]
@@ -23,7 +25,9 @@ def deal(first: list[str], players: int = 2, start: int = 0, hidden: bool = Fals
     return HeptalionState(board, hands, start, hidden, discard)
 
 
-def random_game(seed: int, players: int = 2, check_round_trip: bool = False, **options) -> Iterator[HeptalionState]:
+def random_game(
+    seed: int, players: int = 2, check_round_trip: bool = False, **options
+) -> Iterator[HeptalionState]:
     """Play a seeded random game, yielding the state before every move and at the end."""
     state = new_state(seed=seed, players=players, **options)
     rng = random.Random(seed)

@@ -42,13 +42,13 @@ def test_original_is_the_transcribed_diagram():
 
 
 def test_seven_symbols_each_appearing_eight_times():
-    """"Seven symbols, each appearing eight times." / "Each symbol occurs eight times"."""
+    """ "Seven symbols, each appearing eight times." / "Each symbol occurs eight times"."""
     assert set(ORIGINAL.symbols) == set(SYMBOLS)
     assert ORIGINAL.symbol_counts() == dict.fromkeys(SYMBOLS, 8)
 
 
 def test_original_has_three_placements_for_every_tile():
-    """"Each of the 28 tiles has exactly three matching placements on the empty board." / "The default
+    """ "Each of the 28 tiles has exactly three matching placements on the empty board." / "The default
     is the original board, with three matching placements for every tile.\""""
     counts = ORIGINAL.placement_counts()
     assert len(counts) == 28 and set(counts.values()) == {3}
@@ -58,7 +58,7 @@ def test_original_has_three_placements_for_every_tile():
 
 
 def test_placements_are_edge_adjacent_pairs_matching_the_symbols():
-    """"Diagonal contact does not count; gaps in the board are not spaces.\""""
+    """ "Diagonal contact does not count; gaps in the board are not spaces.\""""
     for t, placements in enumerate(ORIGINAL.placements):
         for a, b in placements:
             (ra, ca), (rb, cb) = SPACES[a], SPACES[b]
@@ -72,7 +72,7 @@ def test_placements_are_edge_adjacent_pairs_matching_the_symbols():
 
 
 def test_the_56_spaces_equal_the_area_but_28_tiles_cannot_fit():
-    """"The 56 spaces equal the total area of the tiles, but placing all 28 tiles is impossible."
+    """ "The 56 spaces equal the total area of the tiles, but placing all 28 tiles is impossible."
 
     Colour the spaces like a chessboard: 24 of one colour, 32 of the other; every tile covers one of
     each, so at most 24 tiles fit on any board."""
@@ -83,7 +83,7 @@ def test_the_56_spaces_equal_the_area_but_28_tiles_cannot_fit():
 
 
 def test_random_boards_over_thousands_of_seeds():
-    """"The board shape stays the same, each symbol appears eight times, and every tile (including
+    """ "The board shape stays the same, each symbol appears eight times, and every tile (including
     doubles) has at least two matching placements on the empty board.\""""
     for seed in range(2000):
         board = random_board(seed)
@@ -93,14 +93,14 @@ def test_random_boards_over_thousands_of_seeds():
 
 
 def test_random_boards_are_reproducible_and_vary():
-    """"Choose Random in the invitation to generate a new symbol arrangement when the game starts.\""""
+    """ "Choose Random in the invitation to generate a new symbol arrangement when the game starts.\""""
     assert random_board(7) == random_board(7)
     assert len({random_board(s).symbols for s in range(50)}) == 50
     assert all(not equivalent(random_board(s), ORIGINAL) for s in range(20))
 
 
 def test_lab_boards_are_original_style_and_genuinely_different():
-    """"Can you find a genuinely different symbol distribution with the same properties, beyond renaming
+    """ "Can you find a genuinely different symbol distribution with the same properties, beyond renaming
     symbols, rotation or reflection?\""""
     forms = {canonical_form(ORIGINAL)}
     assert len(LAB_BOARDS) >= 8

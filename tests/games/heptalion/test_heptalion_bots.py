@@ -42,7 +42,9 @@ def test_every_level_plays_legal_moves(players, hidden):
     """3 and 4 players are supported at every level, with visible and hidden hands."""
     for level in LEVELS:
         bot = FAST_HARD if level == "hard" else GAME.bot(level)
-        end = play_out(new_state(seed=players, players=players, hidden=hidden, board="random"), [bot] * players, 1)
+        end = play_out(
+            new_state(seed=players, players=players, hidden=hidden, board="random"), [bot] * players, 1
+        )
         assert end.outcome().winner is not None
 
 
@@ -61,7 +63,7 @@ def _other_deal(state: HeptalionState) -> HeptalionState:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_bots_read_only_the_view(players):
-    """"In the hidden variant, Automa+ uses only its own tiles, public placements and the public discarded
+    """ "In the hidden variant, Automa+ uses only its own tiles, public placements and the public discarded
     tile." Same view, different hidden tiles elsewhere: the same decision."""
     first = ["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D"][: {3: 9, 4: 7}[players]]
     a = deal(first, players=players, hidden=True)
@@ -116,7 +118,10 @@ def test_hard_finds_the_winning_move_in_small_endgames():
     for seed in range(40):
         state = new_state(seed=seed)
         rng = random.Random(seed)
-        while not state.is_over() and len(state.legal_moves()) + len(state.moves_for(1 - state.current_player())) > 7:
+        while (
+            not state.is_over()
+            and len(state.legal_moves()) + len(state.moves_for(1 - state.current_player())) > 7
+        ):
             moves = state.legal_moves()
             state.play(moves[rng.randrange(len(moves))])
         if state.is_over():

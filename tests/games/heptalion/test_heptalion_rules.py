@@ -40,7 +40,7 @@ def test_registered():
 
 
 def test_place_one_domino_on_your_turn():
-    """"Place one domino on your turn.\""""
+    """ "Place one domino on your turn.\""""
     state = new_state(seed=1)
     seat = state.current_player()
     before = len(state.hands[seat])
@@ -50,7 +50,7 @@ def test_place_one_domino_on_your_turn():
 
 
 def test_first_player_unable_to_place_loses():
-    """"The first player unable to place a tile loses.\""""
+    """ "The first player unable to place a tile loses.\""""
     for seed in range(20):
         *_, end = random_game(seed)
         loser = end.eliminated[0]
@@ -59,7 +59,7 @@ def test_first_player_unable_to_place_loses():
 
 
 def test_three_or_four_players_last_remaining_wins():
-    """"With three or four players, players are eliminated and the last remaining player wins.\""""
+    """ "With three or four players, players are eliminated and the last remaining player wins.\""""
     for players in (3, 4):
         for seed in range(10):
             *_, end = random_game(seed, players)
@@ -70,7 +70,7 @@ def test_three_or_four_players_last_remaining_wins():
 
 
 def test_every_tile_is_unique():
-    """"Every tile is unique." / "The set contains all 28 unordered pairs of seven symbols, including
+    """ "Every tile is unique." / "The set contains all 28 unordered pairs of seven symbols, including
     the seven doubles.\""""
     assert len(set(TILES)) == 28
     assert sum(1 for a, b in TILES if a == b) == 7
@@ -81,7 +81,7 @@ def test_every_tile_is_unique():
 
 
 def test_both_symbols_must_match_two_adjacent_empty_spaces():
-    """"Both of its symbols must match two adjacent, empty spaces on the board.\""""
+    """ "Both of its symbols must match two adjacent, empty spaces on the board.\""""
     state = new_state(seed=2)
     for move in state.legal_moves():
         a, b = move.spaces
@@ -95,7 +95,7 @@ def test_both_symbols_must_match_two_adjacent_empty_spaces():
 
 @pytest.mark.parametrize("players, each, left", [(2, 14, 0), (3, 9, 1), (4, 7, 0)])
 def test_shuffle_and_deal(players, each, left):
-    """"Shuffle the tiles and deal randomly:" 2 players 14 each, none left; 3 players 9 each, "One tile,
+    """ "Shuffle the tiles and deal randomly:" 2 players 14 each, none left; 3 players 9 each, "One tile,
     displayed face up and excluded"; 4 players 7 each, none left."""
     state = new_state(seed=11, players=players)
     assert [len(h) for h in state.hands] == [each] * players
@@ -113,7 +113,7 @@ def test_three_player_discard_is_excluded():
 
 
 def test_normally_all_hands_are_visible():
-    """"Normally all hands are visible.\""""
+    """ "Normally all hands are visible.\""""
     state = new_state(seed=3, players=4)
     view = state.view(2)
     assert view["hidden"] is False
@@ -122,7 +122,7 @@ def test_normally_all_hands_are_visible():
 
 
 def test_hidden_hands_only_the_owner_sees_unplayed_tiles():
-    """"The invitation can instead select hidden hands: only the owner sees their unplayed tiles.\""""
+    """ "The invitation can instead select hidden hands: only the owner sees their unplayed tiles.\""""
     for players in (2, 3, 4):
         state = new_state(seed=4, players=players, hidden=True)
         for me in range(players):
@@ -151,7 +151,7 @@ def test_hidden_views_change_only_with_what_the_seat_may_see():
 
 
 def test_three_player_discard_is_always_public():
-    """"The discarded tile in a three-player game is always public.\""""
+    """ "The discarded tile in a three-player game is always public.\""""
     for hidden in (False, True):
         state = new_state(seed=6, players=3, hidden=hidden)
         d = TILES[state.discard]
@@ -161,7 +161,7 @@ def test_three_player_discard_is_always_public():
 
 
 def test_choose_a_starting_player():
-    """"Choose a starting player (usually the loser of the previous game).\""""
+    """ "Choose a starting player (usually the loser of the previous game).\""""
     for start in range(3):
         state = new_state(seed=9, players=3, start=start)
         assert state.current_player() == start == state.start
@@ -182,7 +182,7 @@ def test_random_starting_player_from_the_seed():
 
 
 def test_starting_player_is_marked_with_a_star():
-    """"Online, the framework determines the starting player, marked with ★ after their login.\""""
+    """ "Online, the framework determines the starting player, marked with ★ after their login.\""""
     state = new_state(seed=1, players=4, start=2)
     view = state.view(0)
     assert view["start"] == 2
@@ -190,7 +190,7 @@ def test_starting_player_is_marked_with_a_star():
 
 
 def test_play_follows_the_seating_order():
-    """"Play follows the seating order.\""""
+    """ "Play follows the seating order.\""""
     for state in random_game(8, 4):
         if state.is_over():
             break
@@ -208,7 +208,7 @@ def test_play_follows_the_seating_order():
 
 
 def test_random_board_option_generates_a_board_at_game_start():
-    """"Choose Random in the invitation to generate a new symbol arrangement when the game starts.\""""
+    """ "Choose Random in the invitation to generate a new symbol arrangement when the game starts.\""""
     a = new_state(seed=1, board="random")
     b = new_state(seed=2, board="random")
     assert a.board.kind == "random" and a.board != ORIGINAL and a.board.symbols != b.board.symbols
@@ -217,7 +217,7 @@ def test_random_board_option_generates_a_board_at_game_start():
 
 
 def test_random_arrangement_stays_fixed_and_is_saved():
-    """"The arrangement stays fixed throughout the game." The board is stored in the save."""
+    """ "The arrangement stays fixed throughout the game." The board is stored in the save."""
     rows = None
     for state in random_game(21, 2, check_round_trip=True, board="random"):
         if rows is None:
@@ -227,7 +227,7 @@ def test_random_arrangement_stays_fixed_and_is_saved():
 
 
 def test_random_games_are_named():
-    """"Random games are named Heptalion (Random).\""""
+    """ "Random games are named Heptalion (Random).\""""
     assert new_state(seed=1, board="random").view(0)["name"] == "Heptalion (Random)"
     assert new_state(seed=1).view(0)["name"] == "Heptalion"
 
@@ -236,8 +236,10 @@ def test_random_games_are_named():
 
 
 def test_select_one_tile_in_your_hand():
-    """"Select one tile in your hand.\""""
-    state = deal(["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"])
+    """ "Select one tile in your hand.\""""
+    state = deal(
+        ["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"]
+    )
     foreign = placement("T-P")  # seat 1 holds T-P
     with pytest.raises(IllegalMoveError, match="do not hold"):
         state.play(foreign)
@@ -245,8 +247,10 @@ def test_select_one_tile_in_your_hand():
 
 
 def test_two_empty_spaces_sharing_an_edge():
-    """"Choose two empty board spaces sharing an edge.\""""
-    state = deal(["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"])
+    """ "Choose two empty board spaces sharing an edge.\""""
+    state = deal(
+        ["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"]
+    )
     # X at (0,5) and C at (1,4): diagonal
     x, c = SPACE_AT[(0, 5)], SPACE_AT[(1, 4)]
     with pytest.raises(IllegalMoveError, match="do not share an edge"):
@@ -254,8 +258,10 @@ def test_two_empty_spaces_sharing_an_edge():
 
 
 def test_diagonal_contact_and_gaps():
-    """"Diagonal contact does not count; gaps in the board are not spaces.\""""
-    state = deal(["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"])
+    """ "Diagonal contact does not count; gaps in the board are not spaces.\""""
+    state = deal(
+        ["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"]
+    )
     # (5,3) D and (5,7) C sit across the gap of the central cross
     d, c = SPACE_AT[(5, 3)], SPACE_AT[(5, 7)]
     with pytest.raises(IllegalMoveError, match="do not share an edge"):
@@ -265,8 +271,10 @@ def test_diagonal_contact_and_gaps():
 
 
 def test_match_both_symbols():
-    """"Match both symbols.\""""
-    state = deal(["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"])
+    """ "Match both symbols.\""""
+    state = deal(
+        ["X-X", "X-C", "X-D", "X-S", "X-T", "X-P", "X-L", "C-C", "C-D", "C-S", "C-T", "C-P", "C-L", "D-D"]
+    )
     x, c = SPACE_AT[(0, 5)], SPACE_AT[(1, 5)]  # X above D
     assert ORIGINAL.symbols[c] == "D"
     with pytest.raises(IllegalMoveError, match="does not match"):
@@ -275,7 +283,7 @@ def test_match_both_symbols():
 
 
 def test_rotate_or_exchange_ends():
-    """"You may rotate the tile or exchange its ends." / "A dot/plus tile covers two adjacent spaces
+    """ "You may rotate the tile or exchange its ends." / "A dot/plus tile covers two adjacent spaces
     showing a dot and a plus, in either order.\""""
     move = placement("T-P")
     a, b = move.spaces
@@ -287,7 +295,9 @@ def test_rotate_or_exchange_ends():
         state.play(f"P-T@{mv.spaces[1]},{mv.spaces[0]}")
         assert state.covered[-1][1] == mv
     # rotation: placements of one tile on the original run both across and down the board
-    directions = {abs(SPACE_AT_INV(a)[0] - SPACE_AT_INV(b)[0]) for t in range(28) for a, b in ORIGINAL.placements[t]}
+    directions = {
+        abs(SPACE_AT_INV(a)[0] - SPACE_AT_INV(b)[0]) for t in range(28) for a, b in ORIGINAL.placements[t]
+    }
     assert directions == {0, 1}
 
 
@@ -298,7 +308,7 @@ def SPACE_AT_INV(space: int) -> tuple[int, int]:
 
 
 def test_a_double_needs_two_adjacent_equal_symbols():
-    """"A dot/dot tile needs two adjacent dots.\""""
+    """ "A dot/dot tile needs two adjacent dots.\""""
     for a, b in ORIGINAL.placements[TILE_INDEX[("T", "T")]]:
         assert ORIGINAL.symbols[a] == ORIGINAL.symbols[b] == "T" and b in NEIGHBOURS[a]
     move = placement("T-T")
@@ -306,7 +316,7 @@ def test_a_double_needs_two_adjacent_equal_symbols():
 
 
 def test_place_it_face_down_covering_both_spaces():
-    """"Place it face down, covering both spaces." Covered spaces are marked in the view."""
+    """ "Place it face down, covering both spaces." Covered spaces are marked in the view."""
     state = new_state(seed=5)
     move = state.legal_moves()[3]
     state.play(move)
@@ -314,13 +324,19 @@ def test_place_it_face_down_covering_both_spaces():
     covered = [s["id"] for s in view["spaces"] if s["covered"]]
     assert covered == sorted(move.spaces)
     assert view["covered"] == [
-        {"number": 1, "seat": 1 - state.current_player(), "tile": f"{move.tile[0]}-{move.tile[1]}",
-         "spaces": list(move.spaces), "move": str(move), "latest": True}
+        {
+            "number": 1,
+            "seat": 1 - state.current_player(),
+            "tile": f"{move.tile[0]}-{move.tile[1]}",
+            "spaces": list(move.spaces),
+            "move": str(move),
+            "latest": True,
+        }
     ]
 
 
 def test_never_cover_an_occupied_space_or_overlap():
-    """"You may never cover an occupied space, overlap another tile, or move a tile already placed.\""""
+    """ "You may never cover an occupied space, overlap another tile, or move a tile already placed.\""""
     for state in random_game(13):
         if state.is_over():
             break
@@ -346,7 +362,7 @@ def test_never_cover_an_occupied_space_or_overlap():
 
 
 def test_confirm_and_undo_are_the_screens():
-    """"Confirm your turn using the standard framework button. Until confirmation, you may undo and
+    """ "Confirm your turn using the standard framework button. Until confirmation, you may undo and
     choose a different placement." The engine takes a complete placement as one action; the screen
     tries choices on a clone."""
     state = new_state(seed=3)
@@ -356,7 +372,7 @@ def test_confirm_and_undo_are_the_screens():
 
 
 def test_a_complete_placement_is_one_action():
-    """"A complete placement is one action." / "These selections do not add history entries.\""""
+    """ "A complete placement is one action." / "These selections do not add history entries.\""""
     state = new_state(seed=3)
     state.play(state.legal_moves()[0])
     assert [e["kind"] for e in state.history] == ["place"]
@@ -366,14 +382,19 @@ def test_a_complete_placement_is_one_action():
 
 
 def test_you_cannot_pass_voluntarily():
-    """"You cannot pass voluntarily.\""""
+    """ "You cannot pass voluntarily.\""""
     state = new_state(seed=1)
     for text in ("pass", "", "T-P", "T-P@", "T-P@1", "Q-P@1,2", "T-P@a,b", "T-P@3,3"):
         with pytest.raises(IllegalMoveError):
             state.play(text)
     with pytest.raises(IllegalMoveError):
         state.play(None)  # type: ignore[arg-type]
-    for junk in (Move(("X",), (1, 2)), Move(("X", "X"), ("a", "b")), Move(("Q", "X"), (1, 2)), Move("XX", (1, 2, 3))):  # type: ignore[arg-type]
+    for junk in (
+        Move(("X",), (1, 2)),
+        Move(("X", "X"), ("a", "b")),
+        Move(("Q", "X"), (1, 2)),
+        Move("XX", (1, 2, 3)),
+    ):  # type: ignore[arg-type]
         with pytest.raises(IllegalMoveError):
             state.play(junk)
     assert all(str(m) != "pass" for m in state.legal_moves())
@@ -390,13 +411,13 @@ def test_current_player_can_always_move():
 
 
 def test_eliminated_when_none_of_your_tiles_fits():
-    """"When your turn arrives and none of your remaining tiles fits, you are eliminated.\""""
+    """ "When your turn arrives and none of your remaining tiles fits, you are eliminated.\""""
     for players in (2, 3, 4):
         for seed in range(10):
             prev = None
             for state in random_game(seed, players):
                 if prev is not None:
-                    new = state.eliminated[len(prev.eliminated):]
+                    new = state.eliminated[len(prev.eliminated) :]
                     for seat in new:
                         assert not state.moves_for(seat)  # nothing of theirs fits
                         assert state.status[seat] == "eliminated"
@@ -404,17 +425,19 @@ def test_eliminated_when_none_of_your_tiles_fits():
 
 
 def test_two_players_opponent_wins_immediately():
-    """"With two players, your opponent wins immediately.\""""
+    """ "With two players, your opponent wins immediately.\""""
     for seed in range(10):
         for state in random_game(seed):
             if state.eliminated:
                 assert state.is_over() and state.current_player() is None
                 assert state.outcome().winners == (1 - state.eliminated[0],)
-                assert state.outcome().placings == tuple(1 if s != state.eliminated[0] else 2 for s in range(2))
+                assert state.outcome().placings == tuple(
+                    1 if s != state.eliminated[0] else 2 for s in range(2)
+                )
 
 
 def test_three_or_four_skip_eliminated_players():
-    """"With three or four, skip eliminated players and continue until only one player remains.\""""
+    """ "With three or four, skip eliminated players and continue until only one player remains.\""""
     seen_mid_game_elimination = False
     for players in (3, 4):
         for seed in range(15):
@@ -440,7 +463,9 @@ def test_elimination_order_and_placings_pinned():
         assert end.history[-1] == {"kind": "winner", "seat": winner, "move": None}
         view = end.view(0)
         assert view["eliminated"] == end.eliminated
-        assert [s["status"] for s in view["seats"]] == ["winner" if s == winner else "eliminated" for s in range(players)]
+        assert [s["status"] for s in view["seats"]] == [
+            "winner" if s == winner else "eliminated" for s in range(players)
+        ]
     assert end3.eliminated == [2, 0] and end3.outcome().winner == 1
     assert [e["after"] for e in end3.history if e["kind"] == "eliminated"] == [16, 18]
     # after seat 2 is out (16 tiles placed), only seats 0 and 1 place tiles, alternating
@@ -450,7 +475,7 @@ def test_elimination_order_and_placings_pinned():
 
 
 def test_their_remaining_hand_need_not_be_empty_or_playable():
-    """"Their remaining hand does not need to be empty or playable: they have already won.\""""
+    """ "Their remaining hand does not need to be empty or playable: they have already won.\""""
     found = False
     for seed in range(30):
         *_, end = random_game(seed, 3)
@@ -461,14 +486,14 @@ def test_their_remaining_hand_need_not_be_empty_or_playable():
 
 
 def test_checked_automatically_after_each_placement():
-    """"The online game checks this automatically after turn confirmation.\""""
+    """ "The online game checks this automatically after turn confirmation.\""""
     for seed in range(5):
         *_, state = random_game(seed, 4)
         assert state.is_over()
 
 
 def test_winner_reported_all_others_share_second_place():
-    """"It reports the winner; all other players share second place because the rules specify no further
+    """ "It reports the winner; all other players share second place because the rules specify no further
     ranking.\""""
     for players in (2, 3, 4):
         *_, end = random_game(3, players)
@@ -482,14 +507,14 @@ def test_winner_reported_all_others_share_second_place():
 
 
 def test_your_player_information_comes_first():
-    """"Your player information always comes first." The view names the seat ("seat") and its hand."""
+    """ "Your player information always comes first." The view names the seat ("seat") and its hand."""
     state = new_state(seed=1, players=3, hidden=True)
     view = state.view(2)
     assert view["seat"] == 2 and len(view["hand"]) == 9
 
 
 def test_only_playable_tiles_and_matching_spaces():
-    """"Only playable tiles and matching empty spaces become clickable." legal_moves lists exactly the
+    """ "Only playable tiles and matching empty spaces become clickable." legal_moves lists exactly the
     placements; other seats get none."""
     state = new_state(seed=1)
     seat = state.current_player()
@@ -498,7 +523,7 @@ def test_only_playable_tiles_and_matching_spaces():
 
 
 def test_select_a_tile_then_its_first_then_its_second_space():
-    """"Select a tile, its first space, then its second space. Selecting another tile changes your local
+    """ "Select a tile, its first space, then its second space. Selecting another tile changes your local
     choice; tapping the first space again resets it." The engine gives the screen, per playable tile,
     the spaces that can be clicked first and, for each, the spaces that complete the placement."""
     state = new_state(seed=1)
@@ -517,7 +542,7 @@ def test_select_a_tile_then_its_first_then_its_second_space():
 
 
 def test_most_recent_domino_is_marked():
-    """"The most recent placed domino has a darker outline. Covered dominoes are face down.\""""
+    """ "The most recent placed domino has a darker outline. Covered dominoes are face down.\""""
     states = list(random_game(2))
     for state in states[1:]:
         latest = [c for c in state.view(0)["covered"] if c["latest"]]
@@ -529,7 +554,13 @@ def test_most_recent_domino_is_marked():
 
 def test_round_trips_at_every_step():
     """to_dict / from_dict, views and move text round-trip after every move, for every variant."""
-    cases = [(2, {}), (3, {"hidden": True}), (4, {"board": "random"}), (2, {"board": "lab", "hidden": True}), (1, {})]
+    cases = [
+        (2, {}),
+        (3, {"hidden": True}),
+        (4, {"board": "random"}),
+        (2, {"board": "lab", "hidden": True}),
+        (1, {}),
+    ]
     for players, options in cases:
         for state in random_game(17, players, check_round_trip=True, **options):
             json.dumps(state.to_dict())
@@ -558,7 +589,10 @@ def test_clone_is_independent():
         lambda d: d.update(start="zero"),
         lambda d: d.update(start=7),
         lambda d: d["board"].update(rows=["X"]),
-        lambda d: d["board"].update(kind="original", rows=list(__import__("boneyard.games.heptalion.board", fromlist=["x"]).random_board(1).rows)),
+        lambda d: d["board"].update(
+            kind="original",
+            rows=list(__import__("boneyard.games.heptalion.board", fromlist=["x"]).random_board(1).rows),
+        ),
         lambda d: d.pop("board"),
         lambda d: d.update(discard="X-X"),
         lambda d: d.update(seed="abc"),
@@ -592,7 +626,7 @@ def test_view_refuses_unknown_seats():
 
 
 def test_how_many_can_you_fit_solo():
-    """"How many can you fit?" Solo (players=1): all 28 tiles, place different tiles until none fits."""
+    """ "How many can you fit?" Solo (players=1): all 28 tiles, place different tiles until none fits."""
     for board in ("original", "random"):
         *_, state = random_game(4, 1, board=board)
         out = state.outcome()
@@ -610,7 +644,10 @@ def test_lab_board_option_and_custom_rows():
     custom = new_state(seed=1, board=list(LAB_BOARDS[2].rows))
     assert custom.board.symbols == LAB_BOARDS[2].symbols
     with pytest.raises(ValueError, match="not original-style"):
-        new_state(seed=1, board=list(__import__("boneyard.games.heptalion.board", fromlist=["x"]).random_board(1).rows))
+        new_state(
+            seed=1,
+            board=list(__import__("boneyard.games.heptalion.board", fromlist=["x"]).random_board(1).rows),
+        )
 
 
 def test_symbols_are_the_shared_symbol_set():
@@ -621,9 +658,10 @@ def test_symbols_are_the_shared_symbol_set():
 # -- fuzzing: never another exception type ---------------------------------------------------------
 
 
-
 @settings(deadline=None, max_examples=300)
-@given(st.text(max_size=20) | st.from_regex(r"[XCDSTPLQ]-[XCDSTPLQ]@-?[0-9]{1,3},-?[0-9]{1,3}", fullmatch=True))
+@given(
+    st.text(max_size=20) | st.from_regex(r"[XCDSTPLQ]-[XCDSTPLQ]@-?[0-9]{1,3},-?[0-9]{1,3}", fullmatch=True)
+)
 def test_play_refuses_any_text_cleanly(text):
     """Any text is either a legal move or refused with IllegalMoveError."""
     state = new_state(seed=1)
@@ -641,7 +679,12 @@ def test_play_refuses_any_text_cleanly(text):
 
 
 @settings(deadline=None, max_examples=100)
-@given(st.integers(0, 10_000), st.sampled_from([1, 2, 3, 4]), st.booleans(), st.sampled_from(["original", "random", "lab"]))
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from([1, 2, 3, 4]),
+    st.booleans(),
+    st.sampled_from(["original", "random", "lab"]),
+)
 def test_games_round_trip_from_any_seed(seed, players, hidden, board):
     """Seeded games of every kind are reproducible: the same seed and options give the same save."""
     a = new_state(seed=seed, players=players, hidden=hidden, board=board)

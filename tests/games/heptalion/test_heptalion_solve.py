@@ -11,7 +11,7 @@ from boneyard.games.heptalion.solve import check_layout, main, render, solve
 
 
 def test_original_maximum_is_24_and_proved():
-    """"How many can you fit?" On the original board: 24 (the checkerboard bound), with a layout."""
+    """ "How many can you fit?" On the original board: 24 (the checkerboard bound), with a layout."""
     solution = solve(ORIGINAL)
     assert solution.proven and solution.max_tiles == 24 == len(DARK)
     check_layout(ORIGINAL, solution.layout)

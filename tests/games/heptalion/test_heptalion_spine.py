@@ -317,7 +317,9 @@ def at_first_elimination(seed: int, players: int) -> HeptalionState:
     return state
 
 
-@pytest.mark.parametrize("seed,players,seat", [(3, 4, 2), (4, 4, 1), (15, 4, 2), (13, 4, 1), (10, 3, 1), (23, 3, 0)])
+@pytest.mark.parametrize(
+    "seed,players,seat", [(3, 4, 2), (4, 4, 1), (15, 4, 2), (13, 4, 1), (10, 3, 1), (23, 3, 0)]
+)
 def test_every_unseen_tile_reaches_every_place_it_may_be_and_no_other(seed, players, seat):
     """Over many samples each unseen tile lands in every hand a blind deal that looks the same can give it,
     and nowhere else, about as often (the sampler is uniform over the deals the seat cannot tell apart)."""
@@ -338,7 +340,9 @@ def test_every_unseen_tile_reaches_every_place_it_may_be_and_no_other(seed, play
     assert set(got) == set(want), "a tile missed a place it may be, or went where it may not"
     for place in want:
         assert abs(got[place] / len(drawn) - want[place] / len(blind)) < 0.12, place
-    assert len(set(want)) < sum(len(state.hands[s]) for s in hidden) * len(hidden)  # the history did rule some out
+    assert len(set(want)) < sum(len(state.hands[s]) for s in hidden) * len(
+        hidden
+    )  # the history did rule some out
 
 
 def test_sample_is_fast():
@@ -369,12 +373,23 @@ def test_searcher_moves_and_eliminations_equal_the_states():
     checked = 0
     for seed in range(240):
         players = 2 + seed % 3
-        state = new_state(seed=seed, players=players, hidden=seed % 2 == 1, board="random" if seed % 4 >= 2 else "original")
+        state = new_state(
+            seed=seed, players=players, hidden=seed % 2 == 1, board="random" if seed % 4 >= 2 else "original"
+        )
         view = state.view(state.current_player())
         if state.hidden:  # the search's view of a hidden game is a deal of it: take the true one
-            truth = Position(state.board.placement_masks, state.occupied, [tuple(h) for h in state.hands], list(state.alive))
+            truth = Position(
+                state.board.placement_masks,
+                state.occupied,
+                [tuple(h) for h in state.hands],
+                list(state.alive),
+            )
             (guess,) = sample_positions(view, random.Random(seed), 1)
-            assert (guess.occ, guess.alive, guess.hands[view["seat"]]) == (truth.occ, truth.alive, truth.hands[view["seat"]])
+            assert (guess.occ, guess.alive, guess.hands[view["seat"]]) == (
+                truth.occ,
+                truth.alive,
+                truth.hands[view["seat"]],
+            )
             pos = truth
         else:
             (pos,) = sample_positions(view, random.Random(seed), 1)
@@ -402,7 +417,12 @@ def hard_positions() -> Iterator[dict[str, Any]]:
     for players in (2, 3, 4):
         for hidden in (False, True):
             for seed in range(3):
-                state = new_state(seed=300 + seed, players=players, hidden=hidden, board="random" if seed == 1 else "original")
+                state = new_state(
+                    seed=300 + seed,
+                    players=players,
+                    hidden=hidden,
+                    board="random" if seed == 1 else "original",
+                )
                 rng = random.Random(seed)
                 k = 0
                 while not state.is_over():

@@ -14,7 +14,9 @@ FAR = [(40, -71), (-33, 90), (101, 100)]  # outside the precomputed tables: the 
 
 def _area(points):
     """Return the shoelace sum: positive for clockwise on screen (y downward)."""
-    return sum(points[i][0] * points[(i + 1) % 3][1] - points[(i + 1) % 3][0] * points[i][1] for i in range(3))
+    return sum(
+        points[i][0] * points[(i + 1) % 3][1] - points[(i + 1) % 3][0] * points[i][1] for i in range(3)
+    )
 
 
 def _close(a, b):

@@ -11,7 +11,16 @@ from triangles_helpers import engine_placements, oracle_placements
 
 from boneyard.core import IllegalMoveError
 from boneyard.games.triangles import GAME, grid
-from boneyard.games.triangles.rules import TILES, Draw, Pass, Place, from_dict, new_state, parse_move, tile_text
+from boneyard.games.triangles.rules import (
+    TILES,
+    Draw,
+    Pass,
+    Place,
+    from_dict,
+    new_state,
+    parse_move,
+    tile_text,
+)
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 players = st.integers(min_value=2, max_value=4)
@@ -118,11 +127,15 @@ def test_views_hide_what_they_must(seed, n):
             hidden = {tile_text(t) for q in range(n) if q != p for t in state.hands[q]}
             hidden |= {tile_text(t) for t in state.stock}
             public = {item["tile"] for item in view["table"]} | set(view["hand"])
-            text = json.dumps({k: v for k, v in view.items() if k not in ("table", "hand", "legal_moves", "opening")})
+            text = json.dumps(
+                {k: v for k, v in view.items() if k not in ("table", "hand", "legal_moves", "opening")}
+            )
             for tile in hidden:
                 assert tile not in text
             assert not hidden & public
-            assert all(h["move"] in ("draw", "pass") or h["move"].split("@")[0] in public for h in view["history"])
+            assert all(
+                h["move"] in ("draw", "pass") or h["move"].split("@")[0] in public for h in view["history"]
+            )
             if p == state.current_player():
                 assert view["legal_moves"] == [str(m) for m in state.legal_moves()]
             else:

@@ -77,7 +77,9 @@ def test_registered_with_players_option_and_levels():
     assert (GAME.min_players, GAME.max_players) == (2, 4)
     assert [o.name for o in GAME.options] == ["players"] and GAME.options[0].default == 2
     assert GAME.levels == ("random", "easy", "medium", "hard")
-    assert GAME.parse_move("draw") == parse_move("draw")  # the registered parser is the engine's (imported lazily)
+    assert GAME.parse_move("draw") == parse_move(
+        "draw"
+    )  # the registered parser is the engine's (imported lazily)
 
 
 def test_56_three_cornered_tiles():
@@ -90,7 +92,9 @@ def test_56_three_cornered_tiles():
 def test_every_combination_of_0_to_5_once():
     """'Each corner shows a number from 0 to 5, and every combination appears once.'"""
     assert len(set(TILES)) == 56
-    assert {tuple(sorted(t)) for t in TILES} == {(a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)}
+    assert {tuple(sorted(t)) for t in TILES} == {
+        (a, b, c) for a in range(6) for b in range(a, 6) for c in range(b, 6)
+    }
     assert all(list(t) == sorted(t) for t in TILES)  # printed ascending clockwise
 
 
@@ -247,7 +251,10 @@ def test_the_game_marks_the_spots_where_your_tile_fits():
     view = state.view(0)
     assert view["legal_moves"] == [str(m) for m in state.legal_moves()]
     assert sorted(view["legal_moves"]) == sorted(
-        f"{t}@{c[0]},{c[1]}r{k}" for t in ("3-5-5", "4-5-5") for c in grid.neighbours((0, 0)) for k in [0, 1, 2]
+        f"{t}@{c[0]},{c[1]}r{k}"
+        for t in ("3-5-5", "4-5-5")
+        for c in grid.neighbours((0, 0))
+        for k in [0, 1, 2]
         if state.board.refusal(c, corner_values(parse_tile(t), k)) is None
     )
     assert len(view["legal_moves"]) == 6
@@ -433,7 +440,19 @@ def test_move_text_is_forgiving_about_case_and_spaces():
 
 
 @pytest.mark.parametrize(
-    "bad", ["", "drew", "5-3-2@0,0r0", "2-3-5@0,0", "2-3-5@0,0r3", "2-3-6@0,0r0", "2-3@0,0r0", "2-3-5@a,0r0", None, 5]
+    "bad",
+    [
+        "",
+        "drew",
+        "5-3-2@0,0r0",
+        "2-3-5@0,0",
+        "2-3-5@0,0r3",
+        "2-3-6@0,0r0",
+        "2-3@0,0r0",
+        "2-3-5@a,0r0",
+        None,
+        5,
+    ],
 )
 def test_bad_move_text_is_a_value_error_and_an_illegal_move(bad):
     with pytest.raises(ValueError):
@@ -444,7 +463,14 @@ def test_bad_move_text_is_a_value_error_and_an_illegal_move(bad):
 
 
 @pytest.mark.parametrize(
-    "bad", [Place((1, 2), (0, 0), 0), Place((5, 5, 5), (0,), 0), Place((5, 5, 5), (0, 0), 7), Place([5, 5, 5], (0, 0), 0), object()]
+    "bad",
+    [
+        Place((1, 2), (0, 0), 0),
+        Place((5, 5, 5), (0,), 0),
+        Place((5, 5, 5), (0, 0), 7),
+        Place([5, 5, 5], (0, 0), 0),
+        object(),
+    ],
 )
 def test_malformed_move_objects_are_refused(bad):
     state = new_state(seed=3)
@@ -498,7 +524,9 @@ def test_save_resumes_identically():
         lambda d: d.update(current=5),
         lambda d: d.update(draws_left=-1),
         lambda d: d.update(rng=[1, 2]),
-        lambda d: d["table"].append({"tile": d["hands"][0].pop(), "cell": [30, 30], "rotation": 0, "seat": 0}),
+        lambda d: d["table"].append(
+            {"tile": d["hands"][0].pop(), "cell": [30, 30], "rotation": 0, "seat": 0}
+        ),
         lambda d: d["table"][0].update(cell=[1, 1]),
         lambda d: d["table"][0].update(rotation="x"),
         lambda d: d.update(history=[[0, "nonsense"]]),

@@ -233,7 +233,9 @@ def test_a_sample_shows_the_same_view_and_breaks_no_proven_void():
         sampled = GAME.sample(view, random.Random(count))
         assert sampled.view(seat) == view
         assert not broken_voids(view, sampled)
-        everything = [t for hand in sampled.hands for t in hand] + sampled.stock + [i.tile for i in sampled.laid]
+        everything = (
+            [t for hand in sampled.hands for t in hand] + sampled.stock + [i.tile for i in sampled.laid]
+        )
         assert sorted(everything) == sorted(TILES)
         count += 1
     assert count > 1500, count
@@ -293,7 +295,9 @@ def allowed_places(view):
     return places
 
 
-@pytest.mark.parametrize("seed,players,moves,viewer", [(7, 3, 0, 1), (7, 3, 40, 0), (12, 2, 30, 1), (3, 4, 24, 2)])
+@pytest.mark.parametrize(
+    "seed,players,moves,viewer", [(7, 3, 0, 1), (7, 3, 40, 0), (12, 2, 30, 1), (3, 4, 24, 2)]
+)
 def test_over_many_samples_every_unseen_tile_appears_wherever_it_may_be(seed, players, moves, viewer):
     *_, state = bot_game(seed, players, stop=moves)
     view = state.view(viewer)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from boneyard.games.triangles import grid
 from boneyard.games.triangles.rules import (
@@ -13,8 +14,8 @@ from boneyard.games.triangles.rules import (
     TrianglesState,
     corner_values,
     from_dict,
-    opening_tile,
     new_state,
+    opening_tile,
     parse_tile,
     rotations,
     tile_text,
@@ -62,7 +63,9 @@ def position(
     return from_dict(data)
 
 
-def empty_stock_position(hands: list[list[str]], table: list[tuple[str, tuple[int, int], int]], **kw: Any) -> TrianglesState:
+def empty_stock_position(
+    hands: list[list[str]], table: list[tuple[str, tuple[int, int], int]], **kw: Any
+) -> TrianglesState:
     """Return a position like ``position`` with an empty stock (its tiles are out of play)."""
     state = position(hands, table, **kw)
     state.stock = []
@@ -86,7 +89,9 @@ def _key(point: tuple[float, float]) -> tuple[int, int]:
     return (round(point[0] * 2), round(point[1] / grid.H))
 
 
-def oracle_placements(placed: dict[tuple[int, int], tuple[int, int, int]], hand: list[tuple[int, int, int]]) -> set[tuple]:
+def oracle_placements(
+    placed: dict[tuple[int, int], tuple[int, int, int]], hand: list[tuple[int, int, int]]
+) -> set[tuple]:
     """Return every legal (tile, cell, corner values) by brute force from plane points only.
 
     Independent of the engine's tables: adjacency is "two corner points in common", a corner meets
@@ -125,13 +130,13 @@ def engine_placements(state: TrianglesState) -> set[tuple]:
 
 
 __all__ = [
-    "position",
-    "empty_stock_position",
-    "random_games",
-    "oracle_placements",
-    "engine_placements",
     "Board",
     "corner_values",
+    "empty_stock_position",
+    "engine_placements",
+    "oracle_placements",
     "parse_tile",
+    "position",
+    "random_games",
     "rotations",
 ]

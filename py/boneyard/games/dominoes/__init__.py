@@ -53,10 +53,14 @@ GAME = GameInfo(
         Option("players", "Players", 2, (2, 3, 4), "2, 3 or 4 players, each for themselves"),
         Option("hand_size", "Tiles each", None, (), "None: 7 for two players, 5 for three or four"),
         Option("draw", "Draw game", True, (True, False), "True: draw from the boneyard; False: block game"),
-        Option("target", "Play to", None, (), "None: a single round; 50 or 100 (any positive number): a match"),
+        Option(
+            "target", "Play to", None, (), "None: a single round; 50 or 100 (any positive number): a match"
+        ),
     ),
     order=10,
 )
 
 
-__getattr__ = lazy_attributes(__name__, ".rules", ("DominoesState", "Move", "parse_move", "new_state", "from_dict"))
+__getattr__ = lazy_attributes(
+    __name__, ".rules", ("DominoesState", "Move", "parse_move", "new_state", "from_dict")
+)

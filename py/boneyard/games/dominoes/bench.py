@@ -90,7 +90,9 @@ def strength(games: int, seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; print every repeat and the median games per second."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.dominoes.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m boneyard.games.dominoes.bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)

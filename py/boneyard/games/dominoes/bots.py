@@ -87,7 +87,9 @@ W_DOUBLE = 6.0  # medium's taste: doubles first
 W_PIPS = 0.6  # medium's taste: heavy tiles first
 
 
-def _stuck_chance(ends: tuple[int, int], pool: list[tuple[int, int]], void: set[int], hand_count: int) -> float:
+def _stuck_chance(
+    ends: tuple[int, int], pool: list[tuple[int, int]], void: set[int], hand_count: int
+) -> float:
     """Return the chance that a rival holding ``hand_count`` unseen tiles matches neither end."""
     if set(ends) <= void:
         return 1.0
@@ -112,7 +114,9 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
     for piece in view["line"]:
         a, b = piece["tile"]
         seen.add((max(a, b), min(a, b)))
-    pool = [(a, b) for a in range(7) for b in range(a + 1) if (a, b) not in seen]  # rivals' hands and boneyard
+    pool = [
+        (a, b) for a in range(7) for b in range(a + 1) if (a, b) not in seen
+    ]  # rivals' hands and boneyard
     voids = rival_voids(view)
     counts = view["hand_counts"]
     ends = view["open_ends"]

@@ -85,7 +85,9 @@ ENDS_MASK = tuple(NUMBER_MASK[left] | NUMBER_MASK[right] for left in range(7) fo
 
 # OTHER[t * 7 + n]: the number tile t shows at its free half when laid against n (-1: it does not fit).
 OTHER = tuple(
-    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in TILES[t] else -1 for t in range(TILE_COUNT) for n in range(7)
+    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in TILES[t] else -1
+    for t in range(TILE_COUNT)
+    for n in range(7)
 )
 # The oriented piece a lay adds to the line: at the left end it reads (free, n), at the right (n, free).
 LEFT_PIECE = tuple((OTHER[k], k % 7) for k in range(TILE_COUNT * 7))
@@ -116,7 +118,10 @@ OPENING_ORDER = tuple(
 )
 # Pip totals of a mask, a byte at a time.
 _BYTE_PIPS = tuple(
-    tuple(sum(PIPS[8 * chunk + b] for b in range(8) if value >> b & 1 and 8 * chunk + b < TILE_COUNT) for value in range(256))
+    tuple(
+        sum(PIPS[8 * chunk + b] for b in range(8) if value >> b & 1 and 8 * chunk + b < TILE_COUNT)
+        for value in range(256)
+    )
     for chunk in range(4)
 )
 
@@ -375,7 +380,15 @@ class Table:
         if code == DRAW:
             t = self.stock.pop()
             self.hands[turn] |= 1 << t
-            return (turn, code, left, right, codes, passes, t)  # the same seat plays on: it draws until a tile fits
+            return (
+                turn,
+                code,
+                left,
+                right,
+                codes,
+                passes,
+                t,
+            )  # the same seat plays on: it draws until a tile fits
         if code == PASS:
             self.passes = passes + 1
             if passes + 1 >= self.players:
@@ -501,8 +514,14 @@ def resolve_options(
         raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
     if hand_size is None:
         hand_size = 7 if players == 2 else 5
-    if isinstance(hand_size, bool) or not isinstance(hand_size, int) or not 1 <= hand_size <= TILE_COUNT // players:
-        raise ValueError(f"hand_size must be 1 to {TILE_COUNT // players} for {players} players, not {hand_size!r}")
+    if (
+        isinstance(hand_size, bool)
+        or not isinstance(hand_size, int)
+        or not 1 <= hand_size <= TILE_COUNT // players
+    ):
+        raise ValueError(
+            f"hand_size must be 1 to {TILE_COUNT // players} for {players} players, not {hand_size!r}"
+        )
     if not isinstance(draw, bool):
         raise ValueError(f"draw must be true or false, not {draw!r}")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target < 1):
@@ -774,7 +793,9 @@ class DominoesState(TurnState):
         end.rng_state = self.rng.getstate()
         self.hand_number += 1
         self._events = []
-        self.table = deal(self.rng, self.players, self.options["hand_size"], self.options["draw"], result.winner)
+        self.table = deal(
+            self.rng, self.players, self.options["hand_size"], self.options["draw"], result.winner
+        )
         return end
 
     def _unfinish(self, end: _HandEnd) -> None:
@@ -899,7 +920,16 @@ class DominoesState(TurnState):
 
 
 _OWN_VIEW_KEYS = (
-    "options", "target", "hand_number", "line", "open_ends", "hand", "pips", "stock", "opening", "scores",
+    "options",
+    "target",
+    "hand_number",
+    "line",
+    "open_ends",
+    "hand",
+    "pips",
+    "stock",
+    "opening",
+    "scores",
     "hand_results",
 )
 
@@ -988,7 +1018,10 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     _check(isinstance(line_raw, list), "the line is a list of tiles")
     line: list[tuple[int, int]] = []
     for piece in line_raw:
-        _check(isinstance(piece, list) and len(piece) == 2 and all(isinstance(x, int) for x in piece), "bad line tile")
+        _check(
+            isinstance(piece, list) and len(piece) == 2 and all(isinstance(x, int) for x in piece),
+            "bad line tile",
+        )
         a, b = piece
         _check((max(a, b), min(a, b)) in TILE_ID, f"not a double-six tile: {piece!r}")
         if line:
@@ -1047,7 +1080,9 @@ def _check_event(event: Any, players: int) -> Event:
     """Return a saved history entry as an event tuple; raise ValueError when it is malformed."""
     _check(isinstance(event, Mapping), "a history entry is an object")
     seat = event.get("seat")
-    _check(isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players, "bad seat in history")
+    _check(
+        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players, "bad seat in history"
+    )
     move = parse_move(event["move"])
     if move.kind is MoveKind.LAY:
         return (seat, move._code, -1, -1, None, 0, -1)

@@ -85,7 +85,12 @@ def hand_slots(history: list[Mapping[str, Any]], players: int) -> list[list[Slot
                 mine.append(Slot(1))
         else:
             numbers = NUMBERS[_tile_of(event["tile"])]
-            if previous is not None and previous["seat"] == seat and previous["move"] == "draw" and len(mine) > 1:
+            if (
+                previous is not None
+                and previous["seat"] == seat
+                and previous["move"] == "draw"
+                and len(mine) > 1
+            ):
                 mine.pop()  # the tile just drawn: nothing else fitted
             else:
                 could = [slot for slot in mine if not slot.void & numbers]
@@ -134,7 +139,8 @@ def _deal(
 ) -> list[list[int]] | None:
     """Return the tiles of each place (same order) and, last, the boneyard; None when no deal fits."""
     allowed = [
-        [t for t in unseen if not slot.void & NUMBERS[t] and (below is None or RANK[t] > below)] for _, slot in places
+        [t for t in unseen if not slot.void & NUMBERS[t] and (below is None or RANK[t] > below)]
+        for _, slot in places
     ]
     if all(len(a) == len(unseen) for a in allowed):  # nothing proven: a uniform deal
         tiles = unseen[:]
@@ -239,7 +245,9 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
                 if dealt is None:
                     break
                 best = min((RANK[t] for d in dealt[:-1] for t in d), default=TILE_COUNT)
-                if best < top and any(RANK[t] == best for i, d in enumerate(dealt[:-1]) if places[i][0] == opener for t in d):
+                if best < top and any(
+                    RANK[t] == best for i, d in enumerate(dealt[:-1]) if places[i][0] == opener for t in d
+                ):
                     break
             else:
                 dealt = None

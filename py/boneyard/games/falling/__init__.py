@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ...core import GameInfo, Option, lazy_attributes, lazy_engine
 
-__all__ = ["GAME", "FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"]
+__all__ = ["GAME", "FallingState", "Move", "from_dict", "new_state", "parse_move", "replay"]
 
 GAME = GameInfo(
     id="falling",
@@ -58,14 +58,22 @@ GAME = GameInfo(
     **lazy_engine(f"{__name__}.sim"),
     bots={},
     options=(
-        Option("set", "Domino set", "norm", ("norm", "max"),
-               "Norm: the 28 dominoes of 0-6; Max: the 55 of 0-9."),
-        Option("mode", "Game type", "sprint", ("sprint", "marathon"),
-               "Sprint: one set. Marathon: a new set whenever one runs out, until the top is full."),
+        Option(
+            "set", "Domino set", "norm", ("norm", "max"), "Norm: the 28 dominoes of 0-6; Max: the 55 of 0-9."
+        ),
+        Option(
+            "mode",
+            "Game type",
+            "sprint",
+            ("sprint", "marathon"),
+            "Sprint: one set. Marathon: a new set whenever one runs out, until the top is full.",
+        ),
     ),
     realtime=True,
     order=90,
 )
 
 
-__getattr__ = lazy_attributes(__name__, ".sim", ("FallingState", "Move", "new_state", "from_dict", "parse_move", "replay"))
+__getattr__ = lazy_attributes(
+    __name__, ".sim", ("FallingState", "Move", "new_state", "from_dict", "parse_move", "replay")
+)

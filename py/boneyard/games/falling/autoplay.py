@@ -26,13 +26,14 @@ import statistics
 import sys
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ...core import derive_seed, make_rng
 from .sim import HEIGHT, SETS, SIZE, SPAWN_COL, WIDTH, Board, FallingState, new_state, replay
 
-__all__ = ["Weights", "Placement", "reachable", "choose", "AutoPlayer", "play_game", "run", "main"]
+__all__ = ["AutoPlayer", "Placement", "Weights", "choose", "main", "play_game", "reachable", "run"]
 
 HUMAN_DELAY = 6  # steps between two autoplayer commands in benchmarks: 10 a second
 _STEPS = (("left", -1, 0), ("right", 1, 0), ("rotate_cw", 0, 1), ("rotate_ccw", 0, 3))
@@ -103,12 +104,17 @@ def _shape(board: Board, w: Weights) -> float:
         vb = val[below] if below < SIZE else -1
         left = val[gap - 1] if col > 0 else -1
         right = val[gap + 1] if col < WIDTH - 1 else -1
-        if left >= 0 and (left == right or left == vb):
+        if left >= 0 and (left in (right, vb)):
             chances += 1
         if right >= 0 and right == vb:
             chances += 1
-    return (-w.height * top - w.danger * max(0, top - w.safe_height) - w.holes * holes
-            - w.bumpiness * bump + w.chances * chances)
+    return (
+        -w.height * top
+        - w.danger * max(0, top - w.safe_height)
+        - w.holes * holes
+        - w.bumpiness * bump
+        + w.chances * chances
+    )
 
 
 def _outcome(board: Board, place: Placement, a: int, b: int) -> tuple[int, Board]:
@@ -121,9 +127,16 @@ def _gain(score: int, w: Weights) -> float:
     return w.power * (score - 1) ** 2 + w.halves * score if score else 0.0
 
 
-def choose(board: Board, col: int, row: int, orientation: int, values: tuple[int, int],
-           next_values: tuple[int, int] | None = None, weights: Weights = Weights(),
-           width: int = 0) -> Placement:
+def choose(
+    board: Board,
+    col: int,
+    row: int,
+    orientation: int,
+    values: tuple[int, int],
+    next_values: tuple[int, int] | None = None,
+    weights: Weights = Weights(),
+    width: int = 0,
+) -> Placement:
     """Return the best placement of the falling domino (ties: the shortest path, then leftmost).
 
     With ``next_values`` and ``width`` > 0, the ``width`` best placements by themselves are scored
@@ -140,7 +153,7 @@ def choose(board: Board, col: int, row: int, orientation: int, values: tuple[int
     na, nb = next_values
     best: Placement = scored[0][2]
     best_value = float("-inf")
-    for _, n, place, score, after in scored[:width]:
+    for _, _n, place, score, after in scored[:width]:
         value = _gain(score, weights)
         if after.fits(SPAWN_COL, 0, 0):
             follow = (_outcome(after, nxt, na, nb) for nxt in reachable(after, SPAWN_COL, 0, 0))
@@ -190,21 +203,37 @@ class AutoPlayer:
                 return
 
     def _make_plan(self, state: FallingState) -> list[str]:
-        nxt = tuple(state.bag[0]) if self.lookahead and state.bag else None
-        place = choose(state.board, state.col, state.row, state.orientation, state.values,
-                       nxt, self.weights, self.lookahead)  # type: ignore[arg-type]
+        nxt = (state.bag[0][0], state.bag[0][1]) if self.lookahead and state.bag else None
+        place = choose(
+            state.board,
+            state.col,
+            state.row,
+            state.orientation,
+            state.values,
+            nxt,
+            self.weights,
+            self.lookahead,
+        )
         return [*place.path, "hard_drop"]
 
 
-def play_game(seed: int, set: str = "norm", mode: str = "sprint", max_sets: int = 10,
-              lookahead: int = 0, weights: Weights = Weights(), delay: int = HUMAN_DELAY) -> FallingState:
+def play_game(
+    seed: int,
+    set: str = "norm",
+    mode: str = "sprint",
+    max_sets: int = 10,
+    lookahead: int = 0,
+    weights: Weights = Weights(),
+    delay: int = HUMAN_DELAY,
+) -> FallingState:
     """Autoplay one seeded game to its end (cascades resolve at once) and return the final state.
 
     ``delay`` steps pass between two commands (the default, 10 commands a second, is a quick human's
     pace, which makes the Speed score meaningful; 0 plays instantly).
     """
-    state = new_state(seed, set=set, mode=mode, cascade_steps=0,
-                      max_sets=max_sets if mode == "marathon" else None)
+    state = new_state(
+        seed, set=set, mode=mode, cascade_steps=0, max_sets=max_sets if mode == "marathon" else None
+    )
     player = AutoPlayer(delay=delay, lookahead=lookahead, weights=weights)
     while not state.is_over():
         player.act(state)
@@ -297,16 +326,23 @@ def _sets_played(state: FallingState) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the autoplay command."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.falling.autoplay",
-                                     description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m boneyard.games.falling.autoplay", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--set", choices=("norm", "max"), default="norm")
     parser.add_argument("--mode", choices=("sprint", "marathon"), default="sprint")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-sets", type=int, default=10,
-                        help="cap of a Marathon game, in sets (default 10)")
-    parser.add_argument("--lookahead", type=int, default=0, metavar="K",
-                        help="rescore the K best placements by the next domino's best follow-up (0: off)")
+    parser.add_argument(
+        "--max-sets", type=int, default=10, help="cap of a Marathon game, in sets (default 10)"
+    )
+    parser.add_argument(
+        "--lookahead",
+        type=int,
+        default=0,
+        metavar="K",
+        help="rescore the K best placements by the next domino's best follow-up (0: off)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or args.max_sets < 1:
@@ -315,19 +351,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"Bonefall autoplay: {result['games']} games, {args.set} {args.mode}, seed {args.seed}"
-              f"{f' (lookahead {args.lookahead})' if args.lookahead else ''}")
+        print(
+            f"Bonefall autoplay: {result['games']} games, {args.set} {args.mode}, seed {args.seed}"
+            f"{f' (lookahead {args.lookahead})' if args.lookahead else ''}"
+        )
         print(f"  Max    mean {result['mean_max']:.2f}  best {result['best_max']}")
-        print(f"  Power  mean {result['mean_power']:.2f}  best {result['best_power']}  "
-              f"per set {result['power_per_set']:.2f}")
+        print(
+            f"  Power  mean {result['mean_power']:.2f}  best {result['best_power']}  "
+            f"per set {result['power_per_set']:.2f}"
+        )
         print(f"  Speed  mean {result['mean_speed']:.2f}  best {result['best_speed']:.2f}")
         print(f"  dominoes per game {result['mean_dominoes']}, topped out {result['topped_out']}")
-        print(f"  {result['steps']} steps in {result['seconds']} s: {result['steps_per_s']:.0f} steps/s with "
-              f"the autoplayer ({result['ms_per_domino']} ms a domino); simulation alone "
-              f"{result['sim_steps_per_s']:.0f} steps/s")
-        print(f"  one step: median {result['step_us_median']} us, p99 {result['step_us_p99']} us, p99.9 "
-              f"{result['step_us_p999']} us, max {result['step_us_max']} us; view(): median "
-              f"{result['view_us_median']} us, max {result['view_us_max']} us")
+        print(
+            f"  {result['steps']} steps in {result['seconds']} s: {result['steps_per_s']:.0f} steps/s with "
+            f"the autoplayer ({result['ms_per_domino']} ms a domino); simulation alone "
+            f"{result['sim_steps_per_s']:.0f} steps/s"
+        )
+        print(
+            f"  one step: median {result['step_us_median']} us, p99 {result['step_us_p99']} us, p99.9 "
+            f"{result['step_us_p999']} us, max {result['step_us_max']} us; view(): median "
+            f"{result['view_us_median']} us, max {result['view_us_max']} us"
+        )
     return 0
 
 

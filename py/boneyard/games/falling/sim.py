@@ -32,33 +32,34 @@ partner half (-1 when the partner was annihilated: a single square).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ...core import IllegalMoveError, Outcome, Termination, make_rng, rng_from_json, rng_to_json
 from ...tiles import DOUBLE_NINE, DOUBLE_SIX, Domino
 
 __all__ = [
-    "WIDTH",
+    "COMMANDS",
+    "DEFAULT_CASCADE_STEPS",
     "HEIGHT",
-    "STEPS_PER_SECOND",
     "LOCK_DELAY",
     "MAX_LOCK_RESETS",
-    "SOFT_DROP_REPEAT",
-    "DEFAULT_CASCADE_STEPS",
-    "COMMANDS",
-    "SETS",
     "MODES",
+    "SETS",
+    "SOFT_DROP_REPEAT",
+    "STEPS_PER_SECOND",
+    "WIDTH",
     "Board",
-    "Move",
-    "parse_move",
     "FallingState",
+    "Move",
+    "from_dict",
     "gravity_steps",
     "level_for",
     "new_state",
-    "from_dict",
-    "replay",
+    "parse_move",
     "piece_cells",
+    "replay",
 ]
 
 WIDTH = 8
@@ -137,10 +138,11 @@ def piece_cells(col: int, row: int, orientation: int) -> tuple[int, int, int, in
 class Board:
     """The cells at rest: values, domino ids and partner links, with the physics of a turn."""
 
-    __slots__ = ("val", "pid", "mate")
+    __slots__ = ("mate", "pid", "val")
 
-    def __init__(self, val: list[int] | None = None, pid: list[int] | None = None,
-                 mate: list[int] | None = None) -> None:
+    def __init__(
+        self, val: list[int] | None = None, pid: list[int] | None = None, mate: list[int] | None = None
+    ) -> None:
         self.val = val if val is not None else [-1] * SIZE
         self.pid = pid if pid is not None else [0] * SIZE
         self.mate = mate if mate is not None else [-1] * SIZE
@@ -215,7 +217,7 @@ class Board:
         moved = False
         for row in range(HEIGHT - 2, -1, -1):
             base = row * WIDTH
-            if val[base:base + WIDTH] == _EMPTY_ROW:
+            if val[base : base + WIDTH] == _EMPTY_ROW:
                 continue
             for col in range(WIDTH):
                 i = base + col
@@ -360,8 +362,12 @@ class Board:
                 mate[m] = -1
             val[i], pid[i], mate[i] = -1, 0, -1
 
-    def resolve(self, events: list[dict[str, Any]] | None = None, frames: list[Any] | None = None,
-                changed: Iterable[int] | None = None) -> int:
+    def resolve(
+        self,
+        events: list[dict[str, Any]] | None = None,
+        frames: list[Any] | None = None,
+        changed: Iterable[int] | None = None,
+    ) -> int:
         """Play out a turn after a domino locked: tip, annihilate, fall, repeat; return the turn score.
 
         With ``events`` given, appends one event a round: ``{"kind": "fall", "moves": [...]}`` or
@@ -425,8 +431,12 @@ class Board:
         """Tell whether nothing would fall or tip (settling a copy changes nothing)."""
         return not self.copy().settle()
 
-    def cells_json(self, val: Sequence[int] | None = None, pid: Sequence[int] | None = None,
-                   mate: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    def cells_json(
+        self,
+        val: Sequence[int] | None = None,
+        pid: Sequence[int] | None = None,
+        mate: Sequence[int] | None = None,
+    ) -> list[dict[str, Any]]:
         """Return the occupied cells as the view's ``cells`` list (of this board or of a saved frame)."""
         val = self.val if val is None else val
         pid = self.pid if pid is None else pid
@@ -436,8 +446,9 @@ class Board:
             if val[i] >= 0:
                 m = mate[i]
                 link = None if m < 0 else _LINK[m - i]
-                out.append({"col": i % WIDTH, "row": i // WIDTH, "value": val[i], "piece": pid[i],
-                            "link": link})
+                out.append(
+                    {"col": i % WIDTH, "row": i // WIDTH, "value": val[i], "piece": pid[i], "link": link}
+                )
         return out
 
 
@@ -477,8 +488,14 @@ FALLING, RESOLVING, OVER = "falling", "resolving", "over"
 class FallingState:
     """A game in progress: the board, the falling domino, the bag, the scores and the input log."""
 
-    def __init__(self, seed: int, set: str = "norm", mode: str = "sprint",
-                 cascade_steps: int = DEFAULT_CASCADE_STEPS, max_sets: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        set: str = "norm",
+        mode: str = "sprint",
+        cascade_steps: int = DEFAULT_CASCADE_STEPS,
+        max_sets: int | None = None,
+    ) -> None:
         if set not in SETS:
             raise ValueError(f"set must be one of {', '.join(SETS)}, not {set!r}")
         if mode not in MODES:
@@ -721,8 +738,13 @@ class FallingState:
             "set cap": "The last allowed set has been played.",
             "topped out": "No room at the top for the next domino.",
         }.get(self.termination, "")
-        return Outcome(winners=(0,), termination=Termination(self.termination), placings=(1,), scores=(self.power,),
-                       detail=f"{detail} Max {self.max_score}, Power {self.power}, Speed {self.speed:.1f}.")
+        return Outcome(
+            winners=(0,),
+            termination=Termination(self.termination),
+            placings=(1,),
+            scores=(self.power,),
+            detail=f"{detail} Max {self.max_score}, Power {self.power}, Speed {self.speed:.1f}.",
+        )
 
     def clone(self, log: bool = True) -> FallingState:
         """Return an independent copy (the input log too unless ``log`` is False)."""
@@ -800,8 +822,12 @@ class FallingState:
 
     def options(self) -> dict[str, Any]:
         """Return the options that rebuild this game with ``new_state`` (seed excluded)."""
-        return {"set": self.set_name, "mode": self.mode, "cascade_steps": self.cascade_steps,
-                "max_sets": self.max_sets}
+        return {
+            "set": self.set_name,
+            "mode": self.mode,
+            "cascade_steps": self.cascade_steps,
+            "max_sets": self.max_sets,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """Return the whole state, JSON-ready, for saves."""
@@ -822,8 +848,14 @@ class FallingState:
             "values": list(self.values),
             "position": [self.col, self.row, self.orientation],
             "timers": [self.gravity_timer, self.lock_timer, self.lock_resets, self.resolve_left],
-            "scores": [self.turns, self.turn_score, self.max_score, self.power, self.scoring_turns,
-                       self.halves_annihilated],
+            "scores": [
+                self.turns,
+                self.turn_score,
+                self.max_score,
+                self.power,
+                self.scoring_turns,
+                self.halves_annihilated,
+            ],
             "events": self.events,
             "frames": self.frames,
             "log": [[s, c] for s, c in self.log],
@@ -840,9 +872,13 @@ class FallingState:
             if data.get("version") != SAVE_VERSION:
                 raise ValueError(f"unknown save version {data.get('version')!r}")
             opts = data["options"]
-            state = cls(int(data["seed"]), set=str(opts["set"]), mode=str(opts["mode"]),
-                        cascade_steps=int(opts["cascade_steps"]),
-                        max_sets=None if opts.get("max_sets") is None else int(opts["max_sets"]))
+            state = cls(
+                int(data["seed"]),
+                set=str(opts["set"]),
+                mode=str(opts["mode"]),
+                cascade_steps=int(opts["cascade_steps"]),
+                max_sets=None if opts.get("max_sets") is None else int(opts["max_sets"]),
+            )
             state.rng = rng_from_json(data["rng"])
             val, pid, mate = ([int(x) for x in lst] for lst in data["board"])
             if not (len(val) == len(pid) == len(mate) == SIZE):
@@ -853,8 +889,13 @@ class FallingState:
                         raise ValueError("an empty cell holds a domino id or a link")
                     continue
                 m = mate[i]
-                if m >= 0 and (m >= SIZE or mate[m] != i or pid[m] != pid[i] or m - i not in _LINK
-                               or (abs(m - i) == 1 and m // WIDTH != i // WIDTH)):
+                if m >= 0 and (
+                    m >= SIZE
+                    or mate[m] != i
+                    or pid[m] != pid[i]
+                    or m - i not in _LINK
+                    or (abs(m - i) == 1 and m // WIDTH != i // WIDTH)
+                ):
                     raise ValueError("a domino's halves are not linked properly")
             state.board = Board(val, pid, mate)
             state.bag = [_pair(t) for t in data["bag"]]
@@ -869,10 +910,17 @@ class FallingState:
             state.piece = int(data["piece"])
             state.values = _pair(data["values"])
             state.col, state.row, state.orientation = (int(x) for x in data["position"])
-            (state.gravity_timer, state.lock_timer, state.lock_resets,
-             state.resolve_left) = (int(x) for x in data["timers"])
-            (state.turns, state.turn_score, state.max_score, state.power, state.scoring_turns,
-             state.halves_annihilated) = (int(x) for x in data["scores"])
+            (state.gravity_timer, state.lock_timer, state.lock_resets, state.resolve_left) = (
+                int(x) for x in data["timers"]
+            )
+            (
+                state.turns,
+                state.turn_score,
+                state.max_score,
+                state.power,
+                state.scoring_turns,
+                state.halves_annihilated,
+            ) = (int(x) for x in data["scores"])
             state.events = list(data["events"])
             state.frames = [[[int(x) for x in lst] for lst in frame] for frame in data["frames"]]
             state.log = [(int(s), str(c)) for s, c in data["log"]]
@@ -882,8 +930,9 @@ class FallingState:
                 state.piece and state.board.fits(state.col, state.row, state.orientation)
             ):
                 raise ValueError("the falling domino overlaps the board")
-            if phase == RESOLVING and (state.cascade_steps <= 0 or not state.events
-                                       or len(state.frames) != len(state.events)):
+            if phase == RESOLVING and (
+                state.cascade_steps <= 0 or not state.events or len(state.frames) != len(state.events)
+            ):
                 raise ValueError("a resolving turn lacks its events")
         except ValueError:
             raise
@@ -901,8 +950,13 @@ def _pair(item: Any) -> tuple[int, int]:
 # Entry points.
 
 
-def new_state(seed: int | None = None, set: str = "norm", mode: str = "sprint",
-              cascade_steps: int = DEFAULT_CASCADE_STEPS, max_sets: int | None = None) -> FallingState:
+def new_state(
+    seed: int | None = None,
+    set: str = "norm",
+    mode: str = "sprint",
+    cascade_steps: int = DEFAULT_CASCADE_STEPS,
+    max_sets: int | None = None,
+) -> FallingState:
     """Start a game: ``set`` "norm" (28 of 0-6) or "max" (55 of 0-9), ``mode`` "sprint" or "marathon".
 
     ``cascade_steps`` is the steps spent on each resolution event (0: resolve at once, for the
@@ -910,8 +964,13 @@ def new_state(seed: int | None = None, set: str = "norm", mode: str = "sprint",
     """
     from ...core import fresh_seed
 
-    return FallingState(fresh_seed() if seed is None else seed, set=set, mode=mode,
-                        cascade_steps=cascade_steps, max_sets=max_sets)
+    return FallingState(
+        fresh_seed() if seed is None else seed,
+        set=set,
+        mode=mode,
+        cascade_steps=cascade_steps,
+        max_sets=max_sets,
+    )
 
 
 def from_dict(data: Mapping[str, Any]) -> FallingState:
@@ -919,8 +978,9 @@ def from_dict(data: Mapping[str, Any]) -> FallingState:
     return FallingState.from_dict(data)
 
 
-def replay(seed: int, options: Mapping[str, Any], log: Iterable[Sequence[Any]],
-           until: int | None = None) -> FallingState:
+def replay(
+    seed: int, options: Mapping[str, Any], log: Iterable[Sequence[Any]], until: int | None = None
+) -> FallingState:
     """Rebuild a game from its seed, options and input log ``[(step, command), ...]``.
 
     Each command is applied once the game has run ``step`` steps; with ``until``, the game then runs

@@ -68,10 +68,24 @@ GAME = GameInfo(
     **lazy_engine(f"{__name__}.rules", sample=f"{__name__}.sample"),
     bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
     options=(
-        Option("players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"),
+        Option(
+            "players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"
+        ),
         Option("hidden", "Hidden hands", False, (), "only the owner sees their unplayed tiles"),
-        Option("board", "Board", "original", ("original", "random", "lab"), "the published board, a random one, or a lab board"),
-        Option("board_seed", "Board number", None, (), "which random or lab board (empty: drawn from the game seed)"),
+        Option(
+            "board",
+            "Board",
+            "original",
+            ("original", "random", "lab"),
+            "the published board, a random one, or a lab board",
+        ),
+        Option(
+            "board_seed",
+            "Board number",
+            None,
+            (),
+            "which random or lab board (empty: drawn from the game seed)",
+        ),
         Option("start", "Starting player", None, (None, 0, 1, 2, 3), "the first seat; empty draws one"),
     ),
     order=30,

@@ -103,7 +103,9 @@ def bench_api(games: int) -> None:
             state.play(move)
             moves += 1
     spent = clock() - start
-    print(f"4-player games through legal_moves()/play()/undo()/play(): {games / spent:.0f} games/s ({moves} moves)")
+    print(
+        f"4-player games through legal_moves()/play()/undo()/play(): {games / spent:.0f} games/s ({moves} moves)"
+    )
     views = []
     for seed in range(min(games, 40)):
         state = new_state(seed=seed, players=2 + seed % 3, hidden=seed % 2 == 1)
@@ -114,7 +116,9 @@ def bench_api(games: int) -> None:
     start = clock()
     for view in views:
         sample(view, rng)
-    print(f"sample(): {(clock() - start) / len(views) * 1e6:.0f} us a view (n={len(views)}, 2-4 players, half hidden)")
+    print(
+        f"sample(): {(clock() - start) / len(views) * 1e6:.0f} us a view (n={len(views)}, 2-4 players, half hidden)"
+    )
     nodes, start = 0, clock()
     for i, view in enumerate(views[::3]):
         (pos,) = sample_positions(view, random.Random(i), 1)
@@ -136,7 +140,9 @@ def bench_arena(games: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks."""
     parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
-    parser.add_argument("--part", default="all", choices=("boards", "lab", "solve", "hard", "api", "arena", "all"))
+    parser.add_argument(
+        "--part", default="all", choices=("boards", "lab", "solve", "hard", "api", "arena", "all")
+    )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=1000)
     args = parser.parse_args(argv)

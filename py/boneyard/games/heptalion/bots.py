@@ -22,7 +22,16 @@ from ...core import random_bot, run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
 from .rules import Move, arrive, board_from_view, free_placements, next_alive, parse_move
 
-__all__ = ["BOTS", "HARD_NODES", "Position", "easy_bot", "evaluate", "hard_bot", "make_hard_bot", "medium_bot"]
+__all__ = [
+    "BOTS",
+    "HARD_NODES",
+    "Position",
+    "easy_bot",
+    "evaluate",
+    "hard_bot",
+    "make_hard_bot",
+    "medium_bot",
+]
 
 HARD_NODES = 8000  # default node budget of one hard move (deterministic; see bench.py)
 HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
@@ -126,7 +135,9 @@ def _strength(masks: Masks, occ: int, hand: tuple[int, ...], threat: int) -> int
     return score
 
 
-def evaluate(pos: Position, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], me: int) -> int:
+def evaluate(
+    pos: Position, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], me: int
+) -> int:
     """Score a position for ``me``: my hand's strength minus the strongest opponent's."""
     masks = pos.masks
     unions = [_free_union(masks, occ, hands[s]) if alive[s] else 0 for s in range(len(hands))]
@@ -169,7 +180,6 @@ class _Budget(Exception):
 SLICE_NODES = 200  # the search yields every this many nodes (a few ms in the page)
 
 
-
 class Searcher:
     """Paranoid alpha-beta for seat ``me`` (exact two-player alpha-beta) under a node budget."""
 
@@ -181,7 +191,14 @@ class Searcher:
         self.table: dict[tuple[Any, ...], tuple[int, int, int]] = {}  # key -> (depth, value, flag)
 
     def value(
-        self, occ: int, hands: list[tuple[int, ...]], alive: Sequence[bool], seat: int, depth: int, alpha: int, beta: int,
+        self,
+        occ: int,
+        hands: list[tuple[int, ...]],
+        alive: Sequence[bool],
+        seat: int,
+        depth: int,
+        alpha: int,
+        beta: int,
         ply: int,
     ) -> Generator[None, None, int]:
         """Return (as a generator's value) the value for ``me`` of ``seat``'s turn arriving here.
@@ -214,7 +231,9 @@ class Searcher:
         best = -WIN * 2 if maximising else WIN * 2
         nxt_seat = next_alive(alive, seat)
         for t, m in moves:
-            val = yield from self.value(occ | m, without(hands, seat, t), alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
+            val = yield from self.value(
+                occ | m, without(hands, seat, t), alive, nxt_seat, depth - 1, alpha, beta, ply + 1
+            )
             if maximising:
                 if val > best:
                     best = val
@@ -236,7 +255,12 @@ class Searcher:
         return best
 
     def _order(
-        self, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], seat: int, moves: list[tuple[int, int]]
+        self,
+        occ: int,
+        hands: Sequence[tuple[int, ...]],
+        alive: Sequence[bool],
+        seat: int,
+        moves: list[tuple[int, int]],
     ) -> list[tuple[int, int]]:
         """Put first the moves that cut the most placements of the other seats."""
         masks = self.pos.masks
@@ -269,7 +293,9 @@ class Searcher:
                 found = root_moves[0]
                 for t, m in root_moves:
                     hands = without(pos.hands, self.me, t)
-                    val = yield from self.value(pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1)
+                    val = yield from self.value(
+                        pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
+                    )
                     if val > alpha:
                         alpha = val
                         found = (t, m)
@@ -307,7 +333,9 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
     return parse_move(best_texts[rng.randrange(len(best_texts))])
 
 
-def make_hard_bot(nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS) -> Callable[[dict[str, Any], random.Random], Move]:
+def make_hard_bot(
+    nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS
+) -> Callable[[dict[str, Any], random.Random], Move]:
     """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden)."""
 
     def think(view: dict[str, Any], rng: random.Random) -> Generator[None, None, Move]:

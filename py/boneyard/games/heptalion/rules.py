@@ -46,7 +46,16 @@ from .board import (
     tile_text,
 )
 
-__all__ = ["HAND_SIZES", "HeptalionState", "Move", "board_from_view", "from_dict", "new_state", "parse_move", "selection_targets"]
+__all__ = [
+    "HAND_SIZES",
+    "HeptalionState",
+    "Move",
+    "board_from_view",
+    "from_dict",
+    "new_state",
+    "parse_move",
+    "selection_targets",
+]
 
 GAME_ID = "heptalion"
 SAVE_VERSION = 1
@@ -64,7 +73,9 @@ class Move:
     spaces: tuple[int, int]
 
     def __str__(self) -> str:
-        text: str | None = self.__dict__.get("_text")  # the board's own moves keep their text (see _move_table)
+        text: str | None = self.__dict__.get(
+            "_text"
+        )  # the board's own moves keep their text (see _move_table)
         return text if text is not None else f"{tile_text(self.tile)}@{self.spaces[0]},{self.spaces[1]}"
 
     @property
@@ -168,8 +179,12 @@ def next_alive(alive: Sequence[bool], seat: int) -> int:
 
 
 def arrive(
-    masks: Sequence[Sequence[int]], occ: int, hands: Sequence[Iterable[int]], alive: list[bool], seat: int,
-    out: list[int] | None
+    masks: Sequence[Sequence[int]],
+    occ: int,
+    hands: Sequence[Iterable[int]],
+    alive: list[bool],
+    seat: int,
+    out: list[int] | None,
 ) -> tuple[int, list[Placement]]:
     """Give the turn to ``seat``: eliminate every seat in turn that has no fitting tile; return who moves.
 
@@ -295,7 +310,13 @@ class HeptalionState(TurnState):
         for s in out:
             self.eliminated.append(s)
             self.history.append(
-                {"kind": "eliminated", "seat": s, "move": None, "order": len(self.eliminated), "after": len(self.covered)}
+                {
+                    "kind": "eliminated",
+                    "seat": s,
+                    "move": None,
+                    "order": len(self.eliminated),
+                    "after": len(self.covered),
+                }
             )
         self._moves = moves
         if moves:
@@ -322,7 +343,9 @@ class HeptalionState(TurnState):
     def status(self) -> list[str]:
         """Return each seat's standing: "playing", "eliminated" or "winner"."""
         winners = self._outcome.winners if self._outcome is not None else ()
-        return [WINNER if s in winners else PLAYING if self.alive[s] else ELIMINATED for s in range(self.players)]
+        return [
+            WINNER if s in winners else PLAYING if self.alive[s] else ELIMINATED for s in range(self.players)
+        ]
 
     # -- the game's hooks of TurnState --------------------------------------------------------------
 
@@ -381,7 +404,9 @@ class HeptalionState(TurnState):
             if self.occupied >> s & 1:
                 raise IllegalMoveError(f"space {s} is already covered")
         shown = f"{self.board.symbols[a]} and {self.board.symbols[b]}"
-        raise IllegalMoveError(f"{tile_text(move.tile)} does not match the symbols {shown} of spaces {a} and {b}")
+        raise IllegalMoveError(
+            f"{tile_text(move.tile)} does not match the symbols {shown} of spaces {a} and {b}"
+        )
 
     def _apply(self, accepted: Entry) -> tuple[Any, ...]:
         t, m, move, text = accepted

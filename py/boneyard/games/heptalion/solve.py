@@ -127,7 +127,9 @@ def solve(board: Board = ORIGINAL, node_limit: int | None = None) -> Solution:
 
     search(sorted(DARK), 0, 0, [])
     layout = sorted(Move(TILES[t], (a, b)) for t, _, a, b in best)
-    return Solution(len(layout), layout, not state["stopped"], state["nodes"], time.perf_counter() - start, board)
+    return Solution(
+        len(layout), layout, not state["stopped"], state["nodes"], time.perf_counter() - start, board
+    )
 
 
 def check_layout(board: Board, layout: Sequence[Move]) -> None:
@@ -156,9 +158,13 @@ def render(board: Board, layout: Sequence[Move]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the solver command; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.solve", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m boneyard.games.heptalion.solve", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--board", choices=("original", "random", "lab"), default="original")
-    parser.add_argument("--seed", type=int, default=None, help="the random board's seed (or the lab board's number)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="the random board's seed (or the lab board's number)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.board != "original" and args.seed is None:
@@ -178,7 +184,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{board.name()} board ({board.kind}{'' if board.seed is None else ', seed ' + str(board.seed)}):")
     for row in board.rows:
         print("  " + row)
-    print(f"maximum: {solution.max_tiles} tiles (proved in {solution.nodes} search nodes, {solution.seconds:.2f} s)")
+    print(
+        f"maximum: {solution.max_tiles} tiles (proved in {solution.nodes} search nodes, {solution.seconds:.2f} s)"
+    )
     print("one optimal layout (tile@space of its first symbol,space of its second):")
     print("  " + " ".join(str(m) for m in solution.layout))
     print("spaces left empty by it shown as '.':")

@@ -14,8 +14,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from math import comb
-from typing import Any, Mapping
+from typing import Any
 
 from ...core import random_bot
 from . import grid
@@ -32,7 +33,7 @@ from .rules import (
     tile_mask,
 )
 
-__all__ = ["easy", "medium", "hard", "board_from_view", "rival_exclusions", "BOTS"]
+__all__ = ["BOTS", "board_from_view", "easy", "hard", "medium", "rival_exclusions"]
 
 ALL_TILES = (1 << len(TILES)) - 1
 

@@ -26,23 +26,23 @@ computed (then kept) on demand outside it, so the grid has no bounds.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 __all__ = [
-    "Cell",
-    "Vertex",
-    "Point",
-    "H",
     "ORIGIN",
-    "is_up",
-    "corners",
-    "neighbours",
+    "Cell",
+    "H",
+    "Point",
+    "Vertex",
+    "bounding_box",
+    "cell_centre",
+    "cell_points",
     "cells_at",
+    "corners",
+    "is_up",
+    "neighbours",
     "point_neighbours",
     "vertex_point",
-    "cell_points",
-    "cell_centre",
-    "bounding_box",
 ]
 
 Cell = tuple[int, int]  # (row, col); up when row + col is even

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Any, Iterable, Mapping, Union
+from typing import Any
 
 from ...core import IllegalMoveError, Outcome, Termination, TurnState, make_rng, rng_from_json, rng_to_json
 from ...tiles import TRIANGLES, Triangle
@@ -48,31 +49,31 @@ from . import grid
 from .grid import Cell, Vertex
 
 __all__ = [
-    "Tile",
-    "Pattern",
-    "TILES",
     "HAND_SIZES",
     "MAX_DRAWS",
-    "Place",
-    "Draw",
-    "Pass",
-    "Move",
-    "parse_move",
-    "tile_text",
-    "parse_tile",
-    "corner_values",
-    "rotations",
-    "fitting",
-    "fit_mask",
+    "TILES",
     "Board",
-    "opening_tile",
+    "Draw",
+    "Move",
+    "Pass",
+    "Pattern",
+    "Place",
+    "Tile",
     "TrianglesState",
-    "new_state",
+    "corner_values",
+    "fit_mask",
+    "fitting",
     "from_dict",
+    "new_state",
+    "opening_tile",
+    "parse_move",
+    "parse_tile",
+    "rotations",
+    "tile_text",
 ]
 
 Tile = Triangle
-Pattern = tuple[Union[int, None], Union[int, None], Union[int, None]]  # what a cell's corners require
+Pattern = tuple[int | None, int | None, int | None]  # what a cell's corners require
 BoardUndo = tuple[tuple[Vertex, ...], tuple[Cell, ...], bool]  # what Board.unplace takes back
 
 TILES: tuple[Tile, ...] = TRIANGLES
@@ -101,7 +102,9 @@ def parse_tile(text: str) -> Tile:
         raise ValueError(f"not a Triangles tile: {text!r} (write three values 0-5 like 2-3-5)")
     tile = (int(found[1]), int(found[2]), int(found[3]))
     if tile not in TILE_INDEX:
-        raise ValueError(f"write a tile's values in ascending order, like {'-'.join(str(v) for v in sorted(tile))}")
+        raise ValueError(
+            f"write a tile's values in ascending order, like {'-'.join(str(v) for v in sorted(tile))}"
+        )
     return tile
 
 
@@ -198,7 +201,7 @@ class Pass:
         return "pass"
 
 
-Move = Union[Place, Draw, Pass]
+Move = Place | Draw | Pass
 
 _PLACE_RE = re.compile(r"^([0-5]-[0-5]-[0-5])@(-?\d+),(-?\d+)r([0-2])$")
 
@@ -231,7 +234,7 @@ class Board:
     scans the whole table nor looks a pattern up twice.
     """
 
-    __slots__ = ("values", "vertices", "frontier", "order")
+    __slots__ = ("frontier", "order", "values", "vertices")
 
     def __init__(self) -> None:
         self.values: dict[Cell, tuple[int, int, int]] = {}  # placed cell -> corner values
@@ -531,7 +534,9 @@ class TrianglesState(TurnState):
             if seat in firsts:
                 places.append(1)
             else:
-                better = sum(1 for o in range(self.players) if o != seat and (o in firsts or pips[o] < pips[seat]))
+                better = sum(
+                    1 for o in range(self.players) if o != seat and (o in firsts or pips[o] < pips[seat])
+                )
                 places.append(better + 1)
         return tuple(places)
 
@@ -591,7 +596,12 @@ class TrianglesState(TurnState):
             "hands": [[tile_text(t) for t in hand] for hand in self.hands],
             "stock": [tile_text(t) for t in self.stock],
             "table": [
-                {"tile": tile_text(i.tile), "cell": [i.cell[0], i.cell[1]], "rotation": i.rotation, "seat": i.seat}
+                {
+                    "tile": tile_text(i.tile),
+                    "cell": [i.cell[0], i.cell[1]],
+                    "rotation": i.rotation,
+                    "seat": i.seat,
+                }
                 for i in self.laid
             ],
             "current": self.current,
@@ -607,7 +617,9 @@ class TrianglesState(TurnState):
     def _from_dict(cls, data: Mapping[str, Any]) -> TrianglesState:
         try:
             return _from_dict(data)
-        except OverflowError as exc:  # a number out of range (generator words, infinite scores): core lets it through
+        except (
+            OverflowError
+        ) as exc:  # a number out of range (generator words, infinite scores): core lets it through
             raise ValueError(f"OverflowError: {exc}") from None
 
 
@@ -618,7 +630,9 @@ _TEXT: dict[Tile, str] = {tile: tile_text(tile) for tile in TILES}
 def _well_formed(move: Place) -> bool:
     """Tell whether a placement's fields have the right shapes (a real tile, an integer cell)."""
     try:
-        cell_ok = len(move.cell) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in move.cell)
+        cell_ok = len(move.cell) == 2 and all(
+            isinstance(x, int) and not isinstance(x, bool) for x in move.cell
+        )
         return move.tile in TILE_INDEX and cell_ok and move.rotation in (0, 1, 2)
     except TypeError:
         return False
@@ -667,7 +681,9 @@ def _from_dict(data: Mapping[str, Any]) -> TrianglesState:
         r = _int(cell[0], "row", -1000, 1000)
         c = _int(cell[1], "col", -1000, 1000)
         rotation = _int(item["rotation"], "rotation", 0, 2)
-        laid.append(Laid(parse_tile(item["tile"]), (r, c), rotation, _int(item["seat"], "seat", 0, players - 1)))
+        laid.append(
+            Laid(parse_tile(item["tile"]), (r, c), rotation, _int(item["seat"], "seat", 0, players - 1))
+        )
     everything = [t for hand in hands for t in hand] + stock + [i.tile for i in laid]
     if sorted(everything) != sorted(TILES):
         raise ValueError("the tiles in hands, stock and table are not the 56 tiles once each")

@@ -31,8 +31,9 @@ produced) raises ValueError.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from ...core import Outcome, derive_seed, make_rng
 from .rules import (
@@ -51,7 +52,7 @@ from .rules import (
     tile_text,
 )
 
-__all__ = ["sample", "TRIES"]
+__all__ = ["TRIES", "sample"]
 
 TRIES = 32  # plain random deals tried before the constraint-aware deal
 SEARCH_NODES = 200_000  # bound of the search that meets a finished game's pip totals
@@ -83,7 +84,7 @@ def _place(text: str) -> Place | None:
 class _Seat:
     """What the history proves about one hidden seat."""
 
-    __slots__ = ("voids", "kept", "laid")
+    __slots__ = ("kept", "laid", "voids")
 
     def __init__(self) -> None:
         self.voids: list[tuple[int, int]] = []  # (event index, bit set of tiles fitting the board then)
@@ -100,7 +101,9 @@ def _need(voids: list[tuple[int, int]], bit: int, before: int, above: bool) -> i
     return need
 
 
-def _facts(view: Mapping[str, Any]) -> tuple[dict[int, list[int]], dict[int, _Hand], list[Tile], Tile | None, Board]:
+def _facts(
+    view: Mapping[str, Any],
+) -> tuple[dict[int, list[int]], dict[int, _Hand], list[Tile], Tile | None, Board]:
     """Return what a view proves: per hidden seat the slots of its hand positions (ascending) and each
     what its positions accept (``_Hand``); the unseen tiles; the opening tile when a hidden opener
     still holds it; and the table as a Board.
@@ -165,7 +168,9 @@ def _facts(view: Mapping[str, Any]) -> tuple[dict[int, list[int]], dict[int, _Ha
         if waiting or pointer < len(laid):
             raise ValueError(f"seat {seat} laid more tiles than it can have held")
         if len(free) != view["hand_counts"][seat]:
-            raise ValueError(f"seat {seat} holds {view['hand_counts'][seat]} tiles, its history gives {len(free)}")
+            raise ValueError(
+                f"seat {seat} holds {view['hand_counts'][seat]} tiles, its history gives {len(free)}"
+            )
         if pending is not None and seat == view["turn"]:
             free.pop(0)  # the opener's slot of the opening tile
         slots[seat] = free
@@ -181,7 +186,7 @@ class _Hand:
     """What a hidden seat's hand positions accept: a position of slot ``e`` takes a tile that fits no
     board of the seat's voids after ``e`` (and, for a dealt slot, ranks no higher than the opening)."""
 
-    __slots__ = ("free", "levels", "forbid", "level_of")
+    __slots__ = ("forbid", "free", "level_of", "levels")
 
     def __init__(self, free: list[int], voids: list[tuple[int, int]], high: int) -> None:
         self.free = free  # the slots of the positions, ascending

@@ -45,6 +45,7 @@ def commands(quick: bool) -> list[list[str]]:
         [py, "tests/games/triangles/bench_triangles.py"],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "boards"],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "solve"],
+        [py, "-m", "boneyard.games.heptalion.bench", "--part", "api"],
         [
             py,
             "-m",

@@ -181,3 +181,11 @@ def test_the_server_sends_gzip_copies_to_browsers_that_take_them(built):
         assert fresh.headers["Content-Encoding"] is None and fresh.read() == css.read_bytes()
     finally:
         server.shutdown()
+
+
+def test_only_the_loading_screens_stylesheets_block_the_first_paint():
+    html = (ROOT / "index.html").read_text()
+    blocking = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
+    deferred = re.findall(r'<link rel="stylesheet" href="([^"]+)" media="print" onload="this.media=\'all\'">', html)
+    assert blocking == ["css/app.css", "vendor/pyscript/core.css"]
+    assert sorted(deferred) == sorted(f"css/{p.name}" for p in (ROOT / "css").glob("*.css") if p.name != "app.css")

@@ -22,7 +22,9 @@ HOSTS = re.compile(r"https?://(?!127\.0\.0\.1|localhost)[a-z0-9.-]+", re.I)
 def test_the_bundles_hold_every_module_under_py():
     """Every module reaches the page: py/boneyard in engine.zip, py/ui in ui.zip, py/main.py as a file."""
     sources = build_site.python_sources()
-    on_disk = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "py").rglob("*.py") if "__pycache__" not in p.parts)
+    on_disk = sorted(
+        p.relative_to(ROOT).as_posix() for p in (ROOT / "py").rglob("*.py") if "__pycache__" not in p.parts
+    )
     assert sources == on_disk
     bundled = [m for folder in build_site.BUNDLES.values() for m in build_site.bundle_members(folder)]
     assert sorted(bundled + ["py/main.py"]) == on_disk
@@ -37,7 +39,7 @@ def test_a_module_outside_the_bundles_stops_the_build(tmp_path):
     (tmp_path / "py" / "stray.py").write_text("")
     out = tmp_path / "out"
     (out / "py").mkdir(parents=True)
-    with pytest.raises(SystemExit, match="stray.py"):
+    with pytest.raises(SystemExit, match=r"stray\.py"):
         build_site.write_python(out, tmp_path)
 
 
@@ -54,10 +56,19 @@ def test_bundles_are_deterministic_and_unpack_to_the_page_paths(tmp_path):
 
 def test_repository_config_asks_no_cdn():
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
-    assert config["interpreter"] == "./js/pyodide-snapshot.mjs"  # ours: it imports ../vendor/pyodide/pyodide.mjs
+    assert (
+        config["interpreter"] == "./js/pyodide-snapshot.mjs"
+    )  # ours: it imports ../vendor/pyodide/pyodide.mjs
     assert 'from "../vendor/pyodide/pyodide.mjs"' in (ROOT / "js" / "pyodide-snapshot.mjs").read_text()
     assert "packages" not in config and "files" not in config
-    for name in ("index.html", "pyscript.toml", "manifest.webmanifest", "js/boot.js", "js/sw.template.js", "css/app.css"):
+    for name in (
+        "index.html",
+        "pyscript.toml",
+        "manifest.webmanifest",
+        "js/boot.js",
+        "js/sw.template.js",
+        "css/app.css",
+    ):
         found = HOSTS.findall((ROOT / name).read_text())
         assert not [h for h in found if "www.w3.org" not in h], (name, found)
 
@@ -92,12 +103,29 @@ def test_service_worker_precaches_every_file_of_the_site(built):
     out, version = built
     sw = (out / "sw.js").read_text()
     assert f'"{version}"' in sw
-    listed = set(json.loads(sw[sw.index("const FILES = ") + len("const FILES = "): sw.index(";\n", sw.index("const FILES = "))]))
-    files = {"./" + p.relative_to(out).as_posix() for p in out.rglob("*")
-             if p.is_file() and p.name not in ("sw.js", "version.json") and not build_site.is_gzip_copy(p)}
+    listed = set(
+        json.loads(
+            sw[
+                sw.index("const FILES = ") + len("const FILES = ") : sw.index(
+                    ";\n", sw.index("const FILES = ")
+                )
+            ]
+        )
+    )
+    files = {
+        "./" + p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and p.name not in ("sw.js", "version.json") and not build_site.is_gzip_copy(p)
+    }
     assert files <= listed and "./" in listed
-    assert not [name for name in listed if name.endswith((".wasm.gz", ".zip.gz", ".mjs.gz"))]  # copies: not cached
-    assert "./index.html" in listed and "./vendor/pyodide/pyodide.asm.wasm" in listed and "./py/main.py" in listed
+    assert not [
+        name for name in listed if name.endswith((".wasm.gz", ".zip.gz", ".mjs.gz"))
+    ]  # copies: not cached
+    assert (
+        "./index.html" in listed
+        and "./vendor/pyodide/pyodide.asm.wasm" in listed
+        and "./py/main.py" in listed
+    )
     assert "./py/engine.zip" in listed and "./py/ui.zip" in listed
 
 
@@ -117,7 +145,12 @@ def test_large_files_get_a_gzip_copy_that_unpacks_to_them(built):
     import gzip
 
     out, _ = built
-    for name in ("vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/pyodide.asm.mjs", "py/engine.zip", "py/ui.zip"):
+    for name in (
+        "vendor/pyodide/pyodide.asm.wasm",
+        "vendor/pyodide/pyodide.asm.mjs",
+        "py/engine.zip",
+        "py/ui.zip",
+    ):
         packed = (out / (name + ".gz")).read_bytes()
         assert gzip.decompress(packed) == (out / name).read_bytes(), name
         assert len(packed) < 0.5 * (out / name).stat().st_size, name
@@ -133,9 +166,15 @@ def test_the_page_preloads_what_the_start_needs(built):
     fetches = re.findall(r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin>', html)
     modules = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
     manifest = json.loads((out / "snapshot" / "manifest.json").read_text())
-    assert fetches[:3] == ["snapshot/manifest.json", "snapshot/" + manifest["file"], "vendor/pyodide/pyodide.asm.wasm"]
+    assert fetches[:3] == [
+        "snapshot/manifest.json",
+        "snapshot/" + manifest["file"],
+        "vendor/pyodide/pyodide.asm.wasm",
+    ]
     assert {"py/engine.zip", "py/ui.zip", "py/pycache.zip", "pyscript.toml"} <= set(fetches)
-    assert "vendor/pyodide/pyodide.mjs" in modules and any(m.startswith("vendor/pyscript/core-") for m in modules)
+    assert "vendor/pyodide/pyodide.mjs" in modules and any(
+        m.startswith("vendor/pyscript/core-") for m in modules
+    )
     for name in fetches + modules:
         assert (out / name).is_file(), name
     # After the stylesheets and scripts: the loading screen's own files come first.
@@ -165,11 +204,16 @@ def test_the_server_sends_gzip_copies_to_browsers_that_take_them(built):
         packed = urllib.request.urlopen(urllib.request.Request(wasm, headers={"Accept-Encoding": "gzip, br"}))
         assert packed.headers["Content-Encoding"] == "gzip"
         assert packed.headers["Content-Type"] == "application/wasm"
-        assert gzip.decompress(packed.read()) == (out / "vendor" / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        assert (
+            gzip.decompress(packed.read()) == (out / "vendor" / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        )
         plain = urllib.request.urlopen(urllib.request.Request(wasm, headers={"Accept-Encoding": "identity"}))
         assert plain.headers["Content-Encoding"] is None and plain.read()[:4] == b"\0asm"
-        stdlib = urllib.request.urlopen(urllib.request.Request(url + "/vendor/pyodide/python_stdlib.zip",
-                                                               headers={"Accept-Encoding": "gzip"}))
+        stdlib = urllib.request.urlopen(
+            urllib.request.Request(
+                url + "/vendor/pyodide/python_stdlib.zip", headers={"Accept-Encoding": "gzip"}
+            )
+        )
         assert stdlib.headers["Content-Encoding"] is None  # no copy: sent as it is
         import os
         import time
@@ -177,7 +221,9 @@ def test_the_server_sends_gzip_copies_to_browsers_that_take_them(built):
         css = out / "css" / "app.css"
         later = time.time() + 10
         os.utime(css, (later, later))  # changed after the build: its copy is stale
-        fresh = urllib.request.urlopen(urllib.request.Request(url + "/css/app.css", headers={"Accept-Encoding": "gzip"}))
+        fresh = urllib.request.urlopen(
+            urllib.request.Request(url + "/css/app.css", headers={"Accept-Encoding": "gzip"})
+        )
         assert fresh.headers["Content-Encoding"] is None and fresh.read() == css.read_bytes()
     finally:
         server.shutdown()
@@ -186,6 +232,10 @@ def test_the_server_sends_gzip_copies_to_browsers_that_take_them(built):
 def test_only_the_loading_screens_stylesheets_block_the_first_paint():
     html = (ROOT / "index.html").read_text()
     blocking = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
-    deferred = re.findall(r'<link rel="stylesheet" href="([^"]+)" media="print" onload="this.media=\'all\'">', html)
+    deferred = re.findall(
+        r'<link rel="stylesheet" href="([^"]+)" media="print" onload="this.media=\'all\'">', html
+    )
     assert blocking == ["css/app.css", "vendor/pyscript/core.css"]
-    assert sorted(deferred) == sorted(f"css/{p.name}" for p in (ROOT / "css").glob("*.css") if p.name != "app.css")
+    assert sorted(deferred) == sorted(
+        f"css/{p.name}" for p in (ROOT / "css").glob("*.css") if p.name != "app.css"
+    )

@@ -28,7 +28,7 @@ def test_pack_leaves_out_zero_pages_and_unpacks_exactly():
 
 
 def test_unpack_refuses_runs_that_do_not_match():
-    packed, runs = snapshot.pack(b"\x01" * snapshot.PAGE * 2)
+    packed, _runs = snapshot.pack(b"\x01" * snapshot.PAGE * 2)
     with pytest.raises(ValueError):
         snapshot.unpack(packed, [[0, snapshot.PAGE]], snapshot.PAGE * 2)
 
@@ -48,7 +48,9 @@ def test_the_id_changes_with_every_input(tmp_path):
     root, runtime = fake_tree(tmp_path)
     first = snapshot.snapshot_id(runtime, root)
     assert snapshot.snapshot_id(runtime, root) == first
-    (root / "py" / "boneyard" / "tiles.py").write_text((root / "py" / "boneyard" / "tiles.py").read_text() + "\n")
+    (root / "py" / "boneyard" / "tiles.py").write_text(
+        (root / "py" / "boneyard" / "tiles.py").read_text() + "\n"
+    )
     second = snapshot.snapshot_id(runtime, root)
     assert second != first
     (root / "py" / "boneyard" / "games" / "new_game").mkdir()
@@ -64,10 +66,14 @@ def test_the_id_changes_with_every_input(tmp_path):
 
 def test_what_goes_in_is_what_the_page_imports_before_pyscript():
     assert all(name == "boneyard" or name.startswith("boneyard.") for name in snapshot.WARM_ENGINE)
-    assert not [name for name in snapshot.WARM_STDLIB if name.split(".")[0] in ("js", "pyodide", "pyscript", "ui")]
+    assert not [
+        name for name in snapshot.WARM_STDLIB if name.split(".")[0] in ("js", "pyodide", "pyscript", "ui")
+    ]
     assert snapshot.warm_sources() == sorted(
-        p.relative_to(ROOT).as_posix() for folder in ("py/boneyard", "py/ui")
-        for p in (ROOT / folder).rglob("*.py") if "__pycache__" not in p.parts
+        p.relative_to(ROOT).as_posix()
+        for folder in ("py/boneyard", "py/ui")
+        for p in (ROOT / folder).rglob("*.py")
+        if "__pycache__" not in p.parts
     )
     assert snapshot.page_path("py/boneyard/games/__init__.py") == "/home/pyodide/boneyard/games/__init__.py"
     assert snapshot.page_path("py/ui/html.py") == "/home/pyodide/ui/html.py"
@@ -75,7 +81,9 @@ def test_what_goes_in_is_what_the_page_imports_before_pyscript():
     # ui.app and what it imports at module level; no game's rules or table screen (they load on first use).
     assert {"ui.app", "ui.html", "ui.screens", "ui.session", "boneyard.games"} <= set(project)
     assert not [m for m in project if m.startswith(("ui.games.", "boneyard.games."))], project
-    assert "typing" in stdlib and not [m for m in stdlib if m.split(".")[0] in ("js", "pyscript", "ui", "boneyard")]
+    assert "typing" in stdlib and not [
+        m for m in stdlib if m.split(".")[0] in ("js", "pyscript", "ui", "boneyard")
+    ]
 
 
 def test_start_imports_follows_module_level_imports_only(tmp_path):
@@ -85,7 +93,8 @@ def test_start_imports_follows_module_level_imports_only(tmp_path):
     (root / "py" / "ui" / "app.py").write_text(
         "from __future__ import annotations\nimport json\nfrom . import html\nfrom .games import pick\n"
         "try:\n    import zlib\nexcept ImportError:\n    pass\n"
-        "def later():\n    import csv\n    from . import lazy\n")
+        "def later():\n    import csv\n    from . import lazy\n"
+    )
     (root / "py" / "ui" / "html.py").write_text("from html import escape\nfrom typing import Any\n")
     (root / "py" / "ui" / "lazy.py").write_text("import decimal\n")
     (root / "py" / "ui" / "games" / "__init__.py").write_text("import importlib.util\ndef pick(): pass\n")
@@ -103,7 +112,9 @@ def test_the_warm_code_blocks_what_exists_only_in_the_page():
 def test_a_heap_larger_than_the_initial_memory_is_warned_about(tmp_path):
     # A minimal module: magic, version, then a memory section (id 5) of one memory, min 480 pages, max 65536.
     wasm = tmp_path / "m.wasm"
-    wasm.write_bytes(b"\0asm\x01\0\0\0" + bytes([5, 6, 1, 1]) + bytes([0xE0, 0x03]) + bytes([0x80, 0x80, 0x04]))
+    wasm.write_bytes(
+        b"\0asm\x01\0\0\0" + bytes([5, 6, 1, 1]) + bytes([0xE0, 0x03]) + bytes([0x80, 0x80, 0x04])
+    )
     assert snapshot.wasm_initial_memory(wasm) == 480 * 65536
     assert snapshot.check_heap(480 * 65536, wasm) is None
     warning = snapshot.check_heap(480 * 65536 + 1, wasm)
@@ -141,11 +152,16 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     assert (out / config["interpreter"]).exists()
     assert manifest["id"] in manifest["file"] and manifest["pyodide"] == "314.0.2"
     assert manifest["checks"].keys() == {"py/engine.zip", "py/ui.zip", "vendor/pyodide/python_stdlib.zip"}
-    assert manifest["heap_bytes"] <= snapshot.wasm_initial_memory(out / "vendor" / "pyodide" / "pyodide.asm.wasm")
+    assert manifest["heap_bytes"] <= snapshot.wasm_initial_memory(
+        out / "vendor" / "pyodide" / "pyodide.asm.wasm"
+    )
     for path, digest in manifest["checks"].items():
         assert snapshot.sha256(out / path) == digest, path
     packed = (out / "snapshot" / manifest["file"]).read_bytes()
-    assert len(packed) == manifest["gzip_bytes"] and snapshot.sha256(out / "snapshot" / manifest["file"]) == manifest["sha256"]
+    assert (
+        len(packed) == manifest["gzip_bytes"]
+        and snapshot.sha256(out / "snapshot" / manifest["file"]) == manifest["sha256"]
+    )
     raw = snapshot.unpack(packed, manifest["runs"], manifest["bytes"])
     assert len(raw) == manifest["bytes"]
     # The engine and the pure browser layer are warm; ui.app is not (it needs PyScript, set up after the
@@ -153,7 +169,11 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     modules = manifest["modules"]
     assert {"boneyard.games", "boneyard.core", "ui.html", "ui.screens", "ui.session"} <= set(modules)
     assert not [m for m in modules if m.split(".")[0] in ("main", "pyscript", "js") or m == "ui.app"]
-    assert not [m for m in modules if m.startswith("ui.games.") or m.count(".") >= 3 and m.startswith("boneyard.games.")]
+    assert not [
+        m
+        for m in modules
+        if m.startswith("ui.games.") or (m.count(".") >= 3 and m.startswith("boneyard.games."))
+    ]
 
 
 def test_the_service_worker_precaches_the_snapshot(built):

@@ -35,7 +35,13 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 # The page's Python arrives as two zip bundles that our interpreter module (js/pyodide-snapshot.mjs)
 # fetches while Pyodide starts and unpacks into Python's working folder before any of it runs: one
@@ -44,8 +50,16 @@ SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 BUNDLES = {"py/engine.zip": "py/boneyard", "py/ui.zip": "py/ui"}
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make the same bytes
 PRELOAD_MARK = "<!-- boneyard:preload -->"
-PYSCRIPT_START_CHUNKS = ("core-", "toml-", "deprecations-manager-", "donkey-", "error-", "py-editor-", "py-game-",
-                         "py-terminal-")
+PYSCRIPT_START_CHUNKS = (
+    "core-",
+    "toml-",
+    "deprecations-manager-",
+    "donkey-",
+    "error-",
+    "py-editor-",
+    "py-game-",
+    "py-terminal-",
+)
 GZIP_CACHE = ROOT / "build" / "gz"  # gzip copies of the runtime's files, by content hash (git-ignored)
 GZIP_MIN_BYTES = 8192  # smaller files gain nothing worth a second file
 GZIP_MAX_RATIO = 0.9  # keep a gzip copy only if it saves at least a tenth (not for zips of deflated files)
@@ -55,9 +69,7 @@ GZIP_SUFFIXES = (".wasm", ".mjs", ".js", ".json", ".zip", ".css", ".html")
 def python_sources(root: Path = ROOT) -> list[str]:
     """Return every Python module of the page, as paths relative to the repository, sorted."""
     return sorted(
-        p.relative_to(root).as_posix()
-        for p in (root / "py").rglob("*.py")
-        if "__pycache__" not in p.parts
+        p.relative_to(root).as_posix() for p in (root / "py").rglob("*.py") if "__pycache__" not in p.parts
     )
 
 
@@ -89,7 +101,9 @@ def write_python(out: Path, root: Path = ROOT) -> None:
         bundled += members
     loose = [s for s in python_sources(root) if s not in bundled]
     if loose != ["py/main.py"]:
-        raise SystemExit(f"build_site: modules outside py/boneyard and py/ui would not reach the page: {loose}")
+        raise SystemExit(
+            f"build_site: modules outside py/boneyard and py/ui would not reach the page: {loose}"
+        )
     shutil.copy2(root / "py" / "main.py", out / "py" / "main.py")
 
 
@@ -119,7 +133,7 @@ def add_snapshot(out: Path) -> None:
 
     try:
         snapshot.install(out)
-    except Exception as error:  # noqa: BLE001 - any failure: build on, the page falls back
+    except Exception as error:
         print(f"build_site: no memory snapshot ({error}); the page will boot without it", file=sys.stderr)
 
 
@@ -131,7 +145,8 @@ def is_gzip_copy(path: Path) -> bool:
 def site_files(out: Path) -> list[str]:
     """Return every file of the built site (but the service worker, version.json and gzip copies), sorted."""
     return sorted(
-        p.relative_to(out).as_posix() for p in out.rglob("*")
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
         if p.is_file() and p.name not in ("sw.js", "version.json") and not is_gzip_copy(p)
     )
 
@@ -146,14 +161,27 @@ def preload_links(out: Path) -> list[str]:
     manifest = out / "snapshot" / "manifest.json"
     if manifest.exists():
         fetches.append("snapshot/" + json.loads(manifest.read_text())["file"])
-    fetches += ["vendor/pyodide/pyodide.asm.wasm", "vendor/pyodide/python_stdlib.zip",
-                "vendor/pyodide/pyodide-lock.json", *BUNDLES, "py/pycache.zip", "pyscript.toml"]
+    fetches += [
+        "vendor/pyodide/pyodide.asm.wasm",
+        "vendor/pyodide/python_stdlib.zip",
+        "vendor/pyodide/pyodide-lock.json",
+        *BUNDLES,
+        "py/pycache.zip",
+        "pyscript.toml",
+    ]
     modules = ["vendor/pyodide/pyodide.mjs", "vendor/pyodide/pyodide.asm.mjs"]
     # PyScript's chunks that it imports on every start, one after the other (core, the config's parser,
     # its plugins): preloaded, they are parsed before PyScript asks for them.
-    modules += sorted(p.relative_to(out).as_posix() for p in (out / "vendor" / "pyscript").glob("*.js")
-                      if p.name.startswith(PYSCRIPT_START_CHUNKS))
-    tags = [f'<link rel="preload" href="{name}" as="fetch" crossorigin>' for name in fetches if (out / name).exists()]
+    modules += sorted(
+        p.relative_to(out).as_posix()
+        for p in (out / "vendor" / "pyscript").glob("*.js")
+        if p.name.startswith(PYSCRIPT_START_CHUNKS)
+    )
+    tags = [
+        f'<link rel="preload" href="{name}" as="fetch" crossorigin>'
+        for name in fetches
+        if (out / name).exists()
+    ]
     tags += [f'<link rel="modulepreload" href="{name}">' for name in modules if (out / name).exists()]
     return tags
 

@@ -20,6 +20,7 @@ import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 TYPES = {
     ".mjs": "text/javascript",
@@ -37,7 +38,7 @@ TYPES = {
 class Handler(SimpleHTTPRequestHandler):
     """Static files with fixed types, no-cache, gzip copies where the build made them, and quiet logs."""
 
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    extensions_map: ClassVar[dict[str, str]] = {**SimpleHTTPRequestHandler.extensions_map, **TYPES}
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
@@ -48,12 +49,17 @@ class Handler(SimpleHTTPRequestHandler):
         codings = self.headers.get("Accept-Encoding", "")
         return any(part.split(";")[0].strip() in ("gzip", "*") for part in codings.split(","))
 
-    def send_head(self):  # noqa: ANN201 - the base class's signature
+    def send_head(self):
         """Send the gzip copy of a file where there is one and the browser takes it, else as usual."""
         path = self.translate_path(self.path)
         packed = path + ".gz"
-        if (self.headers.get("Range") or not os.path.isfile(path) or not os.path.isfile(packed)
-                or os.path.getmtime(packed) < os.path.getmtime(path) or not self.accepts_gzip()):
+        if (
+            self.headers.get("Range")
+            or not os.path.isfile(path)
+            or not os.path.isfile(packed)
+            or os.path.getmtime(packed) < os.path.getmtime(path)
+            or not self.accepts_gzip()
+        ):
             return super().send_head()  # no copy, or one older than its file (changed since the build)
         source = open(packed, "rb")  # noqa: SIM115 - closed by the caller, as in the base class
         try:
@@ -70,21 +76,21 @@ class Handler(SimpleHTTPRequestHandler):
             source.close()
             raise
 
-    def copyfile(self, source, outputfile) -> None:  # noqa: ANN001 - the base class's signature
+    def copyfile(self, source, outputfile) -> None:
         """Send a file with the kernel's sendfile where the stream is a socket (far less CPU than copying)."""
         try:
             self.connection.sendfile(source)
         except (AttributeError, OSError, ValueError):
             super().copyfile(source, outputfile)
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args) -> None:
         pass
 
 
 class Server(ThreadingHTTPServer):
     """A threading HTTP server that says nothing when a browser drops a connection (page closed)."""
 
-    def handle_error(self, request, client_address) -> None:  # noqa: ANN001 - the base class's signature
+    def handle_error(self, request, client_address) -> None:
         import sys
 
         if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
@@ -114,7 +120,10 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args()
     server = make_server(args.dir, args.port)
-    print(f"Boneyard is being served at http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops it)", flush=True)
+    print(
+        f"Boneyard is being served at http://127.0.0.1:{server.server_address[1]}/  (Ctrl+C stops it)",
+        flush=True,
+    )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -65,7 +65,13 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "snapshot"
 MAKER = ROOT / "tools" / "snapshot.mjs"
 LOADER = "./js/pyodide-snapshot.mjs"  # the page's `interpreter`: restores the snapshot or boots normally
-RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+RUNTIME_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 HOME = "/home/pyodide"  # Pyodide's working folder, where the page unpacks py/engine.zip ("boneyard/...")
 FORMAT = 2  # bump when the manifest or the way the snapshot is made changes
 KEEP = 3  # cached snapshots kept
@@ -75,12 +81,37 @@ GZIP_LEVEL = 6  # level 9 is 4x slower to make for 1% smaller
 # Imported before the snapshot is taken. Each must be importable before PyScript sets up (no js, no
 # pyscript) and must not keep state that should differ between loads (the page reseeds `random`).
 WARM_STDLIB = (
-    "asyncio", "base64", "collections", "copy", "dataclasses", "datetime", "enum", "functools", "html",
-    "importlib", "inspect", "json", "math", "pathlib", "pkgutil", "random", "re", "string", "traceback",
-    "typing", "weakref",
+    "asyncio",
+    "base64",
+    "collections",
+    "copy",
+    "dataclasses",
+    "datetime",
+    "enum",
+    "functools",
+    "html",
+    "importlib",
+    "inspect",
+    "json",
+    "math",
+    "pathlib",
+    "pkgutil",
+    "random",
+    "re",
+    "string",
+    "traceback",
+    "typing",
+    "weakref",
 )
-WARM_ENGINE = ("boneyard", "boneyard.core", "boneyard.tiles", "boneyard.saves", "boneyard.settings",
-               "boneyard.stats", "boneyard.games")
+WARM_ENGINE = (
+    "boneyard",
+    "boneyard.core",
+    "boneyard.tiles",
+    "boneyard.saves",
+    "boneyard.settings",
+    "boneyard.stats",
+    "boneyard.games",
+)
 # The page's entry: ``py/main.py`` imports it. What it imports at module level (and those modules in
 # turn) is what the page imports before its first render; ``start_imports`` lists it from the sources.
 ENTRY = "ui.app"
@@ -203,9 +234,11 @@ def check_heap(heap_bytes: int, wasm: Path) -> str | None:
     """Return a warning when the snapshot's heap is larger than the memory Pyodide starts with."""
     initial = wasm_initial_memory(wasm)
     if initial and heap_bytes > initial:
-        return (f"the snapshot's heap is {heap_bytes / 2**20:.1f} MiB, more than the {initial / 2**20:.0f} MiB "
-                "Pyodide starts with: it will not restore, and every load will boot without it. Import less "
-                "before the snapshot (tools/snapshot.py WARM_*).")
+        return (
+            f"the snapshot's heap is {heap_bytes / 2**20:.1f} MiB, more than the {initial / 2**20:.0f} MiB "
+            "Pyodide starts with: it will not restore, and every load will boot without it. Import less "
+            "before the snapshot (tools/snapshot.py WARM_*)."
+        )
     return None
 
 
@@ -278,8 +311,8 @@ def pack(raw: bytes) -> tuple[bytes, list[list[int]]]:
     runs: list[list[int]] = []
     chunks = []
     for offset in range(0, len(raw), PAGE):
-        page = raw[offset:offset + PAGE]
-        if not page.count(0) == len(page):
+        page = raw[offset : offset + PAGE]
+        if page.count(0) != len(page):
             if runs and runs[-1][0] + runs[-1][1] == offset:
                 runs[-1][1] += len(page)
             else:
@@ -294,7 +327,7 @@ def unpack(packed: bytes, runs: list[list[int]], size: int) -> bytes:
     raw = bytearray(size)
     cursor = 0
     for offset, length in runs:
-        raw[offset:offset + length] = data[cursor:cursor + length]
+        raw[offset : offset + length] = data[cursor : cursor + length]
         cursor += length
     if cursor != len(data):
         raise ValueError("the packed snapshot does not match its runs")
@@ -322,9 +355,19 @@ def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> di
         raw, part_report = Path(tmp) / "snapshot.bin", Path(tmp) / "report.json"
         pycache = Path(tmp) / "pycache"
         core = pyscript_core(runtime)
-        spec.write_text(json.dumps({"pyodide": str(runtime), "files": files, "warm": warm_code(root),
-                                    "out": str(raw), "report": str(part_report),
-                                    "pyscript": str(core) if core else None, "pycache": str(pycache)}))
+        spec.write_text(
+            json.dumps(
+                {
+                    "pyodide": str(runtime),
+                    "files": files,
+                    "warm": warm_code(root),
+                    "out": str(raw),
+                    "report": str(part_report),
+                    "pyscript": str(core) if core else None,
+                    "pycache": str(pycache),
+                }
+            )
+        )
         result = subprocess.run([node, str(MAKER), str(spec)], capture_output=True, text=True, timeout=600)
         if result.returncode != 0:
             raise RuntimeError(f"node {MAKER.name} failed:\n{result.stdout}\n{result.stderr}")
@@ -364,7 +407,7 @@ def cached(runtime: Path, root: Path = ROOT, cache: Path = CACHE) -> tuple[str, 
 
 def set_interpreter(config_text: str, interpreter: str) -> str:
     """Return pyscript.toml's text with its ``interpreter`` replaced."""
-    text, count = re.subn(r'(?m)^interpreter\s*=.*$', f'interpreter = "{interpreter}"', config_text, count=1)
+    text, count = re.subn(r"(?m)^interpreter\s*=.*$", f'interpreter = "{interpreter}"', config_text, count=1)
     if count != 1:
         raise ValueError("pyscript.toml has no interpreter line")
     return text
@@ -384,8 +427,11 @@ def install(site: Path, root: Path = ROOT, cache: Path = CACHE) -> dict:
     shutil.copy2(pyc_path(gz), site / "py" / "pycache.zip")
     config = site / "pyscript.toml"
     config.write_text(set_interpreter(config.read_text(), LOADER))
-    checks = {"py/engine.zip": sha256(site / "py" / "engine.zip"), "py/ui.zip": sha256(site / "py" / "ui.zip"),
-              "vendor/pyodide/python_stdlib.zip": sha256(runtime / "python_stdlib.zip")}
+    checks = {
+        "py/engine.zip": sha256(site / "py" / "engine.zip"),
+        "py/ui.zip": sha256(site / "py" / "ui.zip"),
+        "vendor/pyodide/python_stdlib.zip": sha256(runtime / "python_stdlib.zip"),
+    }
     warning = check_heap(report["heap_bytes"], runtime / "pyodide.asm.wasm")
     if warning:
         print(f"snapshot: WARNING: {warning}", file=sys.stderr)

@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import build_site  # noqa: E402
 from chromium import launch_options  # noqa: E402
 from serve import serve_in_thread  # noqa: E402
+
 TIMEOUT_MS = 120_000
 
 # Records when the ready marker appears, and how long WebAssembly's instantiation takes.
@@ -100,8 +101,12 @@ print("ready")
 document.documentElement.setAttribute("data-ready", "true")
 </script></body></html>
 """
-LABELS = {"a_bare": "(a) bare PyScript page", "b_ours_plain": "(b) Boneyard, no snapshot",
-          "c_ours_snapshot": "(c) Boneyard, snapshot", "r_return": "(r) return visit (service worker)"}
+LABELS = {
+    "a_bare": "(a) bare PyScript page",
+    "b_ours_plain": "(b) Boneyard, no snapshot",
+    "c_ours_snapshot": "(c) Boneyard, snapshot",
+    "r_return": "(r) return visit (service worker)",
+}
 
 
 def prepare(site: Path, work: Path) -> dict[str, str]:
@@ -143,7 +148,9 @@ def cold_load(browser, url: str) -> dict:
 
 def visit(playwright, profile: str, url: str, install: bool = False) -> dict:
     """Launch the browser on ``profile`` and load ``url`` through its service worker."""
-    context = playwright.chromium.launch_persistent_context(profile, **launch_options(), service_workers="allow")
+    context = playwright.chromium.launch_persistent_context(
+        profile, **launch_options(), service_workers="allow"
+    )
     context.add_init_script(MARKER)
     try:
         if not install:
@@ -165,7 +172,7 @@ def run(playwright, urls: dict[str, str], runs: int, return_runs: int) -> dict[s
     profile = tempfile.mkdtemp(prefix="boneyard-profile-")
     browser = playwright.chromium.launch(**launch_options())
     try:
-        for name, url in urls.items():  # warm-up: the OS file cache, not the browser's
+        for url in urls.values():  # warm-up: the OS file cache, not the browser's
             cold_load(browser, url)
         visit(playwright, profile, urls["c_ours_snapshot"], install=True)
         visit(playwright, profile, urls["c_ours_snapshot"])  # the code cache is written on the 2nd use
@@ -196,10 +203,19 @@ def summarize(results: dict[str, list[dict]]) -> dict:
         out["variants"][name] = row
     v = out["variants"]
     a, b, c = (v[k]["ready_ms_median"] for k in ("a_bare", "b_ours_plain", "c_ours_snapshot"))
-    out["ratios"] = {"b_over_a": round(b / a, 3), "c_over_a": round(c / a, 3), "c_over_b": round(c / b, 3),
-                     "r_over_a": round(v["r_return"]["ready_ms_median"] / a, 3) if v["r_return"]["ready_ms"] else None}
+    out["ratios"] = {
+        "b_over_a": round(b / a, 3),
+        "c_over_a": round(c / a, 3),
+        "c_over_b": round(c / b, 3),
+        "r_over_a": round(v["r_return"]["ready_ms_median"] / a, 3) if v["r_return"]["ready_ms"] else None,
+    }
     out["fcp_c_minus_a_ms"] = v["c_ours_snapshot"]["fcp_ms_median"] - v["a_bare"]["fcp_ms_median"]
-    out["goals"] = {"c_over_a_max": 0.35, "return_ms_max": 800, "fcp_c_minus_a_max_ms": 50, "b_over_a_max": 1.15}
+    out["goals"] = {
+        "c_over_a_max": 0.35,
+        "return_ms_max": 800,
+        "fcp_c_minus_a_max_ms": 50,
+        "b_over_a_max": 1.15,
+    }
     return out
 
 
@@ -207,22 +223,30 @@ def table(summary: dict) -> str:
     head = "".join(f"{phase:>9}" for phase in PHASES)
     lines = [f"{'page (medians, ms from navigation)':36}{head}  ready, each run"]
     for name, row in summary["variants"].items():
-        cells = "".join(f"{'' if row[f'{p}_ms_median'] is None else row[f'{p}_ms_median']:>9}" for p in PHASES)
+        cells = "".join(
+            f"{'' if row[f'{p}_ms_median'] is None else row[f'{p}_ms_median']:>9}" for p in PHASES
+        )
         lines.append(f"{LABELS[name]:36}{cells}  {row['ready_ms']}")
     r = summary["ratios"]
-    lines.append(f"cold c/a = {r['c_over_a']} (goal <= 0.35)   b/a = {r['b_over_a']} (goal <= 1.15)   "
-                 f"return = {summary['variants']['r_return']['ready_ms_median']} ms (goal < 800)   "
-                 f"FCP c-a = {summary['fcp_c_minus_a_ms']} ms (goal <= 50)")
+    lines.append(
+        f"cold c/a = {r['c_over_a']} (goal <= 0.35)   b/a = {r['b_over_a']} (goal <= 1.15)   "
+        f"return = {summary['variants']['r_return']['ready_ms_median']} ms (goal < 800)   "
+        f"FCP c-a = {summary['fcp_c_minus_a_ms']} ms (goal <= 50)"
+    )
     c = summary["variants"]["c_ours_snapshot"]
     if c["ready_ms_median"] and c["pyscript_ms_median"] and c["bundles_ms_median"]:
-        lines.append(f"(c) first render {c['ready_ms_median'] - c['pyscript_ms_median']} ms, PyScript's set-up "
-                     f"{c['pyscript_ms_median'] - c['bundles_ms_median']} ms after our interpreter was ready")
+        lines.append(
+            f"(c) first render {c['ready_ms_median'] - c['pyscript_ms_median']} ms, PyScript's set-up "
+            f"{c['pyscript_ms_median'] - c['bundles_ms_median']} ms after our interpreter was ready"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="cold loads of each page (at least 7 for the goals)")
+    parser.add_argument(
+        "--runs", type=int, default=7, help="cold loads of each page (at least 7 for the goals)"
+    )
     parser.add_argument("--return-runs", type=int, default=5)
     parser.add_argument("--site", default=str(ROOT / "site"))
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

@@ -7,12 +7,22 @@ import sys
 
 import pytest
 
-from .conftest import READY, READY_TIMEOUT_MS, ROOT, Watch, copy_site, new_context, open_app, reload_ready, watch_page
+from .conftest import (
+    READY,
+    READY_TIMEOUT_MS,
+    ROOT,
+    Watch,
+    copy_site,
+    new_context,
+    open_app,
+    reload_ready,
+    watch_page,
+)
 
 sys.path.insert(0, str(ROOT / "tools"))
 
-import build_site  # noqa: E402
-from serve import serve_in_thread  # noqa: E402
+import build_site
+from serve import serve_in_thread
 
 CONTROLLED = "navigator.serviceWorker.controller !== null"
 
@@ -32,7 +42,7 @@ def own_site(site_dir, tmp_path):
 
 
 def test_reload_and_new_tab_start_with_the_server_stopped(browser, own_site):
-    site, server, url = own_site
+    _site, server, url = own_site
     watch = Watch()
     context = new_context(browser, watch, service_workers="allow")
     page = open_app(context, url, watch)
@@ -52,7 +62,7 @@ def test_reload_and_new_tab_start_with_the_server_stopped(browser, own_site):
 
 
 def test_a_rebuilt_site_is_picked_up_whole_on_the_next_load(browser, own_site):
-    site, server, url = own_site
+    site, _server, url = own_site
     watch = Watch()
     context = new_context(browser, watch, service_workers="allow")
     page = open_app(context, url, watch)
@@ -61,7 +71,9 @@ def test_a_rebuilt_site_is_picked_up_whole_on_the_next_load(browser, own_site):
     assert len(old_cache) == 1 and old_cache[0].startswith("boneyard-")
     # Publish a new version: a changed page and stylesheet, and the service worker rewritten for them.
     index = site / "index.html"
-    index.write_text(index.read_text().replace("<title>", '<meta name="boneyard-test" content="v2">\n  <title>'))
+    index.write_text(
+        index.read_text().replace("<title>", '<meta name="boneyard-test" content="v2">\n  <title>')
+    )
     css = site / "css" / "app.css"
     css.write_text(css.read_text() + "\n.v2-marker { color: red; }\n")
     new_version = build_site.write_service_worker(site)
@@ -71,7 +83,9 @@ def test_a_rebuilt_site_is_picked_up_whole_on_the_next_load(browser, own_site):
         "document.querySelector('meta[name=boneyard-test]') !== null && document.documentElement.dataset.ready === 'true'",
         timeout=READY_TIMEOUT_MS,
     )
-    page.wait_for_function(f"caches.keys().then(k => k.length === 1 && k[0] === 'boneyard-{new_version}')", timeout=60_000)
+    page.wait_for_function(
+        f"caches.keys().then(k => k.length === 1 && k[0] === 'boneyard-{new_version}')", timeout=60_000
+    )
     served_css = page.evaluate("fetch('css/app.css').then(r => r.text())")
     assert ".v2-marker" in served_css
     watch.assert_clean(page)

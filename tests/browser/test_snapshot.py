@@ -9,17 +9,18 @@ offline reload restores the snapshot from the service worker's cache.
 from __future__ import annotations
 
 import gzip
-import zipfile
 import json
+import zipfile
 
 import pytest
+from serve import serve_in_thread
 
 from .conftest import Watch, copy_site, new_context, open_app, reload_ready
 
-from serve import serve_in_thread  # noqa: E402 - tools/ is on the path (conftest)
-
 STATUS = "JSON.stringify(window.boneyardSnapshot)"
-PY_RANDOM = "window.boneyardSnapshot.interpreter.runPython('import random; random.getrandbits(64)').toString()"
+PY_RANDOM = (
+    "window.boneyardSnapshot.interpreter.runPython('import random; random.getrandbits(64)').toString()"
+)
 
 
 def snapshot_status(page) -> dict:
@@ -44,8 +45,13 @@ def test_the_page_boots_from_the_snapshot(snapshot_page, watch):
     assert_no_alarm(snapshot_page)
     # The engine and the pure browser layer came from the snapshot, ui.app from the served files; the
     # snapshot holds nothing the page does not import by its first render.
-    modules = set(json.loads(snapshot_page.evaluate(
-        "window.boneyardSnapshot.interpreter.runPython('import sys, json; json.dumps(sorted(sys.modules))')")))
+    modules = set(
+        json.loads(
+            snapshot_page.evaluate(
+                "window.boneyardSnapshot.interpreter.runPython('import sys, json; json.dumps(sorted(sys.modules))')"
+            )
+        )
+    )
     manifest = json.loads(snapshot_page.evaluate("fetch('snapshot/manifest.json').then(r => r.text())"))
     assert {"boneyard.games", "ui.app", "ui.screens"} <= modules
     assert "ui.app" not in manifest["modules"] and "ui.screens" in manifest["modules"]
@@ -81,7 +87,7 @@ def damage(site):
     path = site / "snapshot" / manifest["file"]
     data = bytearray(path.read_bytes())
     middle = len(data) // 2
-    data[middle:middle + 64] = bytes(b ^ 0x5A for b in data[middle:middle + 64])
+    data[middle : middle + 64] = bytes(b ^ 0x5A for b in data[middle : middle + 64])
     path.write_bytes(bytes(data))
 
 
@@ -151,8 +157,10 @@ def test_offline_reload_restores_the_snapshot(browser, site_dir, tmp_path):
         page = open_app(context, url, watch)
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
-        cached = page.evaluate("caches.keys().then(k => caches.open(k[0])).then(c => c.keys())"
-                               ".then(r => r.map(x => x.url).filter(u => u.includes('/snapshot/')))")
+        cached = page.evaluate(
+            "caches.keys().then(k => caches.open(k[0])).then(c => c.keys())"
+            ".then(r => r.map(x => x.url).filter(u => u.includes('/snapshot/')))"
+        )
         assert len(cached) == 2, cached  # the manifest and the snapshot file
         server.shutdown()
         server.server_close()

@@ -292,18 +292,6 @@ class TrianglesScreen(Screen):
             f"{who} ",
             h("span", {"class_": "tri-pips"}, f"{len(view['hand'])} tiles · {view['pips']} pips"),
         )
-        if not view["hand"]:
-            return h(
-                "section",
-                {
-                    "class_": "tri-hand",
-                    "aria_label": who,
-                    "tabindex": "-1",
-                    "data_focus_home": True,
-                    "id": "tri-hand",
-                },
-                title,
-            )
         return h(
             "section",
             {
@@ -314,7 +302,7 @@ class TrianglesScreen(Screen):
                 "id": "tri-hand",
             },
             title,
-            h("div", {"class_": "tri-hand-tiles"}, tiles),
+            h("div", {"class_": "tri-hand-tiles"}, tiles) if view["hand"] else None,
         )
 
     def seats(self, ctx: TableContext, f: dict[str, Any]) -> Markup:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 
@@ -255,8 +256,29 @@ def run(scenario) -> list[str]:
         while turns.busy:
             await asyncio.sleep(0.01)
 
-    asyncio.run(main())
+    on_own_loop(main)
     return log
+
+
+def on_own_loop(main) -> None:
+    """Run the coroutine function ``main`` to its end on a new loop in a thread of its own.
+
+    After the browser tests, Playwright's loop may still be running in the main thread, where
+    ``asyncio.run`` would refuse to start; an error inside ``main`` is raised here.
+    """
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=target)
+    worker.start()
+    worker.join()
+    if errors:
+        raise errors[0]
 
 
 def test_a_turn_asked_for_during_another_tables_pause_is_played():
@@ -316,5 +338,5 @@ def test_a_turn_that_asks_for_the_next_one_as_it_ends_is_not_cancelled():
         while turns.busy:
             await asyncio.sleep(0.01)
 
-    asyncio.run(main())
+    on_own_loop(main)
     assert log == ["played 0", "played 1", "played 2"]

@@ -53,10 +53,6 @@ TOAST_ECHO = """
 # Console errors the browser itself writes about requests a test blocks or a server it stops on purpose;
 # every request to another host is caught by the route guard, and a missing file of ours fails elsewhere.
 BROWSER_NOISE = ("Failed to load resource",)
-# Tests that provoke an error on purpose but live in files that declare it not yet (test name -> texts).
-DECLARED_ELSEWHERE = {
-    "test_a_full_storage_is_reported_and_play_goes_on": ("storage for this site is full",),
-}
 
 pytestmark = pytest.mark.browser
 
@@ -175,7 +171,6 @@ def _fail_on_reported_errors(request: Any) -> Iterator[None]:
     """Fail a test on any console error or error toast it caused and did not declare."""
     marks = {id(w): w.mark() for w in _WATCHES}
     declared = [str(f) for m in request.node.iter_markers("expect_error") for f in m.args]
-    declared += DECLARED_ELSEWHERE.get(getattr(request.node, "originalname", request.node.name), ())
     for w in _WATCHES:
         w.expected = list(declared)
         w.since = marks[id(w)]

@@ -203,6 +203,7 @@ def test_keyboard_play_keeps_the_focus_at_the_hand(page, base_url, watch):
     watch.assert_clean(page)
 
 
+@pytest.mark.expect_error("storage for this site is full")
 def test_a_full_storage_is_reported_and_play_goes_on(page, base_url, watch):
     start(page, base_url, "classic", seed=4)
     wait_for_human_or_end(page)

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core import Outcome, derive_seed
+from ...matching import max_matching
 from .rules import (
     BLOCKED,
     CODE_MASK,
@@ -176,23 +177,9 @@ def _matching(
     """Return a deal by augmenting paths (exact: finds one whenever one exists), or None."""
     seats = [i for i, (_, slot) in enumerate(places) for _ in range(slot.count or 0)]
     rng.shuffle(seats)
-    owner: dict[int, int] = {}  # tile -> position in seats
-
-    def place(k: int, seen: set[int]) -> bool:
-        options = allowed[seats[k]][:]
-        rng.shuffle(options)
-        for t in options:
-            if t in seen:
-                continue
-            seen.add(t)
-            if t not in owner or place(owner[t], seen):
-                owner[t] = k
-                return True
-        return False
-
-    for k in range(len(seats)):
-        if not place(k, set()):
-            return None
+    owner = max_matching([allowed[seat] for seat in seats], rng.shuffle)  # tile -> position in seats
+    if len(owner) < len(seats):
+        return None
     dealt: list[list[int]] = [[] for _ in places]
     for t, k in owner.items():
         dealt[seats[k]].append(t)

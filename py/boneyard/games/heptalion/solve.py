@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...matching import max_matching
 from .board import DARK, EDGES, LAB_BOARDS, ORIGINAL, SPACES, TILES, Board, lab_board, random_board, tile_text
 from .rules import Move
 
@@ -72,19 +73,7 @@ def _options(board: Board) -> dict[int, list[tuple[int, int, int, int]]]:
 
 def _matching(left: list[list[int]]) -> int:
     """Return the size of a maximum bipartite matching (Kuhn's augmenting paths)."""
-    owner: dict[int, int] = {}
-
-    def augment(u: int, seen: set[int]) -> bool:
-        for v in left[u]:
-            if v in seen:
-                continue
-            seen.add(v)
-            if v not in owner or augment(owner[v], seen):
-                owner[v] = u
-                return True
-        return False
-
-    return sum(1 for u in range(len(left)) if augment(u, set()))
+    return len(max_matching(left))
 
 
 def solve(board: Board = ORIGINAL, node_limit: int | None = None) -> Solution:

@@ -150,6 +150,15 @@ def test_settings_keep_good_values_and_default_bad_ones():
     assert Settings(animations="on").animations_on(reduced_motion=True) is True
 
 
+def test_settings_sound_speed_and_hints_default_when_missing_or_bad():
+    old = settings_from_json({"name": "Ana", "suggestions": False, "theme": "dark", "animations": "on"})
+    assert (old.sound, old.speed, old.hints) == (True, "normal", True)  # a record from before these keys
+    s = settings_from_json({"sound": "loud", "speed": "warp", "hints": 0})
+    assert (s.sound, s.speed, s.hints) == (True, "normal", True)
+    s = settings_from_json({"sound": False, "speed": "fast", "hints": False})
+    assert (s.sound, s.speed, s.hints) == (False, "fast", False)
+
+
 def test_stats_count_results_streaks_and_the_leaderboard():
     stats = Stats()
     for result in ["win", "win", "loss", "win", "draw", "win", "win", "win"]:

@@ -14,6 +14,8 @@ THEMES = ("felt", "light", "dark", "auto")
 THEME_LABELS = {"felt": "Felt (green table)", "light": "Light", "dark": "Dark", "auto": "Follow the system"}
 ANIMATIONS = ("system", "on", "off")
 ANIMATION_LABELS = {"system": "Follow the system", "on": "On", "off": "Off"}
+SPEEDS = ("relaxed", "normal", "fast")
+SPEED_LABELS = {"relaxed": "Relaxed", "normal": "Normal", "fast": "Fast"}
 MAX_NAME = 24
 
 
@@ -25,6 +27,9 @@ class Settings:
     suggestions: bool = True  # mark the playable tiles
     theme: str = "felt"
     animations: str = "system"  # "system" honours prefers-reduced-motion
+    sound: bool = True  # table sounds; nothing is created or played while off
+    speed: str = "normal"  # how long the computer's moves stay on screen: SPEEDS
+    hints: bool = True  # offer the Hint button at the tables
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON-ready form."""
@@ -58,8 +63,10 @@ def settings_from_json(data: Mapping[str, Any] | None) -> Settings:
         value = data.get(f.name, getattr(defaults, f.name))
         if f.name == "name":
             value = clean_name(value)
-        elif f.name == "suggestions":
-            value = value if isinstance(value, bool) else defaults.suggestions
+        elif f.name in ("suggestions", "sound", "hints"):
+            value = value if isinstance(value, bool) else getattr(defaults, f.name)
+        elif f.name == "speed":
+            value = value if value in SPEEDS else defaults.speed
         elif f.name == "theme":
             value = value if value in THEMES else defaults.theme
         elif f.name == "animations":

@@ -2,38 +2,65 @@
 
     PYTHONPATH=py python -m boneyard.arena --game dominoes --players 2 --seats medium,easy \
         --games 2000 --seed 1 [--json] [--option target=100 ...]
+    PYTHONPATH=py python -m boneyard.arena --game dominoes --seats hard,medium,easy*2 \
+        --seatings all --games 500 [--progress /tmp/tally.json]
+
+``--seats`` names one level a seat (``easy*2`` is two Easy seats); any level of the game, ``expert``
+included, in any mix, at any table size the game allows (``--players`` only checks the count).
 
 Seats rotate from game to game (game i shifts every level i seats on), so no level keeps the first
 move. A level's win rate counts a draw (no single winner) as half a win; its 95% interval is
-Wilson's score interval over the games it sat in. The same arguments give the same numbers.
+Wilson's score interval over the games it sat in. Its *share* splits every game's one win among the
+winners (a three-way draw gives each a third), so the shares of a table's seats add up to 1 (a fair
+share is 1/players); ``share a seat`` divides by the seats the level held.
+
+At three or four seats the cyclic order matters (who sits after whom): ``--seatings all`` plays the
+same seeded games at every distinct cyclic seating of the levels typed (each rotated as above) and
+reports each seating's shares a seat and their average, with 95% intervals, and flags any seating
+where a stronger level (later in the game's list: easy, medium, hard, expert) is significantly below
+a weaker one. The same arguments give the same numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .core import GameInfo, derive_seed, make_rng
 from .games import GAMES, get_game
 
-__all__ = ["ArenaResult", "LevelResult", "main", "run_arena", "wilson_interval"]
+__all__ = [
+    "ArenaResult",
+    "LevelResult",
+    "SeatingsResult",
+    "cyclic_seatings",
+    "main",
+    "parse_seats",
+    "run_arena",
+    "run_seatings",
+    "wilson_interval",
+]
 
 
 @dataclass
 class LevelResult:
-    """One level's tally over the games it played."""
+    """One level's tally over the games it played (a level in two seats counts two games a game)."""
 
     games: int = 0
     wins: int = 0
     draws: int = 0
     moves: int = 0
     think_seconds: float = 0.0
+    share: float = 0.0  # the wins split among a game's winners, summed
+    max_think: float = 0.0
 
     @property
     def win_rate(self) -> float:
@@ -45,9 +72,28 @@ class LevelResult:
         return wilson_interval(self.wins + 0.5 * self.draws, self.games)
 
     @property
+    def share_rate(self) -> float:
+        """Return the level's share of the wins a seat (draws split among the winners)."""
+        return self.share / self.games if self.games else 0.0
+
+    def share_ci95(self) -> tuple[float, float]:
+        """Return the 95% Wilson interval of the share a seat."""
+        return wilson_interval(self.share, self.games)
+
+    @property
     def ms_per_move(self) -> float:
         """Return the mean thinking time of one move, in milliseconds."""
         return 1000.0 * self.think_seconds / self.moves if self.moves else 0.0
+
+    def add(self, other: LevelResult) -> None:
+        """Add another tally of the same level to this one."""
+        self.games += other.games
+        self.wins += other.wins
+        self.draws += other.draws
+        self.moves += other.moves
+        self.think_seconds += other.think_seconds
+        self.share += other.share
+        self.max_think = max(self.max_think, other.max_think)
 
 
 @dataclass
@@ -58,6 +104,7 @@ class ArenaResult:
     games: int
     seconds: float
     levels: dict[str, LevelResult] = field(default_factory=dict)
+    seats: tuple[str, ...] = ()
 
     @property
     def games_per_s(self) -> float:
@@ -65,24 +112,29 @@ class ArenaResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_json(self) -> dict[str, Any]:
-        """Return the JSON form fixed by DESIGN.md's arena contract (plus ms_per_move)."""
+        """Return the JSON form fixed by DESIGN.md's arena contract (plus ms_per_move and the shares)."""
         return {
             "game": self.game,
             "games": self.games,
             "seconds": round(self.seconds, 4),
             "games_per_s": round(self.games_per_s, 2),
-            "levels": {
-                name: {
-                    "wins": r.wins,
-                    "draws": r.draws,
-                    "games": r.games,
-                    "win_rate": round(r.win_rate, 4),
-                    "ci95": [round(x, 4) for x in r.ci95()],
-                    "ms_per_move": round(r.ms_per_move, 4),
-                }
-                for name, r in self.levels.items()
-            },
+            "seats": list(self.seats),
+            "levels": {name: _level_json(r) for name, r in self.levels.items()},
+            "max_ms": {name: round(1000.0 * r.max_think, 2) for name, r in self.levels.items()},
         }
+
+
+def _level_json(r: LevelResult) -> dict[str, Any]:
+    return {
+        "wins": r.wins,
+        "draws": r.draws,
+        "games": r.games,
+        "win_rate": round(r.win_rate, 4),
+        "ci95": [round(x, 4) for x in r.ci95()],
+        "share": round(r.share_rate, 4),
+        "share_ci95": [round(x, 4) for x in r.share_ci95()],
+        "ms_per_move": round(r.ms_per_move, 4),
+    }
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -96,26 +148,35 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _check_table(info: GameInfo, seats: Sequence[str]) -> None:
+    if info.realtime:
+        raise ValueError(f"{info.name} is a real-time puzzle; the arena plays turn-based games")
+    players = len(seats)
+    if not info.min_players <= players <= info.max_players:
+        raise ValueError(f"{info.name} takes {info.min_players} to {info.max_players} players, not {players}")
+
+
 def run_arena(
     game: GameInfo | str,
     seats: Sequence[str],
     games: int,
     seed: int,
     options: dict[str, Any] | None = None,
+    progress: Callable[[ArenaResult], None] | None = None,
 ) -> ArenaResult:
-    """Play ``games`` seeded games with one computer level per seat; return the tally."""
+    """Play ``games`` seeded games with one computer level per seat; return the tally.
+
+    ``progress``, when given, is called with the tally so far after every game (for checkpoints).
+    """
     info = get_game(game) if isinstance(game, str) else game
-    if info.realtime:
-        raise ValueError(f"{info.name} is a real-time puzzle; the arena plays turn-based games")
+    _check_table(info, seats)
     players = len(seats)
-    if not info.min_players <= players <= info.max_players:
-        raise ValueError(f"{info.name} takes {info.min_players} to {info.max_players} players, not {players}")
     bots = {level: info.bot(level) for level in seats}
     opts = dict(options or {})
     if info.max_players > info.min_players or "players" in {o.name for o in info.options}:
         opts["players"] = players
     master = make_rng(seed)
-    result = ArenaResult(game=info.id, games=games, seconds=0.0)
+    result = ArenaResult(game=info.id, games=0, seconds=0.0, seats=tuple(seats))
     for level in seats:
         result.levels.setdefault(level, LevelResult())
     start = time.perf_counter()
@@ -132,20 +193,133 @@ def run_arena(
             view = state.view(seat)
             t0 = time.perf_counter()
             move = bots[level](view, bot_rng)
-            tally.think_seconds += time.perf_counter() - t0
+            spent = time.perf_counter() - t0
+            tally.think_seconds += spent
+            tally.max_think = max(tally.max_think, spent)
             tally.moves += 1
             state.play(move)
         outcome = state.outcome()
+        winners = outcome.winners
         for seat, level in enumerate(seating):
             tally = result.levels[level]
             tally.games += 1
             if outcome.is_draw:
-                if seat in outcome.winners or not outcome.winners:
+                if seat in winners or not winners:
                     tally.draws += 1
+                    tally.share += 1.0 / (len(winners) or players)
             elif outcome.winner == seat:
                 tally.wins += 1
+                tally.share += 1.0
+        result.games = index + 1
+        result.seconds = time.perf_counter() - start
+        if progress is not None:
+            progress(result)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def cyclic_seatings(seats: Sequence[str]) -> list[tuple[str, ...]]:
+    """Return the distinct cyclic orders of ``seats`` (rotations count as one), the typed order first.
+
+    Hard, Medium, Easy gives two: (hard, medium, easy) and (hard, easy, medium); Hard, Medium,
+    Easy, Easy gives three.
+    """
+    seats = tuple(seats)
+    found: list[tuple[str, ...]] = []
+    canon: set[tuple[str, ...]] = set()
+    for perm in itertools.permutations(seats):
+        key = min(perm[i:] + perm[:i] for i in range(len(perm)))
+        if key not in canon:
+            canon.add(key)
+            found.append(perm)
+    return found
+
+
+@dataclass
+class SeatingsResult:
+    """A mixed table played at every distinct cyclic seating: each seating's tally and their average."""
+
+    game: str
+    order: tuple[str, ...]  # the levels, weakest first
+    seatings: list[ArenaResult]
+
+    def averaged(self) -> dict[str, LevelResult]:
+        """Return each level's tally summed over the seatings (equal games in each, so an average)."""
+        total: dict[str, LevelResult] = {}
+        for result in self.seatings:
+            for level, tally in result.levels.items():
+                total.setdefault(level, LevelResult()).add(tally)
+        return {level: total[level] for level in self.order if level in total}
+
+    def ordered(self) -> bool:
+        """Tell whether each level's averaged share interval lies wholly above the next weaker one's."""
+        tallies = list(self.averaged().values())
+        return all(hi.share_ci95()[0] > lo.share_ci95()[1] for lo, hi in itertools.pairwise(tallies))
+
+    def inversions(self) -> list[tuple[tuple[str, ...], str, str]]:
+        """Return (seating, stronger, weaker) wherever a stronger level is significantly below a weaker one."""
+        found = []
+        rank = {level: i for i, level in enumerate(self.order)}
+        for result in self.seatings:
+            for strong, st in result.levels.items():
+                for weak, wt in result.levels.items():
+                    if rank[strong] > rank[weak] and st.share_ci95()[1] < wt.share_ci95()[0]:
+                        found.append((result.seats, strong, weak))
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the JSON form: every seating's levels, the averaged levels, and the two checks."""
+        return {
+            "game": self.game,
+            "seatings": [r.to_json() for r in self.seatings],
+            "averaged": {name: _level_json(r) for name, r in self.averaged().items()},
+            "ordered": self.ordered(),
+            "inversions": [[list(s), a, b] for s, a, b in self.inversions()],
+        }
+
+
+def _level_order(info: GameInfo, seats: Sequence[str]) -> tuple[str, ...]:
+    known = list(info.levels)
+    return tuple(sorted(set(seats), key=lambda level: known.index(level) if level in known else len(known)))
+
+
+def run_seatings(
+    game: GameInfo | str,
+    seats: Sequence[str],
+    games: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[SeatingsResult], None] | None = None,
+) -> SeatingsResult:
+    """Play the same ``games`` seeded games at every distinct cyclic seating of ``seats``."""
+    info = get_game(game) if isinstance(game, str) else game
+    _check_table(info, seats)
+    result = SeatingsResult(info.id, _level_order(info, seats), [])
+    for seating in cyclic_seatings(seats):
+        done = list(result.seatings)
+
+        def report(partial: ArenaResult, done: list[ArenaResult] = done) -> None:
+            if progress is not None:
+                progress(SeatingsResult(result.game, result.order, [*done, partial]))
+
+        result.seatings.append(run_arena(info, seating, games, seed, options, report))
+    return result
+
+
+def parse_seats(text: str) -> list[str]:
+    """Return the seats of ``--seats``: comma-separated levels, ``easy*2`` standing for two."""
+    seats: list[str] = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        level, star, count = item.partition("*")
+        if star:
+            if not count.strip().isdigit() or int(count) < 1:
+                raise ValueError(f"--seats takes LEVEL*COUNT, not {item!r}")
+            seats.extend([level.strip()] * int(count))
+        else:
+            seats.append(level)
+    return seats
 
 
 def _parse_options(info: GameInfo, pairs: Sequence[str]) -> dict[str, Any]:
@@ -161,18 +335,57 @@ def _parse_options(info: GameInfo, pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def _rows(levels: dict[str, LevelResult], seats: Sequence[str]) -> list[str]:
+    lines = [
+        f"{'level':<10} {'seats':>5} {'games':>6} {'wins':>6} {'draws':>6} {'win rate':>9}  {'95% interval':<15}"
+        f" {'share/seat':>10}  {'95% interval':<15} {'ms/move':>8} {'max ms':>8}"
+    ]
+    for name, r in levels.items():
+        lo, hi = r.ci95()
+        slo, shi = r.share_ci95()
+        lines.append(
+            f"{name:<10} {seats.count(name):>5} {r.games:>6} {r.wins:>6} {r.draws:>6} {r.win_rate:>9.3f}  "
+            f"[{lo:.3f}, {hi:.3f}]  {r.share_rate:>10.3f}  [{slo:.3f}, {shi:.3f}]  {r.ms_per_move:>8.3f}"
+            f" {1000 * r.max_think:>8.1f}"
+        )
+    return lines
+
+
 def _format(result: ArenaResult) -> str:
     lines = [
-        f"{result.game}: {result.games} games in {result.seconds:.2f} s ({result.games_per_s:.1f} games/s)",
-        f"{'level':<10} {'games':>6} {'wins':>6} {'draws':>6} {'win rate':>9}  {'95% interval':<15} {'ms/move':>8}",
+        f"{result.game}: {result.games} games in {result.seconds:.2f} s ({result.games_per_s:.1f} games/s),"
+        f" seats {', '.join(result.seats)}",
+        *_rows(result.levels, result.seats),
     ]
-    for name, r in result.levels.items():
-        lo, hi = r.ci95()
-        lines.append(
-            f"{name:<10} {r.games:>6} {r.wins:>6} {r.draws:>6} {r.win_rate:>9.3f}  "
-            f"[{lo:.3f}, {hi:.3f}]  {r.ms_per_move:>8.3f}"
-        )
     return "\n".join(lines)
+
+
+def _format_seatings(result: SeatingsResult) -> str:
+    lines = []
+    for played in result.seatings:
+        lines += [_format(played), ""]
+    seats = result.seatings[0].seats if result.seatings else ()
+    lines.append(f"averaged over {len(result.seatings)} cyclic seatings:")
+    lines += _rows(result.averaged(), seats)
+    lines.append(f"levels ordered (intervals apart): {'yes' if result.ordered() else 'no'}")
+    for order, strong, weak in result.inversions():
+        lines.append(f"inversion: {strong} significantly below {weak} at {', '.join(order)}")
+    return "\n".join(lines)
+
+
+def _checkpoint(path: Path | None) -> Callable[[Any], None] | None:
+    if path is None:
+        return None
+    last = [0.0]
+
+    def write(result: Any) -> None:
+        now = time.monotonic()
+        if now - last[0] < 10.0:
+            return
+        last[0] = now
+        path.write_text(json.dumps(result.to_json()) + "\n")
+
+    return write
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -183,26 +396,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--players", type=int, help="number of seats (defaults to the number of --seats)")
     parser.add_argument(
-        "--seats", required=True, help="one level per seat, comma-separated, e.g. hard,medium"
+        "--seats", required=True, help="one level per seat, comma-separated, e.g. hard,medium or hard,easy*3"
     )
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="games (a seating, with --seatings all)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seatings",
+        choices=("rotate", "all"),
+        default="rotate",
+        help="rotate: the typed cyclic order only; all: every distinct cyclic seating, averaged",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--progress", type=Path, help="write the tally so far to this JSON file as it runs")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args(argv)
     try:
         info = get_game(args.game)
-        seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+        seats = parse_seats(args.seats)
         if args.players is not None and args.players != len(seats):
             raise ValueError(f"--players {args.players} but {len(seats)} seats given")
         if args.games < 1:
             raise ValueError("--games must be at least 1")
         options = _parse_options(info, args.option)
-        result = run_arena(info, seats, args.games, args.seed, options)
+        for level in set(seats):
+            info.bot(level)
+        progress = _checkpoint(args.progress)
+        result: ArenaResult | SeatingsResult
+        if args.seatings == "all":
+            result = run_seatings(info, seats, args.games, args.seed, options, progress)
+            text = _format_seatings(result)
+        else:
+            result = run_arena(info, seats, args.games, args.seed, options, progress)
+            text = _format(result)
     except ValueError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(result.to_json()) if args.json else _format(result))
+    if args.progress is not None:
+        args.progress.write_text(json.dumps(result.to_json()) + "\n")
+    print(json.dumps(result.to_json()) if args.json else text)
     return 0
 
 

@@ -24,7 +24,7 @@ from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 
-from . import screens
+from . import screens, settings_view, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .results import count_result, keep_bests
@@ -288,9 +288,9 @@ class App:
             saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
             return screens.home(GAMES.values(), saved, playable, self.settings)
         if name == "settings":
-            return screens.settings_screen(self.settings, self.reduced_motion(), self.storage.broken())
+            return settings_view.settings_screen(self.settings, self.reduced_motion(), self.storage.broken())
         if name == "stats":
-            return screens.stats_screen(self.stats, GAMES.values(), self.settings.name)
+            return stats_view.stats_screen(self.stats, GAMES.values(), self.settings.name)
         info = GAMES.get(arg)
         if info is None:
             return screens.not_found(f"#/{name}/{arg}")

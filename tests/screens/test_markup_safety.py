@@ -15,7 +15,7 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
-from ui import screens
+from ui import screens, settings_view, stats_view
 from ui.games import screen_for
 from ui.html import FSI, PDI
 from ui.screen import TableContext
@@ -378,9 +378,9 @@ def shell_frames(names: list[str]) -> Frames:
     stats.record_scores("falling", "sprint-norm", {"max": 5, "power": 20, "speed": 12.5}, day)
     frames: Frames = [
         ("home", str(screens.home(GAMES.values(), {"dominoes"}, set(GAMES), settings))),
-        ("settings", str(screens.settings_screen(settings, False, [f"boneyard:broken:{names[1]}"]))),
-        ("stats", str(screens.stats_screen(stats, GAMES.values(), names[0]))),
-        ("stats, another name", str(screens.stats_screen(stats, GAMES.values(), names[3]))),
+        ("settings", str(settings_view.settings_screen(settings, False, [f"boneyard:broken:{names[1]}"]))),
+        ("stats", str(stats_view.stats_screen(stats, GAMES.values(), names[0]))),
+        ("stats, another name", str(stats_view.stats_screen(stats, GAMES.values(), names[3]))),
         ("not found", str(screens.not_found(f"#/play/{names[2]}"))),
     ]
     frames += [(f"how to play {info.id}", str(screens.rules(info, True))) for info in GAMES.values()]

@@ -7,7 +7,7 @@ import random
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
-from ui import screens
+from ui import screens, stats_view
 from ui.games import has_screen, screen_for
 from ui.html import h
 from ui.session import Seat, Session
@@ -42,7 +42,7 @@ def test_stats_show_tallies_leaderboards_and_best_scores_of_any_game():
     stats.record("dominoes", "classic-2", "Classic, 2 players", "Ana", "win", "2026-11-30")
     stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 50, "speed": 255.3}, "2026-11-30")
     stats.record_scores("heptalion", "fit-original", {"tiles": 21}, "2026-11-29")
-    html = screens.stats_screen(stats, GAMES.values(), "Ana")
+    html = stats_view.stats_screen(stats, GAMES.values(), "Ana")
     assert "Classic, 2 players" in html and "Leaderboard" in html
     assert "255.3" in html and "Tiles fitted" in html and "Fit Original" in html and ">21<" in html
 

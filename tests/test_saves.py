@@ -159,6 +159,13 @@ def test_settings_sound_speed_and_hints_default_when_missing_or_bad():
     assert (s.sound, s.speed, s.hints) == (False, "fast", False)
 
 
+def test_settings_place_at_once_defaults_on_and_keeps_a_bool():
+    assert settings_from_json({"name": "Ana"}).place_at_once is True  # a record from before the key
+    assert settings_from_json({"place_at_once": "no"}).place_at_once is True
+    assert settings_from_json({"place_at_once": False}).place_at_once is False
+    assert Settings().replace(place_at_once=False).to_json()["place_at_once"] is False
+
+
 def test_stats_count_results_streaks_and_the_leaderboard():
     stats = Stats()
     for result in ["win", "win", "loss", "win", "draw", "win", "win", "win"]:

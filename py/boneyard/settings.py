@@ -30,6 +30,7 @@ class Settings:
     sound: bool = True  # table sounds; nothing is created or played while off
     speed: str = "normal"  # how long the computer's moves stay on screen: SPEEDS
     hints: bool = True  # offer the Hint button at the tables
+    place_at_once: bool = True  # Heptalion: a placement is made on its second space, without Confirm
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON-ready form."""
@@ -63,7 +64,7 @@ def settings_from_json(data: Mapping[str, Any] | None) -> Settings:
         value = data.get(f.name, getattr(defaults, f.name))
         if f.name == "name":
             value = clean_name(value)
-        elif f.name in ("suggestions", "sound", "hints"):
+        elif f.name in ("suggestions", "sound", "hints", "place_at_once"):
             value = value if isinstance(value, bool) else getattr(defaults, f.name)
         elif f.name == "speed":
             value = value if value in SPEEDS else defaults.speed

@@ -9,10 +9,16 @@ Loading never crashes: ``load_save`` either returns a valid, migrated ``Save`` o
 whose ``message`` tells the player what was wrong. The browser adapter then moves the text aside under
 ``broken_key(...)`` so nothing is ever silently deleted. Settings and stats are stored the same way
 under their own ``kind`` (``load_record``).
+
+A backup (Settings › Your data) is one JSON file holding every stored text exactly as it was, with a
+check over them so a damaged file is refused rather than half imported::
+
+    {"boneyard": "backup", "schema": 1, "exported_at": "...", "check": "<sha-256>", "items": {key: text}}
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -20,14 +26,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 __all__ = [
+    "BACKUP_SCHEMA",
     "MIGRATIONS",
     "PREFIX",
     "SCHEMA",
+    "Backup",
     "Save",
     "SaveError",
     "broken_key",
+    "dump_backup",
     "dump_record",
     "dump_save",
+    "load_backup",
     "load_record",
     "load_save",
     "now_iso",
@@ -37,6 +47,9 @@ __all__ = [
 SCHEMA = 2
 PREFIX = "boneyard:"
 MAX_SAVE_CHARS = 2_000_000  # a save is a few KiB; anything this large is not ours
+BACKUP_SCHEMA = 1
+BACKUP_KIND = "backup"
+MAX_BACKUP_CHARS = 20_000_000  # localStorage holds about 5 MB; a larger file is not one of ours
 
 
 class SaveError(ValueError):
@@ -196,3 +209,82 @@ def load_record(text: Any, kind: str, schema: int = 1) -> dict[str, Any]:
         raise SaveError("newer", f"The stored {kind} come from a newer version of Boneyard.")
     record: dict[str, Any] = data[kind]
     return record
+
+
+# ---------------------------------------------------------------------------------------------
+# Backups: every stored text in one file.
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup file read and checked: when it was made and each stored key's exact text."""
+
+    exported_at: str
+    items: dict[str, str]
+    schema: int = BACKUP_SCHEMA
+
+
+def _backup_check(items: Mapping[str, str]) -> str:
+    canonical = json.dumps(items, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def dump_backup(items: Mapping[str, str], when: datetime | None = None) -> str:
+    """Return the text of a backup file holding ``items`` (stored key -> stored text)."""
+    ordered = {key: items[key] for key in sorted(items)}
+    envelope = {
+        "boneyard": BACKUP_KIND,
+        "schema": BACKUP_SCHEMA,
+        "exported_at": now_iso(when),
+        "check": _backup_check(ordered),
+        "items": ordered,
+    }
+    return json.dumps(envelope, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def load_backup(text: Any) -> Backup:
+    """Read a backup file; raise SaveError (``foreign``, ``corrupt``, ``truncated``, ``newer``) when it is not one to import."""
+    if not isinstance(text, str):
+        raise SaveError("foreign", "This file is not text, so it is not a Boneyard backup.")
+    if len(text) > MAX_BACKUP_CHARS:
+        raise SaveError("foreign", "This file is far too large to be a Boneyard backup.")
+    if not text.strip():
+        raise SaveError("truncated", "This file is empty.")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()) - 1 or "Unterminated" in exc.msg:
+            raise SaveError(
+                "truncated", "This backup was cut off part-way (the file is incomplete)."
+            ) from None
+        if not text.lstrip().startswith("{"):
+            raise SaveError(
+                "foreign", "This file is not a Boneyard backup (it is not a JSON file)."
+            ) from None
+        raise SaveError("corrupt", f"This backup is damaged (unreadable at character {exc.pos}).") from None
+    except (RecursionError, ValueError):
+        raise SaveError("corrupt", "This backup is damaged (it is not valid JSON).") from None
+    if not isinstance(data, dict) or data.get("boneyard") != BACKUP_KIND:
+        raise SaveError("foreign", "This file is not a Boneyard backup.")
+    schema = data.get("schema")
+    if not isinstance(schema, int) or isinstance(schema, bool) or schema < 1:
+        raise SaveError("corrupt", "This backup is damaged (it has no valid format number).")
+    if schema > BACKUP_SCHEMA:
+        raise SaveError(
+            "newer",
+            f"This backup comes from a newer version of Boneyard (format {schema}; this version reads up to "
+            f"{BACKUP_SCHEMA}). Reload to update, then import it.",
+        )
+    items, check, exported_at = data.get("items"), data.get("check"), data.get("exported_at", "")
+    if not isinstance(items, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in items.items()
+    ):
+        raise SaveError("corrupt", "This backup is damaged (its records are not stored texts).")
+    if not isinstance(check, str) or check != _backup_check(items):
+        raise SaveError("corrupt", "This backup is damaged (its contents do not match their check).")
+    if not isinstance(exported_at, str):
+        raise SaveError("corrupt", "This backup is damaged (its date is not a date).")
+    for key in items:
+        if not key.startswith(PREFIX) or len(key) > 300:
+            raise SaveError("corrupt", f"This backup holds a record that is not Boneyard's ({key[:40]!r}).")
+    return Backup(exported_at=exported_at, items=dict(items), schema=schema)

@@ -9,11 +9,15 @@ passes ``window.localStorage``; the tests pass a dict-backed fake), so it is tes
   ``boneyard:broken:<time>:<key>``; the original is removed only once the copy is stored, so nothing is
   ever silently lost.
 - A full storage (quota exceeded) is reported and play goes on; the failed write changes nothing.
+- A backup file (``export_text``) holds every stored text; ``read_backup`` checks one and describes it,
+  ``import_backup`` stores it, keeping each record it replaces aside. A refused or failed import
+  changes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -24,8 +28,33 @@ from boneyard.stats import Stats, stats_from_json
 SETTINGS_KEY = saves.PREFIX + "settings"
 STATS_KEY = saves.PREFIX + "stats"
 
+SAVE_PREFIX = saves.PREFIX + "save:"
+BROKEN_PREFIX = saves.PREFIX + "broken:"
+
 Report = Callable[[str, str], None]  # (kind: "info"|"warning"|"error", message)
 T = TypeVar("T")
+
+
+@dataclass
+class ImportPreview:
+    """A checked backup file: what it holds, and which stored records importing it would replace."""
+
+    backup: saves.Backup
+    games: list[tuple[str, Any]] = field(default_factory=list)  # (game id, rebuilt game) per saved game
+    saved_at: dict[str, str] = field(default_factory=dict)  # game id -> when it was saved
+    settings: Settings | None = None
+    stats: Stats | None = None
+    aside: list[str] = field(default_factory=list)  # records kept aside in the file
+    other: list[str] = field(
+        default_factory=list
+    )  # other Boneyard records (a newer kind), stored as they are
+    replaces: list[str] = field(default_factory=list)  # stored keys whose text the import changes
+    unchanged: int = 0  # records the file holds that are stored already, exactly
+
+    @property
+    def empty(self) -> bool:
+        """Tell whether the file holds nothing at all."""
+        return not self.backup.items
 
 
 def _is_quota_error(exc: BaseException) -> bool:
@@ -61,7 +90,7 @@ class Storage:
                     self.report(
                         "error",
                         "Your browser's storage for this site is full, so this game is not being saved. "
-                        "Play goes on; free some space (Settings > Stored data) to save again.",
+                        "Play goes on; free some space (Settings › Records kept aside) to save again.",
                     )
                 self.full = True
             else:
@@ -187,3 +216,122 @@ class Storage:
     def broken(self) -> list[str]:
         """Return the keys of the records kept aside."""
         return self.keys(saves.PREFIX + "broken:")
+
+    # -- your data: export and import -------------------------------------------------------------
+    def export_items(self) -> dict[str, str]:
+        """Return every stored Boneyard record (key -> exact text)."""
+        items = {}
+        for key in self.keys():
+            text = self.get(key)
+            if text is not None:
+                items[key] = text
+        return items
+
+    def export_text(self) -> str:
+        """Return the text of a backup file holding everything stored."""
+        return saves.dump_backup(self.export_items(), self.clock())
+
+    def used_chars(self) -> int:
+        """Return how many characters the stored Boneyard records take (keys and texts)."""
+        return sum(len(key) + len(text) for key, text in self.export_items().items())
+
+    def read_backup(self, text: Any, rebuild: Callable[[str, dict[str, Any]], Any]) -> ImportPreview:
+        """Check a backup file and describe it; raise saves.SaveError saying why it cannot be imported.
+
+        Every saved game in it must rebuild (``rebuild(game, state)``, as for resuming), its settings and
+        stats must read, and nothing in it may come from a newer version; records kept aside are taken
+        as they are (they were unreadable when they were put aside).
+        """
+        backup = saves.load_backup(text)
+        preview = ImportPreview(backup)
+        for key, item in backup.items.items():
+            if key.startswith(SAVE_PREFIX):
+                game_id = key.removeprefix(SAVE_PREFIX)
+                built: list[Any] = []
+                try:
+                    save = saves.load_save(
+                        item,
+                        expected_game=game_id,
+                        validate=lambda g, st, built=built: built.append(rebuild(g, st)),
+                    )
+                except saves.SaveError as exc:
+                    raise saves.SaveError(
+                        "newer" if exc.kind == "newer" else "corrupt",
+                        f"A saved game in this backup: {exc.message}",
+                    ) from None
+                preview.games.append((game_id, built[0]))
+                preview.saved_at[game_id] = save.saved_at
+            elif key == SETTINGS_KEY:
+                preview.settings = settings_from_json(self._record(item, "settings"))
+            elif key == STATS_KEY:
+                try:
+                    preview.stats = stats_from_json(self._record(item, "stats"))
+                except (ValueError, KeyError, TypeError) as exc:
+                    if isinstance(exc, saves.SaveError):
+                        raise
+                    raise saves.SaveError(
+                        "corrupt", f"The stats in this backup are damaged ({exc})."
+                    ) from None
+            elif key.startswith(BROKEN_PREFIX):
+                preview.aside.append(key)
+            else:
+                preview.other.append(key)
+            stored = self.get(key)
+            if stored is None:
+                continue
+            if stored == item:
+                preview.unchanged += 1
+            else:
+                preview.replaces.append(key)
+        return preview
+
+    @staticmethod
+    def _record(text: str, kind: str) -> dict[str, Any]:
+        try:
+            return saves.load_record(text, kind)
+        except saves.SaveError as exc:
+            raise saves.SaveError(
+                "newer" if exc.kind == "newer" else "corrupt", f"This backup's {kind}: {exc.message}"
+            ) from None
+
+    def import_backup(self, preview: ImportPreview) -> list[str] | None:
+        """Store a checked backup; keep each record it replaces aside; return their new keys.
+
+        Returns None when storage could not take it all; then everything is put back as it was.
+        """
+        when = self.clock()
+        written: list[tuple[str, str | None]] = []  # (key, its text before) in the order written
+        aside: list[str] = []
+        for key in preview.replaces:
+            old = self.get(key)
+            if old is None:
+                continue
+            copy = saves.broken_key(when, key)
+            if not self._try_set(copy, old):
+                self._undo(written)
+                return None
+            written.append((copy, None))
+            aside.append(copy)
+        for key, text in preview.backup.items.items():
+            old = self.get(key)
+            if old == text:
+                continue
+            if not self._try_set(key, text):
+                self._undo(written)
+                return None
+            written.append((key, old))
+        return aside
+
+    def _try_set(self, key: str, text: str) -> bool:
+        try:
+            self.backend.setItem(key, text)
+        except Exception:
+            return False
+        return True
+
+    def _undo(self, written: list[tuple[str, str | None]]) -> None:
+        for key, old in reversed(written):
+            if old is None:
+                self.remove(key)
+            else:
+                self._try_set(key, old)

@@ -8,9 +8,24 @@ follows the Felt, Light and Dark themes.
 
 from __future__ import annotations
 
+from boneyard.games.triangles import grid
+
+from .games.domino_svg import tile_svg
+from .games.heptalion_view import sprite as symbol_sprite
+from .games.heptalion_view import symbol_name
 from .html import Markup, h
 
-__all__ = ["LOGO_COLOURS", "logo", "logo_file"]
+__all__ = [
+    "CARD_ART",
+    "FALLING_SCENE",
+    "HEPTALION_ROWS",
+    "LOGO_COLOURS",
+    "TRIANGLE_STRIP",
+    "card_art",
+    "logo",
+    "logo_file",
+    "symbol_sprite",
+]
 
 # The logo's colours: an ivory tile and a gold one, both outlined in near-black so the mark reads on
 # the dark felt and on the Light theme's cream alike.
@@ -122,3 +137,335 @@ def logo(size: int = 32, *, label: str = "") -> Markup:
 def logo_file() -> str:
     """Return the text of ``icons/logo.svg`` (the logo as an image named Boneyard, 256 px)."""
     return logo(256, label="Boneyard") + "\n"
+
+
+# -- the game cards -------------------------------------------------------------------------------
+# Every card's picture is an <svg> of 360 x 120 user units, drawn in the middle of the card's art band.
+
+ART_W, ART_H = 360, 120
+
+
+def _art_svg(game_id: str, *children: object) -> Markup:
+    return h(
+        "svg",
+        {
+            "class_": f"card-art card-art-{game_id}",
+            "viewBox": f"0 0 {ART_W} {ART_H}",
+            "preserveAspectRatio": "xMidYMid meet",
+            "aria_hidden": "true",
+            "focusable": "false",
+        },
+        *children,
+    )
+
+
+def dominoes_art() -> Markup:
+    """Return the Dominoes card: a line 3-5, 5-5 (across), 5-1 and a 1-4 about to be laid on the 1."""
+    s = 30.0  # user units per half
+    line = [
+        tile_svg(3.2, 2.35, 2, 1, ((2.7, 2.35, 3), (3.7, 2.35, 5)), s),
+        tile_svg(4.7, 2.35, 1, 2, ((4.7, 1.85, 5), (4.7, 2.85, 5)), s),
+        tile_svg(6.2, 2.35, 2, 1, ((5.7, 2.35, 5), (6.7, 2.35, 1)), s),
+    ]
+    target = h(
+        "rect",
+        {
+            "class_": "art-target",
+            "x": _n(7.25 * s),
+            "y": _n(1.88 * s),
+            "width": _n(1.94 * s),
+            "height": _n(0.94 * s),
+            "rx": _n(0.14 * s),
+        },
+    )
+    lifted = h(
+        "g",
+        {"class_": "art-lifted", "transform": f"rotate(-12 {_n(8.5 * s)} {_n(1.2 * s)})"},
+        tile_svg(8.5, 1.2, 2, 1, ((8.0, 1.2, 1), (9.0, 1.2, 4)), s),
+    )
+    return _art_svg("dominoes", h("g", {"class_": "art-tiles"}, line, target, lifted))
+
+
+# The Triangles card: cells of one row of the grid and the numbers at their corners (clockwise from the
+# top, or from the top left for a down cell, as ``grid.cell_points`` orders them). Every corner that two
+# tiles share shows one number, and each tile's numbers ascend clockwise, as printed. The last tile is
+# lifted over its cell, about to be laid.
+TRIANGLE_STRIP: tuple[tuple[tuple[int, int], tuple[int, int, int]], ...] = (
+    ((0, 0), (1, 3, 5)),
+    ((0, 1), (1, 2, 3)),
+    ((0, 2), (2, 2, 3)),
+    ((0, 3), (2, 5, 2)),
+    ((0, 4), (5, 0, 2)),
+)
+
+
+def _triangle(
+    cell: tuple[int, int], values: tuple[int, int, int], s: float, ox: float, oy: float, cls: str
+) -> Markup:
+    pts = [(ox + x * s, oy + y * s) for x, y in grid.cell_points(cell)]
+    cx, cy = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
+    face = h(
+        "polygon",
+        {
+            "class_": "art-tri",
+            "points": " ".join(f"{_n(cx + (x - cx) * 0.965)},{_n(cy + (y - cy) * 0.965)}" for x, y in pts),
+        },
+    )
+    labels = [
+        h(
+            "text",
+            {"class_": f"art-num n{v}", "x": _n(x + (cx - x) * 0.43), "y": _n(y + (cy - y) * 0.43)},
+            str(v),
+        )
+        for (x, y), v in zip(pts, values)
+    ]
+    return h("g", {"class_": cls}, face, labels)
+
+
+def triangles_art() -> Markup:
+    """Return the Triangles card: four tiles matched corner to corner and a fifth lifted over its cell."""
+    s = 88.0
+    ox, oy = (ART_W - 3.0 * s) / 2 - 6, (ART_H - grid.H * s) / 2 + 8
+    laid = [_triangle(cell, values, s, ox, oy, "art-tri-tile") for cell, values in TRIANGLE_STRIP[:-1]]
+    cell, values = TRIANGLE_STRIP[-1]
+    pts = [(ox + x * s, oy + y * s) for x, y in grid.cell_points(cell)]
+    slot = h("polygon", {"class_": "art-target", "points": " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)})
+    lifted = h(
+        "g",
+        {
+            "class_": "art-lifted",
+            "transform": "translate(26 -12) rotate(9 "
+            f"{_n(sum(p[0] for p in pts) / 3)} {_n(sum(p[1] for p in pts) / 3)})",
+        },
+        _triangle(cell, values, s, ox, oy, "art-tri-tile"),
+    )
+    return _art_svg("triangles", laid, slot, lifted)
+
+
+# The Heptalion card: the top five rows of the published diamond (``boneyard.games.heptalion.board``),
+# a face-down domino already placed and a face-up one laid on two spaces that show its two symbols.
+HEPTALION_ROWS = ("     X     ", "    CDS    ", "   XTDDT   ", "  LTTXDLC  ", " TSTP PLLL ")
+HEPTALION_FACE_DOWN = ((1, 4), (2, 4))
+HEPTALION_FACE_UP = ((3, 6), (3, 7))
+
+
+def heptalion_art() -> Markup:
+    """Return the Heptalion card: a piece of the diamond with its symbols and two placed dominoes."""
+    size, gap = 20.0, 2.4
+    pitch = size + gap
+    ox = (ART_W - 9 * pitch + gap) / 2 - pitch  # columns 1-9 are used
+    oy = (ART_H - 5 * pitch + gap) / 2
+
+    def at(row: int, col: int) -> tuple[float, float]:
+        return ox + col * pitch, oy + row * pitch
+
+    covered = set(HEPTALION_FACE_DOWN) | set(HEPTALION_FACE_UP)
+    spaces = []
+    for r, row in enumerate(HEPTALION_ROWS):
+        for c, sym in enumerate(row):
+            if sym == " " or (r, c) in covered:
+                continue
+            x, y = at(r, c)
+            spaces.append(
+                h(
+                    "g",
+                    {"class_": "art-space"},
+                    h("rect", {"x": _n(x), "y": _n(y), "width": _n(size), "height": _n(size), "rx": "3.5"}),
+                    h(
+                        "use",
+                        {
+                            "href": f"#hx-s-{sym}",
+                            "x": _n(x + 2.5),
+                            "y": _n(y + 2.5),
+                            "width": "15",
+                            "height": "15",
+                        },
+                    ),
+                )
+            )
+    (r0, c0), _ = HEPTALION_FACE_DOWN
+    x, y = at(r0, c0)
+    back = h(
+        "rect",
+        {
+            "class_": "art-back",
+            "x": _n(x),
+            "y": _n(y),
+            "width": _n(size),
+            "height": _n(size + pitch),
+            "rx": "4",
+        },
+    )
+    (r0, c0), _ = HEPTALION_FACE_UP
+    x, y = at(r0, c0)
+    face = h(
+        "g",
+        {"class_": "art-placed"},
+        h(
+            "rect",
+            {
+                "class_": "art-domino",
+                "x": _n(x - 1),
+                "y": _n(y - 1),
+                "width": _n(size + pitch + 2),
+                "height": _n(size + 2),
+                "rx": "4",
+            },
+        ),
+        h(
+            "line",
+            {
+                "class_": "art-domino-line",
+                "x1": _n(x + pitch - gap / 2),
+                "y1": _n(y + 3),
+                "x2": _n(x + pitch - gap / 2),
+                "y2": _n(y + size - 3),
+            },
+        ),
+        [
+            h(
+                "use",
+                {
+                    "href": f"#hx-s-{HEPTALION_ROWS[r][c]}",
+                    "x": _n(at(r, c)[0] + 2.5),
+                    "y": _n(y + 2.5),
+                    "width": "15",
+                    "height": "15",
+                },
+            )
+            for r, c in HEPTALION_FACE_UP
+        ],
+    )
+    return _art_svg("heptalion", spaces, back, face)
+
+
+def heptalion_tile_names() -> str:
+    """Return the face-up domino of the Heptalion card in words (for tests and alt texts)."""
+    return "–".join(symbol_name(HEPTALION_ROWS[r][c]) for r, c in HEPTALION_FACE_UP)
+
+
+# The Bonefall card: the bottom of the well, as (col, row, value, partner side or "") halves at rest, and
+# a 5-2 falling onto the single 2: two 2s meet in a column and annihilate.
+FALLING_SCENE: tuple[tuple[int, int, int, str], ...] = (
+    (0, 3, 3, "right"),
+    (1, 3, 5, "left"),
+    (2, 3, 2, ""),
+    (3, 3, 6, "right"),
+    (4, 3, 1, "left"),
+    (5, 3, 4, "right"),
+    (6, 3, 6, "left"),
+    (0, 2, 5, "up"),
+    (0, 1, 1, "down"),
+    (5, 2, 3, "right"),
+    (6, 2, 4, "left"),
+    (4, 2, 4, ""),
+)
+FALLING_PIECE = ((2, 1, 5, "down"), (2, 2, 2, "up"))
+FALLING_MATCH = ((2, 2), (2, 3))
+
+
+def _half(col: int, row: int, value: int, link: str, c: float, ox: float, oy: float, cls: str) -> Markup:
+    """Return one half of a Bonefall domino: a rounded square joined to its partner's side."""
+    x, y = ox + col * c, oy + row * c
+    inset = 1.2
+    x0 = x if link == "left" else x + inset
+    y0 = y if link == "up" else y + inset
+    x1 = x + c if link == "right" else x + c - inset
+    y1 = y + c if link == "down" else y + c - inset
+    body = h(
+        "rect",
+        {
+            "class_": "art-half",
+            "x": _n(x0),
+            "y": _n(y0),
+            "width": _n(x1 - x0),
+            "height": _n(y1 - y0),
+            "rx": "4",
+        },
+    )
+    divider = ""
+    if link == "right":
+        divider = h(
+            "line",
+            {
+                "class_": "art-half-line",
+                "x1": _n(x + c),
+                "y1": _n(y + 4),
+                "x2": _n(x + c),
+                "y2": _n(y + c - 4),
+            },
+        )
+    elif link == "down":
+        divider = h(
+            "line",
+            {
+                "class_": "art-half-line",
+                "x1": _n(x + 4),
+                "y1": _n(y + c),
+                "x2": _n(x + c - 4),
+                "y2": _n(y + c),
+            },
+        )
+    dots = pips(x + c / 2, y + c / 2, value, c * 0.27, c * 0.085)
+    return h("g", {"class_": cls}, body, divider, h("g", {"class_": f"art-pips p{value}"}, dots))
+
+
+def falling_art() -> Markup:
+    """Return the Bonefall card: the well's floor, a domino falling, two equal halves annihilating."""
+    c = 25.0
+    ox, oy = (ART_W - 7 * c) / 2, ART_H - 4 * c - 8
+    well = h(
+        "path",
+        {
+            "class_": "art-well",
+            "d": f"M{_n(ox - 4)} {_n(oy - 6)}V{_n(oy + 4 * c + 3)}H{_n(ox + 7 * c + 4)}V{_n(oy - 6)}",
+        },
+    )
+    rest = [_half(col, row, v, link, c, ox, oy, "art-rest") for col, row, v, link in FALLING_SCENE]
+    rings = [
+        h(
+            "rect",
+            {
+                "class_": "art-burst",
+                "x": _n(ox + col * c - 2),
+                "y": _n(oy + row * c - 2),
+                "width": _n(c + 4),
+                "height": _n(c + 4),
+                "rx": "6",
+            },
+        )
+        for col, row in FALLING_MATCH
+    ]
+    trail = h(
+        "path",
+        {
+            "class_": "art-trail",
+            "d": f"M{_n(ox + 2.3 * c)} {_n(oy - 2)}V{_n(oy + 0.8 * c)}"
+            f"M{_n(ox + 2.7 * c)} {_n(oy - 6)}V{_n(oy + 0.6 * c)}",
+        },
+    )
+    piece = [_half(col, row, v, link, c, ox, oy, "art-falling") for col, row, v, link in FALLING_PIECE]
+    sparks = h(
+        "g",
+        {"class_": "art-sparks"},
+        [
+            h("path", {"d": f"M{_n(ox + 3 * c + 6)} {_n(oy + 3 * c - 2)}l9 -7"}),
+            h("path", {"d": f"M{_n(ox + 3 * c + 7)} {_n(oy + 3 * c + 6)}h11"}),
+            h("path", {"d": f"M{_n(ox + 2 * c - 6)} {_n(oy + 3 * c - 2)}l-9 -7"}),
+            h("path", {"d": f"M{_n(ox + 2 * c - 7)} {_n(oy + 3 * c + 6)}h-11"}),
+        ],
+    )
+    return _art_svg("falling", well, rest, trail, rings, piece, sparks)
+
+
+CARD_ART = {
+    "dominoes": dominoes_art,
+    "triangles": triangles_art,
+    "heptalion": heptalion_art,
+    "falling": falling_art,
+}
+
+
+def card_art(game_id: str) -> Markup:
+    """Return a game card's picture (a plain domino for a game that has none of its own yet)."""
+    return CARD_ART.get(game_id, dominoes_art)()

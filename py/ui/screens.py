@@ -13,6 +13,7 @@ from typing import Any
 from boneyard.core import GameInfo
 from boneyard.settings import MAX_NAME, Settings
 
+from .art import card_art, logo, symbol_sprite
 from .html import Markup, h, join, name_text
 
 LEVEL_LABELS = {
@@ -75,7 +76,7 @@ def frame(title: str, body: Markup, *, current: str = "", back: str | None = Non
         h(
             "a",
             {"class_": "brand", "href": "#/", "aria_label": "Boneyard, home"},
-            h("span", {"class_": "brand-mark", "aria_hidden": "true"}),
+            h("span", {"class_": "brand-mark"}, logo(30)),
             "Boneyard",
         ),
         nav,
@@ -98,7 +99,11 @@ def frame(title: str, body: Markup, *, current: str = "", back: str | None = Non
 
 
 def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], settings: Settings) -> Markup:
-    """Return the home screen: one card a game with New game, Resume and How to play."""
+    """Return the home screen: one card a game with its picture, Resume, New game and How to play.
+
+    Every card has one row of buttons (Resume and New game, or New game alone) and How to play as a link
+    beside the game's name, so cards with and without a game to resume line up.
+    """
     cards = []
     for info in games:
         players = (
@@ -122,20 +127,28 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
             )
         else:
             actions.append(h("span", {"class_": "soon"}, "Table coming soon"))
-        actions.append(
-            link_button(
-                "How to play", f"#/rules/{info.id}", kind="ghost", aria_label=f"How to play {info.name}"
-            )
-        )
         cards.append(
             h(
                 "li",
                 {"class_": "game-card", "data_game": info.id},
-                h("div", {"class_": f"game-art art-{info.id}", "aria_hidden": "true"}),
+                h("div", {"class_": f"game-art art-{info.id}"}, card_art(info.id)),
                 h(
                     "div",
                     {"class_": "game-text"},
-                    h("h2", {}, info.name),
+                    h(
+                        "div",
+                        {"class_": "game-title"},
+                        h("h2", {}, info.name),
+                        h(
+                            "a",
+                            {
+                                "class_": "howto-link",
+                                "href": f"#/rules/{info.id}",
+                                "aria_label": f"How to play {info.name}",
+                            },
+                            "How to play",
+                        ),
+                    ),
                     h("p", {"class_": "tagline"}, info.tagline),
                     h(
                         "p",
@@ -158,9 +171,21 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
         name_text(settings.name),
         ". Pick a game. Everything runs in your browser, even offline.",
     )
+    # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).
+    install = h(
+        "button",
+        {"type": "button", "class_": "btn install-btn", "data_action": "install", "hidden": True},
+        "Install Boneyard",
+    )
     return frame(
         "Games",
-        join([greeting, h("ul", {"class_": "game-list", "aria_label": "Games"}, cards)]),
+        join(
+            [
+                symbol_sprite(),
+                h("div", {"class_": "home-head"}, greeting, install),
+                h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
+            ]
+        ),
         current="home",
     )
 

@@ -17,3 +17,60 @@ def test_logo_is_decorative_unless_named():
     assert 'aria-hidden="true"' in art.logo(28) and "role=" not in art.logo(28)
     named = art.logo(64, label="Boneyard")
     assert 'role="img"' in named and "<title>Boneyard</title>" in named and "aria-hidden" not in named
+
+
+def test_every_game_has_its_own_card_art_in_theme_classes():
+    from boneyard.games import GAMES
+
+    for game_id in GAMES:
+        assert game_id in art.CARD_ART
+        svg = art.card_art(game_id)
+        assert svg.startswith("<svg") and 'aria-hidden="true"' in svg and f"card-art-{game_id}" in svg
+        assert "#fff" not in svg.lower()  # colours come from the theme's classes, not fixed white
+
+
+def test_the_triangles_card_is_a_legal_layout_with_tiles_printed_ascending_clockwise():
+    from boneyard.games.triangles.rules import Board, corner_values
+
+    board = Board()
+    for cell, values in art.TRIANGLE_STRIP:
+        tile = tuple(sorted(values))
+        assert any(corner_values(tile, r) == values for r in range(3)), (cell, values)
+        assert board.refusal(cell, values) is None, (cell, values)
+        board.place(cell, values)
+    assert len({tuple(sorted(v)) for _, v in art.TRIANGLE_STRIP}) == len(art.TRIANGLE_STRIP)
+
+
+def test_the_heptalion_card_is_the_top_of_the_published_diamond_with_fitting_dominoes():
+    from boneyard.games.heptalion.board import ORIGINAL_ROWS
+
+    assert [r.rstrip() for r in ORIGINAL_ROWS[: len(art.HEPTALION_ROWS)]] == [
+        r.rstrip() for r in art.HEPTALION_ROWS
+    ]
+    for (r0, c0), (r1, c1) in (art.HEPTALION_FACE_DOWN, art.HEPTALION_FACE_UP):
+        assert abs(r0 - r1) + abs(c0 - c1) == 1
+        assert art.HEPTALION_ROWS[r0][c0] != " " and art.HEPTALION_ROWS[r1][c1] != " "
+
+
+def test_the_bonefall_card_shows_a_board_at_rest_where_the_two_twos_annihilate():
+    from boneyard.games.falling.sim import HEIGHT, WIDTH, Board
+
+    board = Board()
+    rows = HEIGHT - 4  # the picture is the bottom four rows of the well
+    cells = art.FALLING_SCENE + art.FALLING_PIECE
+    by_cell = {(col, row): (value, link) for col, row, value, link in cells}
+    step = {"right": (1, 0), "left": (-1, 0), "down": (0, 1), "up": (0, -1)}
+    for piece, ((col, row), (value, link)) in enumerate(sorted(by_cell.items()), start=1):
+        mate = None
+        if link:
+            dc, dr = step[link]
+            other = by_cell[(col + dc, row + dr)]
+            assert other[1] == {"right": "left", "left": "right", "down": "up", "up": "down"}[link]
+            mate = (col + dc, row + dr + rows)
+        board.put(col, row + rows, value, piece, mate)
+    # one id per domino: halves that are partners share it
+    for i, m in enumerate(board.mate):
+        if m >= 0:
+            board.pid[m] = board.pid[i] = min(board.pid[i], board.pid[m])
+    assert board.is_at_rest()
+    assert board.find_matches() == sorted((row + rows) * WIDTH + col for col, row in art.FALLING_MATCH)

@@ -20,6 +20,20 @@ def test_home_lists_every_game_with_resume_only_for_saved_ones():
     assert html.count(">Resume<") == 1 and 'Welcome, <bdi class="name">Ana &lt;b&gt;</bdi>.' in html
 
 
+def test_home_cards_show_their_art_the_logo_and_a_hidden_install_button():
+    html = screens.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings())
+    for info in GAMES.values():
+        assert f"card-art-{info.id}" in html
+        assert f'aria-label="How to play {info.name}"' in html
+    assert html.count('class="logo"') == 1 and 'id="hx-s-X"' in html
+    assert (
+        '<button type="button" class="btn install-btn" data-action="install" hidden>Install Boneyard</button>'
+        in html
+    )
+    # one row of buttons a card, with or without Resume: How to play sits beside the name
+    assert html.count('class="game-actions"') == len(GAMES) and html.count(">How to play<") == len(GAMES)
+
+
 def test_every_game_has_a_table_screen_found_without_importing_it():
     for game_id in GAMES:
         assert has_screen(game_id)

@@ -38,6 +38,10 @@ from .turns import ComputerTurns, TurnKey
 
 COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
 COMPUTER_DELAY_FAST_S = 0.05
+# How long a computer's move stays on screen before the next (Settings.speed); with animations off the
+# "normal" and "fast" pauses shrink to COMPUTER_DELAY_FAST_S (the table does not move, nothing to watch).
+COMPUTER_DELAYS_S = {"relaxed": 1.3, "normal": COMPUTER_DELAY_S, "fast": 0.3}
+COMPUTER_DELAYS_STILL_S = {"relaxed": 0.8, "normal": COMPUTER_DELAY_FAST_S, "fast": COMPUTER_DELAY_FAST_S}
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
 
 
@@ -99,6 +103,7 @@ class App:
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn)
         self.board_width = 640
+        self.board_height = 420
         self.route: Route = HOME
         self.last_route: Route | None = None
         self._proxies: list[Any] = []
@@ -368,6 +373,7 @@ class App:
             announce=self.announce,
             rerender=self.render,
             board_width=self.board_width,
+            board_height=self.board_height,
             save=lambda: self.save(session),
             finish=lambda: self.finish(session),
             record_scores=lambda scores: self.record_scores(session, scores),
@@ -396,10 +402,26 @@ class App:
         try:
             session.play(move)
         except IllegalMoveError as exc:
-            self.report("warning", str(exc))
+            screen = self.screen(session.info.id)
+            if screen is not None and screen.on_refused(self.context(session), str(exc)):
+                self.render()  # the table shows the reason in its message line
+            else:
+                self.report("warning", str(exc))
             return False
         self.after_move(session)
         return True
+
+    def take_back(self, game_id: str) -> None:
+        """Go back to the person's previous turn against the computer (the table's Take back)."""
+        session = self.sessions.get(game_id)
+        if session is None or self.sync(game_id) is Verdict.ADOPT:
+            return
+        self.turns.stop()  # a computer thinking about the position being taken back stops
+        if session.take_back():
+            self.table_ui.setdefault(game_id, {}).pop("selected", None)
+            self.save(session)
+            self.announce("Taken back: your turn again.")
+        self.render()
 
     def after_move(self, session: Session) -> None:
         """Save, count a finished game, redraw, and start the computer if it is to move."""
@@ -482,6 +504,9 @@ class App:
         session = self.sessions.get(game_id) if game_id else None
         if game_id is None or session is None or not session.computer_to_move():
             return None
+        screen = self.screen(game_id)
+        if screen is not None and screen.paused(self.context(session)):
+            return None  # the table waits for the player (a finished hand stays until Next hand)
         return TurnKey(game_id, session.uid, session.revision, self.generation)
 
     def schedule_computer(self) -> None:
@@ -493,7 +518,8 @@ class App:
         session = self.sessions.get(key.game_id)
         if session is None:
             return
-        await asyncio.sleep(COMPUTER_DELAY_S if self.animations() else COMPUTER_DELAY_FAST_S)
+        delays = COMPUTER_DELAYS_S if self.animations() else COMPUTER_DELAYS_STILL_S
+        await asyncio.sleep(delays.get(self.settings.speed, COMPUTER_DELAY_S))
         if self.turn_key() != key:
             return
         try:
@@ -529,9 +555,12 @@ class App:
             wanted.focus()
         board = by_id("table-board")
         if board is not None:
-            width = int(board.clientWidth)
-            if width and abs(width - self.board_width) > 8:
-                self.board_width = width
+            width, height = int(board.clientWidth), int(board.clientHeight)
+            if (width and abs(width - self.board_width) > 8) or (
+                height and abs(height - self.board_height) > 8
+            ):
+                self.board_width = width or self.board_width
+                self.board_height = height or self.board_height
                 self.render()
                 return
         game_id = self.route.table
@@ -609,6 +638,13 @@ class App:
             self.go(f"#/setup/{value}")
         elif action == "home":
             self.go("#/")
+        elif action == "toggle-sound":  # the tables' mute button
+            self.settings = self.storage.update_settings(sound=not self.settings.sound)
+            self.render()
+        elif action == "take-back" and self.route.table:
+            self.take_back(self.route.table)
+        elif action == "rules" and value in GAMES:  # the tables' "?" (helper "art": the rules overlay)
+            self.go(f"#/rules/{value}")
         elif self.route.table:
             session = self.sessions.get(self.route.table)
             screen = self.screen(self.route.table)

@@ -35,6 +35,7 @@ class TableContext:
     announce: Callable[[str], None]  # read out to screen readers, and shown in the status line
     rerender: Callable[[], None]
     board_width: int = 640  # pixels available to the table, measured by the app
+    board_height: int = 420  # the height of the board (``#table-board``), measured by the app
     save: Callable[[], None] = lambda: None  # save the session now (real-time games save when they pause)
     finish: Callable[[], None] = lambda: None  # the game ended outside play(): count it and forget the save
     record_scores: Callable[[dict[str, float]], list[str]] = lambda scores: []  # keep best scores; new bests
@@ -81,6 +82,14 @@ class Screen:
 
     def on_key_up(self, ctx: TableContext, key: str) -> None:
         """Handle a key released on the table."""
+
+    def paused(self, ctx: TableContext) -> bool:
+        """Tell whether play waits for the player (a finished hand shown until Next hand): no computer moves."""
+        return False
+
+    def on_refused(self, ctx: TableContext, message: str) -> bool:
+        """Show a refused move's reason on the table (``kit.refuse``); return False to let the app toast it."""
+        return False
 
     def after_render(self, ctx: TableContext) -> None:
         """Work with the table once its markup is in the page (bind a canvas, start a loop)."""

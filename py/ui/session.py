@@ -74,7 +74,9 @@ class Session:
     recorded: bool = False  # the result has gone into the stats
     extra: dict[str, Any] = field(default_factory=dict)  # screen-specific data kept with the save
     uid: str = ""  # this deal's identity, shared by every tab that plays it
-    revision: int = 0  # moves applied in this page and before it: a tab with fewer is behind
+    revision: int = 0  # moves applied (and taken back) in this page and before it: a tab with fewer is behind
+    moves: list[str] | None = field(default_factory=list)  # every move since the deal (None: an older save)
+    take_backs: int = 0  # how many times a person took moves back (such a game is not counted in the stats)
 
     def __post_init__(self) -> None:
         if not self.uid:
@@ -146,10 +148,20 @@ class Session:
         seat = self.to_move()
         if seat is None:
             raise IllegalMoveError("The game is over.")
+        before = getattr(self.state, "turn_number", -1)
         self.state.play(move)
         self.revision += 1
+        self._log(move, before)
         if not self.seats[seat].is_computer:
             self.extra["last_human"] = seat
+
+    def _log(self, move: Any, before: int) -> None:
+        """Add a move just played to the move log (kept in step with the state's move count)."""
+        if self.moves is not None:
+            if before >= 0 and len(self.moves) == before:
+                self.moves.append(str(move))
+            else:
+                self.moves = None  # the log lost step with the game: no review for it
 
     def computer_thinking(self) -> Iterator[None]:
         """Return a generator that chooses the computer's next move, yielding now and then.
@@ -165,8 +177,65 @@ class Session:
 
     def play_computer(self, move: Any) -> None:
         """Play the move the computer chose."""
+        before = getattr(self.state, "turn_number", -1)
         self.state.play(move)
         self.revision += 1
+        self._log(move, before)
+
+    # -- take-back and review -------------------------------------------------------------------
+    def can_offer_take_back(self) -> bool:
+        """Tell whether this game offers Take back at all: one person against the computer, turn-based."""
+        return self.vs_computer and len(self.human_seats) == 1 and not self.info.realtime
+
+    def _take_back_steps(self) -> int:
+        """Return how many moves a take-back undoes (0: none possible), found on a copy of the state.
+
+        Take back returns to the person's previous turn: it undoes their last move and every computer
+        reply since, stopping when it is that person's turn again.
+        """
+        if not self.can_offer_take_back() or self.state.is_over():
+            return 0
+        human = self.human_seats[0]
+        trial = self.state.clone()
+        steps = 0
+        while trial.can_undo():
+            trial.undo()
+            steps += 1
+            if trial.current_player() == human:
+                return steps
+        return 0
+
+    def can_take_back(self) -> bool:
+        """Tell whether Take back can go back to a previous turn of the person now."""
+        cached = self.__dict__.get("_take_back_cache")
+        if cached is not None and cached[0] == (self.revision, self.state.turn_number):
+            return bool(cached[1])
+        steps = self._take_back_steps()
+        self.__dict__["_take_back_cache"] = ((self.revision, self.state.turn_number), steps)
+        return steps > 0
+
+    def take_back(self) -> int:
+        """Go back to the person's previous turn; return the number of moves undone (0: nothing to do)."""
+        steps = self._take_back_steps()
+        for _ in range(steps):
+            self.state.undo()
+            if self.moves:
+                self.moves.pop()
+        if steps:
+            self.revision += 1
+            self.take_backs += 1
+        return steps
+
+    def move_count(self) -> int:
+        """Return the number of moves the review can step through (0 without a complete log)."""
+        return len(self.moves) if self.moves is not None else 0
+
+    def replay(self, step: int) -> GameState:
+        """Return the game as it was after its first ``step`` moves, replayed on a fresh deal of its seed."""
+        state = self.info.new_state(seed=self.seed, **dict(self.options))
+        for text in (self.moves or [])[: max(0, step)]:
+            state.play(text)
+        return state
 
     def computer_move(self) -> Any:
         """Let the computer choose and play the next move in one go; return the move."""
@@ -201,6 +270,8 @@ class Session:
             "extra": self.extra,
             "uid": self.uid,
             "revision": self.revision,
+            "moves": self.moves,
+            "take_backs": self.take_backs,
         }
 
     @classmethod
@@ -225,6 +296,8 @@ class Session:
                 extra=dict(data.get("extra", {})),
                 uid=game_identity(data)[0],
                 revision=game_identity(data)[1],
+                moves=_moves(data.get("moves"), state.turn_number if not info.realtime else None),
+                take_backs=int(data.get("take_backs", 0) or 0),
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise SessionError(f"the saved game is missing {exc}") from None
@@ -234,6 +307,15 @@ class Session:
             if seat.is_computer:
                 info.bot(seat.level or "")
         return session
+
+
+def _moves(data: Any, turn_number: int | None) -> list[str] | None:
+    """Return a stored move log when it is whole (one text a move of the game), else None."""
+    if turn_number is None or not isinstance(data, list) or len(data) != turn_number:
+        return None
+    if not all(isinstance(m, str) for m in data):
+        return None
+    return list(data)
 
 
 def game_identity(data: Mapping[str, Any]) -> tuple[str, int]:

@@ -146,12 +146,13 @@ def test_clicking_a_tile_that_fits_one_way_plays_it_and_one_that_fits_both_asks_
                 by_tile.setdefault(m.split(":")[0], []).append(m)
             both = [t for t, ms in by_tile.items() if len(ms) == 2]
             if both:
-                ui: dict[str, Any] = {"revealed": session.to_move()}
+                ui: dict[str, Any] = {}
                 ctx, played = context(session, ui)
+                SCREEN.on_action(ctx, "reveal", "")
                 SCREEN.on_action(ctx, "tile", both[0])
                 assert ui["selected"] == both[0] and not played
                 html = SCREEN.render(ctx)
-                assert 'data-action="end" data-value="L"' in html and "Choose an end" in html
+                assert 'data-action="end" data-value="L"' in html and "fits both ends" in html
                 SCREEN.on_action(ctx, "end", "R")
                 assert played == [f"{both[0]}:R"] and "selected" not in ui
                 return

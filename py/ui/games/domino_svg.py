@@ -59,15 +59,39 @@ def tile_svg(
     (ax, ay, av), (bx, by, bv) = halves
     along_x = abs(ax - bx) > abs(ay - by)
     pad = 0.03 * scale
+    width, height, radius = w * scale - 2 * pad, h_ * scale - 2 * pad, 0.16 * scale
+    shadow = h(
+        "rect",
+        {
+            "class_": "tile-shadow",
+            "x": _n(left + pad + 0.02 * scale),
+            "y": _n(top + pad + 0.07 * scale),
+            "width": _n(width),
+            "height": _n(height),
+            "rx": _n(radius),
+        },
+    )
     body = h(
         "rect",
         {
             "class_": "tile-body",
             "x": _n(left + pad),
             "y": _n(top + pad),
-            "width": _n(w * scale - 2 * pad),
-            "height": _n(h_ * scale - 2 * pad),
-            "rx": _n(0.14 * scale),
+            "width": _n(width),
+            "height": _n(height),
+            "rx": _n(radius),
+        },
+    )
+    inset = 0.07 * scale
+    shine = h(
+        "rect",
+        {
+            "class_": "tile-shine",
+            "x": _n(left + pad + inset),
+            "y": _n(top + pad + inset),
+            "width": _n(width - 2 * inset),
+            "height": _n(height - 2 * inset),
+            "rx": _n(radius * 0.7),
         },
     )
     mx, my = (ax + bx) / 2 * scale, (ay + by) / 2 * scale
@@ -79,7 +103,9 @@ def tile_svg(
     pips = pips_svg(ax * scale, ay * scale, av, scale, along_x) + pips_svg(
         bx * scale, by * scale, bv, scale, along_x
     )
-    return h("g", {"class_": f"tile {cls}" if cls else "tile", **(props or {})}, body, line, pips)
+    return h(
+        "g", {"class_": f"tile {cls}" if cls else "tile", **(props or {})}, shadow, body, shine, line, pips
+    )
 
 
 def standalone_tile(a: int, b: int, *, vertical: bool = True, scale: float = 40.0, label: str = "") -> Markup:
@@ -91,9 +117,9 @@ def standalone_tile(a: int, b: int, *, vertical: bool = True, scale: float = 40.
     inner = tile_svg(w / 2, hh / 2, w, hh, halves, scale)
     props = {
         "class_": "domino-svg",
-        "viewBox": f"0 0 {_n(w * scale)} {_n(hh * scale)}",
+        "viewBox": f"0 0 {_n(w * scale)} {_n(hh * scale + 0.06 * scale)}",
         "width": _n(w * scale),
-        "height": _n(hh * scale),
+        "height": _n(hh * scale + 0.06 * scale),
         "aria_hidden": "true" if not label else None,
         "role": "img" if label else None,
         "aria_label": label or None,

@@ -10,11 +10,12 @@ from typing import Any
 
 from boneyard.games.dominoes import MODES
 
-from ..html import Markup, h, join, name_attr
+from .. import kit
+from ..html import Markup, h, join
 from ..screen import Mode, Screen, TableContext
-from ..screens import field, select
-from .domino_svg import _n, back_svg, standalone_tile, tile_svg
-from .dominoes_layout import bounds, layout_line, reach_for_width
+from ..screens import LEVEL_LABELS, field, select
+from .domino_svg import _n, standalone_tile, tile_svg
+from .dominoes_layout import bounds, end_markers, end_markers_as_tiles, layout_line, reach_for_width
 
 NAMED_MODES = [
     ("match-2-100", "2 players, to 100"),
@@ -32,9 +33,7 @@ def tile_text(tile: list[int] | tuple[int, int]) -> str:
     return f"{max(a, b)}-{min(a, b)}"
 
 
-def plural(count: int, word: str) -> str:
-    """Return ``1 tile`` / ``3 tiles``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
+plural = kit.plural
 
 
 class DominoesScreen(Screen):
@@ -150,416 +149,522 @@ class DominoesScreen(Screen):
 
     # -- names -----------------------------------------------------------------------------------------
     def names(self, ctx: TableContext) -> list[str]:
-        """Return each seat's name as this table shows it ("You" for the one person against computers), isolated."""
-        session = ctx.session
-        solo = len(session.human_seats) == 1
-        return ["You" if solo and not seat.is_computer else name_attr(seat.name) for seat in session.seats]
+        """Return each seat's name as this table shows it ("You" for the one person against computers)."""
+        return kit.display_names(ctx.session)
+
+    def paused(self, ctx: TableContext) -> bool:
+        """Tell whether play waits for the player: a finished hand of a match stays until Next hand."""
+        state = ctx.session.state
+        if state.is_over():
+            return False
+        results = state.view(0)["hand_results"]
+        return len(results) > self._seen(ctx, len(results))
+
+    def on_refused(self, ctx: TableContext, message: str) -> bool:
+        """Show a refused move's reason in the message line (the kit fades it) instead of a toast."""
+        kit.refuse(ctx, message)
+        return True
+
+    @staticmethod
+    def _seen(ctx: TableContext, results: int) -> int:
+        seen = int(ctx.session.extra.get("seen_hands", 0))
+        if seen > results:  # a take-back undid a finished hand
+            seen = ctx.session.extra["seen_hands"] = results
+        return seen
 
     # -- render ------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
         """Return the whole table for the seat whose eyes it is drawn for."""
         session = ctx.session
         seat = session.viewer()
-        view = session.state.view(seat)
         names = self.names(ctx)
-        to_move = view["turn"]
-        hidden = self.hand_hidden(ctx, view)
-        parts = [
-            self.seats_panel(ctx, view, names, seat),
-            self.status(ctx, view, names, hidden),
-            self.board(ctx, view),
-            self.ends_and_stock(ctx, view, hidden),
-            self.hand(ctx, view, names, seat, hidden),
-            self.log(view, names),
-        ]
-        dialog = self.dialog(ctx, view, names, hidden)
-        cls = "dom-table" + (
-            " is-my-turn" if to_move == seat and not hidden and not session.seats[seat].is_computer else ""
+        step = kit.reviewing(ctx)
+        if step is not None and session.move_count():
+            return self.render_review(ctx, names, seat, min(step, session.move_count()))
+        view = session.state.view(seat)
+        results = view["hand_results"]
+        pending = not view["over"] and len(results) > self._seen(ctx, len(results))
+        gate = not pending and kit.gate_needed(ctx, session, view)
+        hidden = not pending and kit.hands_private(session, view, ctx)
+        my_turn = not hidden and not pending and view["turn"] == seat and not session.seats[seat].is_computer
+        face_up: list[list[list[int]]] | None = None
+        if view["over"] or pending:
+            line_view = self.finished_line(ctx, view) if pending else view
+            if results and (ctx.ui.get("kit_face_up") or True):
+                face_up = results[-1]["hands"]
+        else:
+            line_view = view
+        panel: Markup | str = ""
+        if view["over"]:
+            panel = self.game_over(ctx, view, names)
+        elif pending:
+            panel = self.hand_over(ctx, view, names, results[-1])
+        beats = self.beats(line_view["history"])
+        seats_ = kit.seats(
+            self.seat_views(ctx, view, names, seat, beats, face_up if ctx.ui.get("kit_face_up") else None),
+            seat,
         )
-        return h(
-            "div", {"class_": cls, "data_turn": to_move if to_move is not None else "over"}, parts, dialog
+        gate_markup: Markup | str = ""
+        if gate:
+            who = view["turn"]
+            gate_markup = kit.privacy_gate(names[who], kit.since_last_turn(beats, who, names))
+        board = self.board(ctx, line_view, interactive=my_turn, since=self.since_index(line_view, seat))
+        extra = self.board_bar(ctx, view, names, pending)
+        message = kit.message_line(
+            ctx, self.status_text(ctx, view, names, hidden, pending), tone="turn" if my_turn else ""
+        )
+        tray = self.tray(ctx, view, names, seat, hidden, my_turn, face_up)
+        return kit.table(
+            game_id=self.game_id,
+            board=board,
+            message=message,
+            tray_=tray,
+            seats_=seats_,
+            tools_=kit.tools(self.game_id, ctx.settings.sound),
+            panel=panel,
+            gate=gate_markup,
+            board_extra=extra,
+            cls="dom-table" + (" is-my-turn" if my_turn else ""),
+            data={"turn": view["turn"] if view["turn"] is not None else "over"},
         )
 
-    def hand_hidden(self, ctx: TableContext, view: dict[str, Any]) -> bool:
-        """Tell whether the hand must stay hidden until its player taps Show my tiles (same device)."""
+    def render_review(self, ctx: TableContext, names: list[str], seat: int, step: int) -> Markup:
+        """Return the table as it was after ``step`` moves, every hand face up, with the review's controls."""
         session = ctx.session
-        if len(session.human_seats) < 2 or view["over"]:
-            return False
-        turn = view["turn"]
-        return turn is not None and not session.seats[turn].is_computer and ctx.ui.get("revealed") != turn
+        state = session.replay(step)
+        view = state.view(seat)
+        hands = [state.view(s)["hand"] for s in range(view["players"])]
+        beats = self.beats(view["history"])
+        last = beats[-1] if beats else None
+        caption = f"{names[last.seat]} {last.text}" if last else "the deal"
+        seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands), seat)
+        board = self.board(ctx, view, interactive=False, since=None)
+        total = session.move_count()
+        panel = h(
+            "section",
+            {"class_": "kit-review-panel", "aria_label": "Review"},
+            kit.review_bar(step, total, caption),
+        )
+        tray = kit.tray(
+            self.hand_tiles(ctx, hands[seat], set(), False),
+            [],
+            label="Your tiles" if names[seat] == "You" else f"{names[seat]}'s tiles",
+            info=f"Hand {view['hand_number']}",
+        )
+        message = kit.message_line(ctx, f"Review · {caption}.")
+        return kit.table(
+            game_id=self.game_id,
+            board=board,
+            message=message,
+            tray_=tray,
+            seats_=seats_,
+            tools_=kit.tools(self.game_id, ctx.settings.sound),
+            panel=panel,
+            board_extra=self.board_bar(ctx, view, names, False),
+            cls="dom-table is-review",
+            data={"turn": "review"},
+        )
 
-    def seats_panel(self, ctx: TableContext, view: dict[str, Any], names: list[str], me: int) -> Markup:
-        """Return the other players: name, level, tiles in hand, match score, and whose turn it is."""
-        players = view["players"]
-        rows = []
-        last_action = self.last_actions(view)
-        for offset in range(1, players):
-            seat = (me + offset) % players
-            count = view["hand_counts"][seat]
-            turn = view["turn"] == seat
-            score = f" · {view['scores'][seat]} pts" if view["scores"] is not None else ""
-            rows.append(
-                h(
-                    "li",
-                    {
-                        "class_": "dom-seat" + (" is-turn" if turn else ""),
-                        "data_seat": seat,
-                        "aria_label": f"{names[seat]}: {plural(count, 'tile')}{score}{', to move' if turn else ''}",
-                    },
-                    h(
-                        "div",
-                        {"class_": "dom-seat-name"},
-                        names[seat],
-                        h("span", {"class_": "turn-dot", "aria_hidden": "true"}) if turn else "",
-                    ),
-                    h(
-                        "div",
-                        {"class_": "dom-seat-tiles"},
-                        back_svg(count),
-                        h("span", {"class_": "count"}, count),
-                    ),
-                    h(
-                        "div",
-                        {"class_": "dom-seat-meta"},
-                        (f"{view['scores'][seat]} pts" if view["scores"] is not None else ""),
-                        h("span", {"class_": "last"}, last_action.get(seat, "")),
-                    ),
+    def finished_line(self, ctx: TableContext, view: dict[str, Any]) -> dict[str, Any]:
+        """Return the line and history of the hand that just ended (the state has dealt the next one).
+
+        Found once by taking back the hand's last move on a copy and laying it again by hand, then kept
+        with the save, so a reload still shows the finished hand.
+        """
+        session = ctx.session
+        hand = view["hand_results"][-1]["hand"]
+        kept = session.extra.get("finished")
+        if isinstance(kept, dict) and kept.get("hand") == hand:
+            return kept
+        line: list[dict[str, Any]] = []
+        history: list[dict[str, Any]] = []
+        trial = session.state.clone()
+        if trial.can_undo():
+            trial.undo()
+            before = trial.view(0)
+            line = [dict(t) for t in before["line"]]
+            history = list(before["history"])
+            move = session.moves[-1] if session.moves else ""
+            seat_ = trial.current_player()
+            if ":" in move or (move not in ("draw", "pass", "") and not line):
+                text, _, end = move.partition(":")
+                a, b = (int(x) for x in text.split("-"))
+                ends = before["open_ends"]
+                if not line or ends is None:
+                    line = [{"tile": [a, b], "double": a == b}]
+                    history.append({"seat": seat_, "move": move, "tile": [a, b], "end": None})
+                elif end == "L":
+                    near = ends[0]
+                    other = b if a == near else a
+                    line.insert(0, {"tile": [other, near], "double": a == b})
+                    history.append({"seat": seat_, "move": move, "tile": [a, b], "end": "L"})
+                else:
+                    near = ends[1]
+                    other = b if a == near else a
+                    line.append({"tile": [near, other], "double": a == b})
+                    history.append({"seat": seat_, "move": move, "tile": [a, b], "end": "R"})
+            elif move:
+                history.append({"seat": seat_, "move": move})
+        kept = {"hand": hand, "line": line, "history": history, "open_ends": None, "stock": 0}
+        session.extra["finished"] = kept
+        ctx.save()
+        return kept
+
+    def beats(self, history: list[dict[str, Any]]) -> list[kit.Beat]:
+        """Return the hand's public actions in words, a computer's run of draws as one beat."""
+        out = []
+        for event in history:
+            move = event["move"]
+            if move == "draw":
+                out.append(kit.Beat(event["seat"], "drew 1", "draw"))
+            elif move == "pass":
+                out.append(kit.Beat(event["seat"], "passed", "pass"))
+            else:
+                out.append(kit.Beat(event["seat"], f"laid {tile_text(event['tile'])}", "lay"))
+        return kit.merge_beats(out)
+
+    def seat_views(
+        self,
+        ctx: TableContext,
+        view: dict[str, Any],
+        names: list[str],
+        me: int,
+        beats: list[kit.Beat],
+        face_up: list[Any] | None,
+    ) -> list[kit.SeatView]:
+        """Return every seat as the kit shows it."""
+        session = ctx.session
+        last = kit.last_beats(beats)
+        out = []
+        for seat in range(view["players"]):
+            player = session.seats[seat]
+            count = view["hand_counts"][seat] if face_up is None else len(face_up[seat])
+            shown = None
+            if face_up is not None:
+                shown = h(
+                    "span",
+                    {"class_": "dom-face-up"},
+                    [standalone_tile(a, b, vertical=True, scale=13) for a, b in face_up[seat]],
+                )
+            out.append(
+                kit.SeatView(
+                    seat=seat,
+                    name=names[seat],
+                    level=LEVEL_LABELS.get(player.level or "", "") if player.is_computer else "",
+                    count=count,
+                    score=view["scores"][seat] if view["scores"] is not None else None,
+                    last=last.get(seat, ""),
+                    to_move=view["turn"] == seat,
+                    thinking=view["turn"] == seat and player.is_computer,
+                    local=seat == me,
+                    face_up=shown,
                 )
             )
-        return h("ul", {"class_": "dom-seats", "aria_label": "Other players"}, rows)
-
-    def last_actions(self, view: dict[str, Any]) -> dict[int, str]:
-        """Return each seat's latest public action this hand, in words."""
-        out: dict[int, str] = {}
-        draws: dict[int, int] = {}
-        for event in view["history"]:
-            seat, move = event["seat"], event["move"]
-            if move == "draw":
-                draws[seat] = draws.get(seat, 0) + 1
-                out[seat] = f"drew {plural(draws[seat], 'tile')}"
-            else:
-                draws[seat] = 0
-                out[seat] = "passed" if move == "pass" else f"laid {tile_text(event['tile'])}"
         return out
 
-    def status(self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool) -> Markup:
-        """Return the line that says whose turn it is and what they can do."""
-        text = self.status_text(ctx, view, names, hidden)
-        return h(
-            "p", {"class_": "dom-status", "id": "dom-status", "role": "status", "aria_live": "polite"}, text
-        )
+    def since_index(self, view: dict[str, Any], seat: int) -> int:
+        """Return the number of this hand's lays before the seat's last action (later lays are highlighted)."""
+        lays = 0
+        since = 0
+        for event in view["history"]:
+            if event["seat"] == seat:
+                since = lays + (0 if event["move"] in ("draw", "pass") else 1)
+            if event["move"] not in ("draw", "pass"):
+                lays += 1
+        return since
 
-    def status_text(self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool) -> str:
-        """Return the status line's words."""
+    def status_text(
+        self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool, pending: bool = False
+    ) -> str:
+        """Return the message line's words."""
         if view["over"]:
             return self.result_title(ctx, view, names)
+        if pending:
+            result = view["hand_results"][-1]
+            return f"Hand {result['hand']} is over. {self.hand_reason(view, names, result)}"
         turn = view["turn"]
         seat = ctx.session.seats[turn]
         if seat.is_computer:
             return f"{names[turn]} is thinking…"
         if hidden:
-            return f"{names[turn]}'s turn. Pass the device to {names[turn]}."
-        who = "Your" if names[turn] == "You" else f"{names[turn]}'s"
+            return f"{names[turn]}'s turn."
+        local = len(ctx.session.human_seats) == 1
+        who = "Your" if local else f"{names[turn]}'s"
         legal = view["legal_moves"]
         selected = ctx.ui.get("selected")
         if selected and view["open_ends"]:
             left, right = view["open_ends"]
-            return f"Choose an end for {selected}: left ({left}) or right ({right})."
+            return f"{selected} fits both ends: tap the left ({left}) or the right ({right}) end."
         if view["opening"]:
             if len(legal) == 1:
                 return f"{who} turn: open the hand with {legal[0]}."
+            if view["hand_results"] and view["hand_results"][-1]["winner"] == turn:
+                return f"{who} turn: you won the last hand, so open with any tile."
             return f"{who} turn: open the hand with any tile."
         if any(m not in ("draw", "pass") for m in legal):
             left, right = view["open_ends"]
-            return f"{who} turn: lay a tile that matches {left} or {right}."
+            ends = f"matches {left}" if left == right else f"matches {left} or {right}"
+            return f"{who} turn: lay a tile that {ends}."
         if "draw" in legal:
             return f"{who} turn: nothing fits. Draw from the stock."
         return f"{who} turn: nothing fits and the stock is empty. Pass."
 
-    def board(self, ctx: TableContext, view: dict[str, Any]) -> Markup:
-        """Return the line of play as SVG, bent into rows that fit the table's width."""
+    # -- the board ---------------------------------------------------------------------------------------
+    def fit(
+        self, ctx: TableContext, line: list[tuple[int, int, bool]], opening: int
+    ) -> tuple[float, list[Any]]:
+        """Return the unit (px a half) and the layout that make the line as large as the board allows."""
+        width = max(200, ctx.board_width - 12)
+        height = max(140, ctx.board_height - 56)  # the stock and the score sit in a band at the top
+        top = min(64.0, max(18.0, height / 3.2))
+        unit = top
+        while True:
+            reach = reach_for_width(width, unit)
+            placed = layout_line(line, opening, reach)
+            _l, _t, w, hh = bounds(placed + end_markers_as_tiles(placed), margin=0.3)
+            if (w * unit <= width and hh * unit <= height) or unit <= 12:
+                return unit, placed
+            unit -= 2.0
+
+    def board(
+        self, ctx: TableContext, view: dict[str, Any], *, interactive: bool, since: int | None
+    ) -> Markup:
+        """Return the line of play as SVG, bent to fit the board, with its two open ends marked."""
         line = [(t["tile"][0], t["tile"][1], t["double"]) for t in view["line"]]
         if not line:
-            return h(
-                "div",
-                {"id": "table-board", "class_": "dom-board is-empty"},
-                h(
-                    "p",
-                    {"class_": "dom-empty"},
-                    "The table is empty: the hand opens with the highest double.",
-                ),
+            text = (
+                "The table is empty: the hand opens with the highest double."
+                if not view.get("hand_results")
+                else "The table is empty: a new hand opens."
             )
-        opening = sum(1 for e in view["history"] if e["move"] not in ("draw", "pass") and e.get("end") == "L")
-        unit = 24.0 if ctx.board_width < 560 else 30.0
-        reach = reach_for_width(ctx.board_width - 8, unit)
-        placed = layout_line(line, opening, reach)
-        left, top, width, height = bounds(placed)
+            return h("p", {"class_": "dom-empty"}, text)
+        order = self.lay_order(view["history"], len(line))
+        opening = order.index(0) if 0 in order else 0
+        unit, placed = self.fit(ctx, line, opening)
         scale = 40.0
-        fresh = self.fresh_index(view, opening, len(line))
-        selected = ctx.ui.get("selected")
+        markers = end_markers(placed)
+        left, top, width, height = bounds(placed + end_markers_as_tiles(placed), margin=0.3)
+        latest = max(order) if order else -1
         tiles = []
         for tile in placed:
             cls = []
-            props: dict[str, str] = {}
-            if tile.index == fresh:
+            lay = order[tile.index] if tile.index < len(order) else -1
+            if since is not None and lay >= since:
                 cls.append("fresh")
-            if selected and tile.index in (0, len(placed) - 1):
-                end = "L" if tile.index == 0 else "R"
-                if len(placed) > 1 or end == "L":
-                    cls.append("end-target")
-                    props = {"data_action": "end", "data_value": end}
-            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
+            if lay == latest:
+                cls.append("latest")
+            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls)))
         label = "Line of play: " + ", ".join(tile_text((t["tile"][0], t["tile"][1])) for t in view["line"])
+        px_w, px_h = width * unit, height * unit
         svg = h(
             "svg",
             {
                 "class_": "dom-line",
                 "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-                "width": _n(width * unit),
-                "height": _n(height * unit),
+                "width": _n(px_w),
+                "height": _n(px_h),
                 "role": "img",
                 "aria_label": label,
             },
             tiles,
         )
-        return h("div", {"id": "table-board", "class_": "dom-board"}, svg)
+        ends = view.get("open_ends")
+        selected = ctx.ui.get("selected") if interactive else None
+        buttons = []
+        if ends is not None:
+            for end, (mx, my), value in zip(("L", "R"), markers, ends):
+                style = f"left: {_n((mx - left) / width * 100)}%; top: {_n((my - top) / height * 100)}%"
+                name = END_NAMES[end]
+                if selected:
+                    buttons.append(
+                        h(
+                            "button",
+                            {
+                                "type": "button",
+                                "class_": "dom-end is-target",
+                                "data_action": "end",
+                                "data_value": end,
+                                "id": f"end-{end}",
+                                "style": style,
+                                "aria_label": f"Lay {selected} on the {name} end, showing {value}",
+                            },
+                            str(value),
+                        )
+                    )
+                else:
+                    buttons.append(
+                        h(
+                            "span",
+                            {
+                                "class_": "dom-end",
+                                "id": f"end-{end}",
+                                "style": style,
+                                "role": "img",
+                                "aria_label": f"{name.title()} end: {value}",
+                            },
+                            str(value),
+                        )
+                    )
+        return h(
+            "div",
+            {
+                "class_": "dom-stage",
+                "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px",
+            },
+            svg,
+            buttons,
+        )
 
-    def fresh_index(self, view: dict[str, Any], opening: int, length: int) -> int | None:
-        """Return the line index of the tile laid last (to animate it)."""
-        for event in reversed(view["history"]):
+    @staticmethod
+    def lay_order(history: list[dict[str, Any]], length: int) -> list[int]:
+        """Return, for each line position from the left, the how-manieth lay of the hand put it there."""
+        order: list[int] = []
+        count = 0
+        for event in history:
             if event["move"] in ("draw", "pass"):
                 continue
-            end = event.get("end")
-            return 0 if end == "L" else length - 1 if end == "R" else opening
-        return None
-
-    def ends_and_stock(self, ctx: TableContext, view: dict[str, Any], hidden: bool) -> Markup:
-        """Return the two Open ends boxes (buttons when a tile waits for its end) and the stock."""
-        ends = view["open_ends"]
-        selected = ctx.ui.get("selected") if not hidden else None
-        boxes = []
-        for index, end in enumerate(("L", "R")):
-            value = "–" if ends is None else str(ends[index])
-            label = f"{END_NAMES[end].title()} end"
-            if selected and ends is not None:
-                boxes.append(
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "dom-end is-target",
-                            "data_action": "end",
-                            "data_value": end,
-                            "id": f"end-{end}",
-                            "aria_label": f"Lay {selected} on the {END_NAMES[end]} end, showing {value}",
-                        },
-                        h("span", {"class_": "dom-end-label"}, label),
-                        h("span", {"class_": "dom-end-value"}, value),
-                    )
-                )
+            if event.get("end") == "L":
+                order.insert(0, count)
             else:
-                boxes.append(
-                    h(
-                        "div",
-                        {
-                            "class_": "dom-end",
-                            "id": f"end-{end}",
-                            "aria_label": f"{label}: {value}",
-                            "role": "group",
-                        },
-                        h("span", {"class_": "dom-end-label"}, label),
-                        h("span", {"class_": "dom-end-value"}, value),
-                    )
-                )
-        stock = view["stock"]
-        draw_game = view["options"]["draw"]
-        stock_box = h(
-            "div",
-            {
-                "class_": "dom-stock",
-                "aria_label": f"Stock: {plural(stock, 'tile')}" if draw_game else "Block game: no stock",
-            },
-            h("span", {"class_": "dom-end-label"}, "Stock" if draw_game else "Block game"),
-            h("span", {"class_": "dom-end-value"}, stock if draw_game else "–"),
-        )
-        title = h("h2", {"class_": "sr-only"}, "Open ends")
-        return h("section", {"class_": "dom-ends", "aria_label": "Open ends"}, title, boxes, stock_box)
+                order.append(count)
+            count += 1
+        if len(order) != length:  # a history that does not tell (an old save): no highlights
+            return [-1] * length
+        return order
 
-    def hand(
-        self, ctx: TableContext, view: dict[str, Any], names: list[str], seat: int, hidden: bool
-    ) -> Markup:
-        """Return the hand of the seat at the table, with Draw and Pass."""
-        session = ctx.session
-        legal = view["legal_moves"] if not hidden else []
-        my_turn = view["turn"] == seat and not session.seats[seat].is_computer and not hidden
-        playable = {m.split(":")[0] for m in legal if m not in ("draw", "pass")}
-        selected = ctx.ui.get("selected")
-        owner = "Your tiles" if names[seat] == "You" else f"{names[seat]}'s tiles"
-        if hidden:
-            tiles = h("p", {"class_": "dom-hidden-hand"}, f"{names[view['turn']]}'s tiles are hidden.")
-        else:
-            buttons = []
-            for tile in view["hand"]:
-                text = tile_text(tile)
-                fits = text in playable
-                cls = ["dom-hand-tile"]
-                if my_turn and ctx.settings.suggestions:
-                    cls.append("is-playable" if fits else "is-dim")
-                if text == selected:
-                    cls.append("is-selected")
-                label = f"Tile {text}" + (
-                    ", playable" if my_turn and ctx.settings.suggestions and fits else ""
-                )
-                buttons.append(
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": " ".join(cls),
-                            "data_action": "tile",
-                            "data_value": text,
-                            "id": f"tile-{text}",
-                            "aria_label": label,
-                            "aria_pressed": "true" if text == selected else "false",
-                            "disabled": not my_turn,
-                        },
-                        standalone_tile(tile[0], tile[1], scale=34),
-                    )
-                )
-            tiles = h("div", {"class_": "dom-hand-tiles", "role": "group", "aria_label": owner}, buttons)
-        draw_on = my_turn and "draw" in legal
-        pass_on = my_turn and "pass" in legal
-        controls = h(
-            "div",
-            {"class_": "dom-controls"},
-            h(
-                "button",
-                {
-                    "type": "button",
-                    "class_": "btn" + (" btn-primary" if draw_on else ""),
-                    "data_action": "draw",
-                    "id": "draw",
-                    "disabled": not draw_on,
-                    "aria_keyshortcuts": "D",
-                },
-                "Draw from stock",
-            )
-            if view["options"]["draw"]
-            else "",
-            h(
-                "button",
-                {
-                    "type": "button",
-                    "class_": "btn" + (" btn-primary" if pass_on else ""),
-                    "data_action": "pass",
-                    "id": "pass",
-                    "disabled": not pass_on,
-                    "aria_keyshortcuts": "P",
-                },
-                "Pass",
-            ),
-            h(
-                "button",
-                {"type": "button", "class_": "btn btn-ghost", "data_action": "deselect", "id": "deselect"},
-                "Cancel",
-            )
-            if selected and not hidden
-            else "",
-        )
-        pips = "" if hidden else h("span", {"class_": "dom-pips"}, f"{view['pips']} pips")
-        score = f" · {view['scores'][seat]} pts" if view["scores"] is not None else ""
-        head = h(
-            "div",
-            {"class_": "dom-hand-head"},
-            h("h2", {}, owner, h("span", {"class_": "dom-score"}, score)),
-            pips,
-        )
-        return h(
-            "section",
-            {
-                "class_": "dom-hand" + (" is-turn" if my_turn else ""),
-                "aria_label": owner,
-                "tabindex": "-1",
-                "data_focus_home": True,
-                "id": "dom-hand",
-            },
-            head,
-            tiles,
-            controls,
-        )
-
-    def log(self, view: dict[str, Any], names: list[str]) -> Markup:
-        """Return the hand's moves so far, newest first."""
-        lines: list[tuple[Any, str]] = []
-        for event in view["history"]:
-            who = names[event["seat"]]
-            move = event["move"]
-            if move == "draw":
-                if lines and lines[-1][0] == who and lines[-1][1].startswith("drew"):
-                    count = int(lines[-1][1].split()[1]) + 1
-                    lines[-1] = (who, f"drew {plural(count, 'tile')}")
-                    continue
-                lines.append((who, "drew 1 tile"))
-            elif move == "pass":
-                lines.append((who, "passed"))
-            elif event.get("end") is None:
-                lines.append((who, f"opened with {tile_text(event['tile'])}"))
-            else:
-                lines.append((who, f"laid {tile_text(event['tile'])} on the {END_NAMES[event['end']]}"))
-        items = [h("li", {}, f"{who} {what}") for who, what in reversed(lines[-12:])]
-        title = f"Hand {view['hand_number']}" + (f" · first to {view['target']}" if view["target"] else "")
-        return h(
-            "details",
-            {"class_": "dom-log"},
-            h("summary", {}, f"{title}: moves"),
-            h("ol", {}, items) if items else h("p", {}, "No moves yet."),
-        )
-
-    # -- dialogs --------------------------------------------------------------------------------------
-    def dialog(self, ctx: TableContext, view: dict[str, Any], names: list[str], hidden: bool) -> Markup:
-        """Return the overlay due now: game over, a finished hand, or the privacy screen."""
-        seen = int(ctx.session.extra.get("seen_hands", 0))
-        results = view["hand_results"]
-        if view["over"]:
-            return self.game_over(ctx, view, names)
-        if len(results) > seen:
-            return self.hand_over(ctx, view, names, results[-1])
-        if hidden:
-            who = names[view["turn"]]
-            return h(
-                "div",
-                {
-                    "class_": "overlay privacy",
-                    "role": "dialog",
-                    "aria_modal": "true",
-                    "aria_labelledby": "privacy-title",
-                },
+    def board_bar(self, ctx: TableContext, view: dict[str, Any], names: list[str], pending: bool) -> Markup:
+        """Return the band over the board: the stock as a pile with its count, and a match's scoreboard."""
+        parts = []
+        if view["options"]["draw"]:
+            stock = 0 if pending else view["stock"]
+            parts.append(
                 h(
                     "div",
-                    {"class_": "dialog"},
-                    h("h2", {"id": "privacy-title"}, f"{who}'s turn"),
-                    h("p", {}, f"Pass the device to {who}. The others look away."),
+                    {
+                        "class_": "dom-stock",
+                        "id": "dom-stock",
+                        "role": "img",
+                        "aria_label": f"Stock: {plural(stock, 'tile')}",
+                    },
                     h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "btn btn-primary",
-                            "data_action": "reveal",
-                            "id": "reveal",
-                            "autofocus": True,
-                        },
-                        "Show my tiles",
+                        "span",
+                        {"class_": "dom-pile", "aria_hidden": "true"},
+                        [h("i", {}) for _ in range(min(3, stock))],
                     ),
-                ),
+                    h("span", {"class_": "dom-stock-count"}, stock),
+                    h("span", {"class_": "dom-stock-word"}, "in stock"),
+                )
             )
-        return Markup("")
+        else:
+            parts.append(
+                h("div", {"class_": "dom-stock is-block", "id": "dom-stock"}, "Block game: no stock")
+            )
+        if view["target"] is not None:
+            history = [
+                [r["points"] if r["winner"] == s else 0 for s in range(view["players"])]
+                for r in view["hand_results"]
+            ]
+            short = [
+                n.replace(f" ({LEVEL_LABELS.get(seat.level or '', '')})", "")
+                for n, seat in zip(names, ctx.session.seats)
+            ]
+            parts.append(
+                kit.scoreboard(
+                    short, view["scores"], view["target"], history, open_=bool(ctx.ui.get("score_open"))
+                )
+            )
+        return h("div", {"class_": "kit-board-bar"}, parts)
 
+    # -- the tray -----------------------------------------------------------------------------------------
+    def hand_tiles(self, ctx: TableContext, hand: list[Any], playable: set[str], my_turn: bool) -> Markup:
+        """Return the hand's tiles as buttons (large enough to read and tap)."""
+        selected = ctx.ui.get("selected")
+        scale = 44 if ctx.board_width < 560 else 52
+        buttons = []
+        for tile in hand:
+            text = tile_text(tile)
+            fits = text in playable
+            cls = ["dom-hand-tile"]
+            if my_turn and ctx.settings.suggestions:
+                cls.append("is-playable" if fits else "is-dim")
+            if text == selected:
+                cls.append("is-selected")
+            if kit.shake(ctx, text):
+                cls.append("kit-shake")
+            label = f"Tile {text}" + (", playable" if my_turn and ctx.settings.suggestions and fits else "")
+            buttons.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": " ".join(cls),
+                        "data_action": "tile",
+                        "data_value": text,
+                        "id": f"tile-{text}",
+                        "aria_label": label,
+                        "aria_pressed": "true" if text == selected else "false",
+                        "disabled": not my_turn,
+                    },
+                    standalone_tile(tile[0], tile[1], scale=scale),
+                )
+            )
+        return join(buttons)
+
+    def tray(
+        self,
+        ctx: TableContext,
+        view: dict[str, Any],
+        names: list[str],
+        seat: int,
+        hidden: bool,
+        my_turn: bool,
+        face_up: list[Any] | None,
+    ) -> Markup:
+        """Return the hand tray: your tiles, pips and score, Draw, Pass and Take back."""
+        session = ctx.session
+        legal = view["legal_moves"] if my_turn else []
+        playable = {m.split(":")[0] for m in legal if m not in ("draw", "pass")}
+        owner = "Your tiles" if names[seat] == "You" else f"{names[seat]}'s tiles"
+        hand = view["hand"] if face_up is None else face_up[seat]
+        pips = sum(a + b for a, b in hand)
+        info = "" if hidden else plural(pips, "pip")
+        if view["scores"] is not None:
+            info = (info + " · " if info else "") + plural(view["scores"][seat], "point")
+        buttons = []
+        if view["options"]["draw"]:
+            draw_on = "draw" in legal
+            buttons.append(
+                kit.button(
+                    "draw", "Draw", enabled=draw_on, primary=draw_on, key="D", title="Draw from the stock"
+                )
+            )
+        pass_on = "pass" in legal
+        buttons.append(kit.button("pass", "Pass", enabled=pass_on, primary=pass_on, key="P"))
+        buttons.append(kit.take_back_button(session, enabled=not view["over"]))
+        hidden_text = ""
+        if hidden:
+            turn = view["turn"]
+            hidden_text = (
+                f"{names[turn]}'s tiles are hidden."
+                if turn is not None and not session.seats[turn].is_computer
+                else "Tiles are hidden between turns."
+            )
+        return kit.tray(
+            self.hand_tiles(ctx, hand, playable, my_turn),
+            buttons,
+            label=owner,
+            info=info,
+            my_turn=my_turn,
+            hidden=hidden_text,
+        )
+
+    # -- results ---------------------------------------------------------------------------------------
     def result_title(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> str:
         """Return who won the game, in words."""
         outcome = view["outcome"] or {}
         winners = outcome.get("winners", [])
         if len(winners) != 1:
-            tied = " and ".join(names[w] for w in winners)
+            tied = kit.describe_list([names[w] for w in winners])
             return f"A draw between {tied}." if tied else "A draw."
         winner = names[winners[0]]
         return "You win!" if winner == "You" else f"{winner} wins."
@@ -579,7 +684,7 @@ class DominoesScreen(Screen):
                 h(
                     "td",
                     {"class_": "left-tiles"},
-                    [standalone_tile(a, b, vertical=False, scale=22, label=f"{a}-{b}") for a, b in left],
+                    [standalone_tile(a, b, vertical=False, scale=16, label=f"{a}-{b}") for a, b in left],
                 )
             )
             rows.append(h("tr", {"class_": "is-winner" if result["winner"] == seat else ""}, cells))
@@ -605,7 +710,7 @@ class DominoesScreen(Screen):
                 text += "; a tie for the lowest pip total"
         if view["target"] is not None:
             if winner is not None and result["points"]:
-                text += f", scoring {result['points']} points"
+                text += f", scoring {plural(result['points'], 'point')}"
             elif winner is None:
                 text += ", so nobody scores"
         return text + "."
@@ -613,33 +718,32 @@ class DominoesScreen(Screen):
     def hand_over(
         self, ctx: TableContext, view: dict[str, Any], names: list[str], result: dict[str, Any]
     ) -> Markup:
-        """Return the summary of a finished hand of a match that goes on."""
-        return h(
-            "div",
-            {"class_": "overlay", "role": "dialog", "aria_modal": "true", "aria_labelledby": "hand-title"},
-            h(
-                "div",
-                {"class_": "dialog"},
-                h("h2", {"id": "hand-title"}, f"Hand {result['hand']} is over"),
-                h("p", {}, self.hand_reason(view, names, result)),
-                self.hand_table(view, names, result),
-                h("p", {"class_": "hint"}, f"First to {view['target']} points wins the match."),
-                h(
-                    "div",
-                    {"class_": "actions"},
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "btn btn-primary",
-                            "data_action": "next-hand",
-                            "id": "next-hand",
-                            "autofocus": True,
-                        },
-                        "Next hand",
-                    ),
-                ),
+        """Return the summary of a finished hand of a match that goes on (the hand stays on the table)."""
+        return kit.results_panel(
+            ctx,
+            f"Hand {result['hand']} is over",
+            join(
+                [
+                    h("p", {}, self.hand_reason(view, names, result)),
+                    self.hand_table(view, names, result),
+                    h("p", {"class_": "hint"}, f"First to {view['target']} points wins the match."),
+                ]
             ),
+            [
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-primary",
+                        "data_action": "next-hand",
+                        "id": "next-hand",
+                        "autofocus": True,
+                    },
+                    "Next hand",
+                )
+            ],
+            review=False,
+            title_id="hand-title",
         )
 
     def game_over(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> Markup:
@@ -653,56 +757,54 @@ class DominoesScreen(Screen):
             )
             if view["outcome"]["winners"] and len(view["outcome"]["winners"]) == 1:
                 who = names[view["outcome"]["winners"][0]]
-                reason += f" {'You reach' if who == 'You' else who + ' reaches'} {top} of {view['target']} and {'win' if who == 'You' else 'wins'} the match."
-        counted = ctx.session.vs_computer
-        return h(
-            "div",
-            {"class_": "overlay", "role": "dialog", "aria_modal": "true", "aria_labelledby": "over-title"},
-            h(
-                "div",
-                {"class_": "dialog"},
-                h("h2", {"id": "over-title"}, self.result_title(ctx, view, names)),
-                h("p", {}, reason),
-                self.hand_table(view, names, result) if result else "",
+                reason += (
+                    f" You reach {top} of {view['target']} and win the match."
+                    if who == "You"
+                    else f" {who} reaches {top} of {view['target']} and wins the match."
+                )
+        session = ctx.session
+        if not session.vs_computer:
+            note = "Same-device games are not counted in the stats."
+        elif session.take_backs:
+            note = f"Not counted in your stats: you took back {plural(session.take_backs, 'move', 'moves')}."
+        else:
+            note = "Counted in your stats."
+        return kit.results_panel(
+            ctx,
+            self.result_title(ctx, view, names),
+            join([h("p", {}, reason), self.hand_table(view, names, result) if result else ""]),
+            [
                 h(
-                    "p",
-                    {"class_": "hint"},
-                    "Counted in your stats."
-                    if counted
-                    else "Same-device games are not counted in the stats.",
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-primary",
+                        "data_action": "start-game",
+                        "data_value": "dominoes",
+                        "id": "play-again",
+                        "autofocus": True,
+                    },
+                    "Play again",
                 ),
-                h(
-                    "div",
-                    {"class_": "actions"},
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "btn btn-primary",
-                            "data_action": "start-game",
-                            "data_value": "dominoes",
-                            "id": "play-again",
-                            "autofocus": True,
-                        },
-                        "Play again",
-                    ),
-                    h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
-                    h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
-                ),
-            ),
+                h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
+            ],
+            note=note,
+            review=session.move_count() > 0,
         )
 
     # -- actions -------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:
         """Turn a click into a move (or a change of selection)."""
         session = ctx.session
+        if kit.handle(ctx, action, value, first=self.review_start(ctx)):
+            return
         seat = session.viewer()
         view = session.state.view(seat)
-        if action == "reveal":
-            ctx.ui["revealed"] = view["turn"]
-            ctx.rerender()
-        elif action == "next-hand":
+        if action == "next-hand":
             session.extra["seen_hands"] = len(view["hand_results"])
+            session.extra.pop("finished", None)
+            ctx.ui.pop("kit_face_up", None)
+            ctx.ui.pop("kit_folded", None)
             ctx.save()
             ctx.rerender()
         elif action == "deselect":
@@ -718,6 +820,14 @@ class DominoesScreen(Screen):
             if selected:
                 ctx.play(f"{selected}:{value}")
 
+    def review_start(self, ctx: TableContext) -> int:
+        """Return the first move of the last hand (a match's review steps through its last hand)."""
+        session = ctx.session
+        view = session.state.view(0)
+        if view["over"]:
+            return max(0, session.move_count() - len(view["history"]))
+        return 0
+
     def choose_tile(self, ctx: TableContext, view: dict[str, Any], tile: str) -> None:
         """Play a tile that fits one way; select one that fits both ends; refuse one that does not fit."""
         moves = [m for m in view["legal_moves"] if m.split(":")[0] == tile]
@@ -731,11 +841,13 @@ class DominoesScreen(Screen):
                 )
             elif view["open_ends"]:
                 left, right = view["open_ends"]
-                why = f"{tile} does not fit: the ends show {left} and {right}."
+                shows = f"both ends show {left}" if left == right else f"the ends show {left} and {right}"
+                why = f"{tile} does not fit: {shows}."
             else:
                 why = f"{tile} cannot be played now."
-            ctx.play(f"{tile}:L" if view["open_ends"] else tile)  # the engine refuses it with its own words
+            kit.refuse(ctx, why, tile)
             ctx.announce(why)
+            ctx.rerender()
             return
         if len(moves) == 1:
             ctx.ui.pop("selected", None)
@@ -766,10 +878,10 @@ class DominoesScreen(Screen):
     def _legal(self, ctx: TableContext) -> list[str]:
         session = ctx.session
         seat = session.to_move()
-        if seat is None or session.seats[seat].is_computer:
+        if seat is None or session.seats[seat].is_computer or self.paused(ctx):
             return []
         view = session.state.view(seat)
-        return [] if self.hand_hidden(ctx, view) else view["legal_moves"]
+        return [] if kit.hands_private(session, view, ctx) else view["legal_moves"]
 
 
 SCREEN = DominoesScreen()

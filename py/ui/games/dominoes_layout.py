@@ -147,3 +147,35 @@ def reach_for_width(width_px: float, unit_px: float) -> float:
     # A row spans 2 * reach; a double may overhang its end by 1 and a turn column add 1.5 on each side,
     # and the drawing keeps a margin of 0.5 all round.
     return max(3.0, min(16.0, (units - 6.0) / 2))
+
+
+MARKER_GAP = 0.6  # from the end tile's free edge to the centre of its open-end marker, in units
+
+
+def end_markers(tiles: list[PlacedTile]) -> tuple[Point, Point]:
+    """Return where the two open-end markers sit: just beyond the free half of each end tile."""
+    if not tiles:
+        return ((-1.5, 0.0), (1.5, 0.0))
+    if len(tiles) == 1:
+        t = tiles[0]
+        return ((t.x - t.w / 2 - MARKER_GAP, t.y), (t.x + t.w / 2 + MARKER_GAP, t.y))
+    return (_beyond(tiles[0], tiles[1]), _beyond(tiles[-1], tiles[-2]))
+
+
+def _beyond(end: PlacedTile, neighbour: PlacedTile) -> Point:
+    dx, dy = end.x - neighbour.x, end.y - neighbour.y
+    if abs(dx) >= abs(dy):
+        step = 1.0 if dx >= 0 else -1.0
+        return (end.x + step * (end.w / 2 + MARKER_GAP), end.y)
+    step = 1.0 if dy >= 0 else -1.0
+    return (end.x, end.y + step * (end.h / 2 + MARKER_GAP))
+
+
+def end_markers_as_tiles(tiles: list[PlacedTile]) -> list[PlacedTile]:
+    """Return the two markers as unit boxes, so ``bounds`` keeps them inside the drawing."""
+    if not tiles:
+        return []
+    out = []
+    for x, y in end_markers(tiles):
+        out.append(PlacedTile(-1, x, y, 0.9, 0.9, ((x, y, 0), (x, y, 0)), False))
+    return out

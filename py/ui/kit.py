@@ -1,0 +1,765 @@
+"""The table kit: what every tile game's table is built from (pure, no browser).
+
+Seats around the board, the hand tray docked at the bottom, one message line, one privacy gate for
+Same device, the results panel over a visible board, the match scoreboard, the table's header tools
+("?" and mute), take-back and review. A table screen describes its seats and hands with the kit's
+values and passes its own board markup in; the kit lays them out (``table``) so that every table fits
+the viewport and the tray and its buttons never move between turns (``css/table.css``).
+
+See /work/notes/kit.md for the API with an example.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .html import Markup, h, name_attr
+from .session import Session
+
+__all__ = [
+    "REFUSAL_S",
+    "Beat",
+    "SeatView",
+    "button",
+    "describe_list",
+    "display_names",
+    "gate_needed",
+    "handle",
+    "hands_private",
+    "last_beats",
+    "merge_beats",
+    "message_line",
+    "plural",
+    "privacy_gate",
+    "refusal",
+    "refuse",
+    "results_panel",
+    "review_bar",
+    "review_state",
+    "reviewing",
+    "scoreboard",
+    "seat_card",
+    "seat_positions",
+    "seats",
+    "shake",
+    "since_last_turn",
+    "table",
+    "take_back_button",
+    "tools",
+    "tray",
+    "turn_token",
+]
+
+REFUSAL_S = 3.0  # how long a refused move's reason stays in the message line (it fades out)
+POSITIONS: dict[int, tuple[str, ...]] = {
+    1: (),
+    2: ("across",),
+    3: ("left", "right"),
+    4: ("left", "across", "right"),
+}
+
+
+def plural(count: int, word: str, words: str = "") -> str:
+    """Return ``1 tile`` / ``3 tiles`` (``words`` for an irregular plural)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+# -- who sits where ---------------------------------------------------------------------------------
+
+
+def display_names(session: Session) -> list[str]:
+    """Return each seat's name as tables show it: "You" for the one person against computers, else the
+    typed name, isolated (``name_attr``) so it can go into sentences and attributes alike."""
+    solo = len(session.human_seats) == 1
+    return ["You" if solo and not seat.is_computer else name_attr(seat.name) for seat in session.seats]
+
+
+def seat_positions(players: int, me: int) -> list[tuple[int, str]]:
+    """Return (seat, position) of the other seats in play order after ``me``: across for two players;
+    left and right for three; left, across and right for four."""
+    names = POSITIONS.get(players, ())
+    return [
+        ((me + offset) % players, names[offset - 1]) for offset in range(1, players) if offset <= len(names)
+    ]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as the table shows it (everything already in words; ``name`` isolated)."""
+
+    seat: int
+    name: str
+    level: str = ""  # a computer's level ("Medium"); shown unless the name says it already
+    count: int = 0  # tiles in hand
+    score: float | None = None  # match score, or None outside a match
+    last: str = ""  # what they did last: "laid 6-4", "drew 2", "passed"
+    to_move: bool = False
+    thinking: bool = False  # a computer choosing its move
+    local: bool = False  # the seat the table is drawn for (a flag, never a name comparison)
+    backs: Markup | None = None  # the game's own face-down tiles; the kit draws plain backs otherwise
+    face_up: Markup | None = None  # the hand face up (View board, results, review)
+    tile_word: str = "tile"
+    last_call: str = "Last tile!"  # called out when the seat is down to one tile ("" for none)
+
+
+def _backs(count: int) -> Markup:
+    shown = min(count, 8)
+    return h(
+        "span",
+        {"class_": "kit-backs", "aria_hidden": "true"},
+        [h("i", {"class_": "kit-back"}) for _ in range(shown)],
+    )
+
+
+def seat_card(view: SeatView, position: str) -> Markup:
+    """Return one seat around the table: name, level, tiles (backs or face up), score, last action."""
+    cls = ["kit-seat"]
+    if view.to_move:
+        cls.append("is-turn")
+    if view.thinking:
+        cls.append("is-thinking")
+    tiles = plural(view.count, view.tile_word)
+    score = f", {plural(int(view.score), 'point')}" if view.score is not None else ""
+    label = f"{view.name}{' (' + view.level + ')' if view.level and view.level not in view.name else ''}: {tiles}{score}"
+    if view.last:
+        label += f", {view.last}"
+    if view.to_move:
+        label += ", thinking" if view.thinking else ", to move"
+    call = view.last_call if view.count == 1 and view.last_call else ""
+    return h(
+        "li",
+        {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label},
+        h(
+            "div",
+            {"class_": "kit-seat-head"},
+            h("span", {"class_": "kit-seat-name"}, view.name),
+            h("span", {"class_": "kit-seat-level"}, view.level)
+            if view.level and view.level not in view.name
+            else "",
+            h("span", {"class_": "kit-seat-score"}, _n(view.score)) if view.score is not None else "",
+        ),
+        h(
+            "div",
+            {"class_": "kit-seat-tiles"},
+            view.face_up
+            if view.face_up is not None
+            else (view.backs if view.backs is not None else _backs(view.count)),
+            h("span", {"class_": "kit-seat-count"}, view.count),
+        ),
+        h(
+            "div",
+            {"class_": "kit-seat-last"},
+            h("span", {"class_": "kit-call"}, call) if call else "",
+            h("span", {}, "thinking…" if view.thinking else view.last),
+        ),
+    )
+
+
+def _n(value: float | None) -> str:
+    if value is None:
+        return ""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def seats(views: Sequence[SeatView], me: int, label: str = "Other players") -> Markup:
+    """Return the other seats placed around the board (``views`` holds every seat, ``me`` included)."""
+    by_seat = {v.seat: v for v in views}
+    cards = [seat_card(by_seat[s], pos) for s, pos in seat_positions(len(views), me) if s in by_seat]
+    return h("ul", {"class_": f"kit-seats kit-seats-{len(cards)}", "aria_label": label}, cards)
+
+
+# -- what happened ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Beat:
+    """One public action in words: ``Beat(1, "laid 6-4")``; ``kind="draw"`` beats of a seat in a row merge."""
+
+    seat: int
+    text: str
+    kind: str = ""
+    count: int = 1
+
+
+def merge_beats(beats: Iterable[Beat], draw_word: str = "drew") -> list[Beat]:
+    """Merge each run of one seat's draws into one beat: "drew 4"."""
+    out: list[Beat] = []
+    for beat in beats:
+        if beat.kind == "draw" and out and out[-1].kind == "draw" and out[-1].seat == beat.seat:
+            count = out[-1].count + beat.count
+            out[-1] = Beat(beat.seat, f"{draw_word} {count}", "draw", count)
+        elif beat.kind == "draw":
+            out.append(Beat(beat.seat, f"{draw_word} {beat.count}", "draw", beat.count))
+        else:
+            out.append(beat)
+    return out
+
+
+def since_last_turn(beats: Sequence[Beat], seat: int, names: Sequence[str]) -> str:
+    """Return what the others did since ``seat`` last acted: "Ben laid 6-4, Ada drew 2" ("" for nothing)."""
+    last = max((i for i, b in enumerate(beats) if b.seat == seat), default=-1)
+    after = [b for b in beats[last + 1 :] if b.seat != seat]
+    return ", ".join(f"{names[b.seat]} {b.text}" for b in after)
+
+
+def last_beats(beats: Sequence[Beat]) -> dict[int, str]:
+    """Return each seat's latest beat in words."""
+    return {b.seat: b.text for b in beats}
+
+
+# -- the message line ---------------------------------------------------------------------------------
+
+
+def refuse(ctx: Any, message: str, tile: str | None = None) -> None:
+    """Show a refused move's reason in the message line (it fades out) and shake ``tile``."""
+    ctx.ui["kit_refusal"] = {
+        "text": message[:1].upper() + message[1:],
+        "at": time.monotonic(),
+        "tile": tile if tile is not None else ctx.ui.get("kit_trying"),
+    }
+
+
+def refusal(ctx: Any) -> dict[str, Any] | None:
+    """Return the refusal still on show ({text, at, tile}), or None once it has faded."""
+    found = ctx.ui.get("kit_refusal")
+    if not found:
+        return None
+    if time.monotonic() - float(found["at"]) > REFUSAL_S:
+        ctx.ui.pop("kit_refusal", None)
+        return None
+    return dict(found)
+
+
+def shake(ctx: Any, value: str) -> bool:
+    """Tell whether the tile ``value`` was just refused (add the class ``kit-shake`` to it)."""
+    found = refusal(ctx)
+    return bool(found and found.get("tile") == value and time.monotonic() - float(found["at"]) < 0.6)
+
+
+def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
+    """Return the one message line: the turn text, with a refused move's reason over it while it fades."""
+    found = refusal(ctx)
+    over: Any = ""
+    if found:
+        age = time.monotonic() - float(found["at"])
+        over = h(
+            "span",
+            {"class_": "kit-refusal", "role": "alert", "style": f"animation-delay: -{age:.2f}s"},
+            found["text"],
+        )
+    return h(
+        "div",
+        {"class_": "kit-message" + (f" is-{tone}" if tone else ""), "id": "kit-message"},
+        h("p", {"class_": "kit-turn", "id": "kit-turn", "role": "status", "aria_live": "polite"}, text),
+        over,
+    )
+
+
+# -- the tray -----------------------------------------------------------------------------------------
+
+
+def button(
+    action: str,
+    label: str,
+    *,
+    enabled: bool = True,
+    primary: bool = False,
+    bid: str = "",
+    value: str = "",
+    key: str = "",
+    title: str = "",
+) -> Markup:
+    """Return a tray button (kept in place while disabled, so nothing moves between turns)."""
+    return h(
+        "button",
+        {
+            "type": "button",
+            "class_": "btn kit-btn" + (" btn-primary" if primary and enabled else ""),
+            "data_action": action,
+            "data_value": value or None,
+            "id": bid or action,
+            "disabled": not enabled,
+            "aria_keyshortcuts": key or None,
+            "title": title or None,
+        },
+        label,
+    )
+
+
+def take_back_button(session: Session, enabled: bool = True) -> Markup:
+    """Return the Take back button (only against the computer; enabled when there is a turn to go back to)."""
+    if not session.can_offer_take_back():
+        return Markup("")
+    return button(
+        "take-back",
+        "Take back",
+        enabled=enabled and session.can_take_back(),
+        bid="take-back",
+        key="U",
+        title="Back to your previous turn. A game with take-backs is not counted in your stats.",
+    )
+
+
+def tray(
+    tiles: Any,
+    buttons: Sequence[Any],
+    *,
+    label: str,
+    info: Any = "",
+    my_turn: bool = False,
+    hidden: str = "",
+) -> Markup:
+    """Return the hand tray docked at the bottom: a heading line, the tiles (or why they are hidden), buttons.
+
+    The tray keeps its height and its buttons their places whatever the hand holds.
+    """
+    body = h("p", {"class_": "kit-hidden-hand"}, hidden) if hidden else tiles
+    return h(
+        "section",
+        {
+            "class_": "kit-tray" + (" is-turn" if my_turn else ""),
+            "aria_label": label,
+            "id": "kit-tray",
+            "tabindex": "-1",
+            "data_focus_home": True,
+        },
+        h(
+            "div",
+            {"class_": "kit-tray-head"},
+            h("h2", {"class_": "kit-tray-title"}, label),
+            h("span", {"class_": "kit-tray-info"}, info),
+        ),
+        h("div", {"class_": "kit-tray-tiles", "role": "group", "aria_label": label}, body),
+        h("div", {"class_": "kit-tray-buttons"}, list(buttons)),
+    )
+
+
+# -- the header tools and the scoreboard ------------------------------------------------------------------
+
+
+def tools(game_id: str, sound_on: bool, extra: Any = "") -> Markup:
+    """Return the table's header tools: anything ``extra`` (the scoreboard), the mute button and "?"."""
+    return h(
+        "div",
+        {"class_": "kit-tools"},
+        extra,
+        h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn kit-tool",
+                "data_action": "toggle-sound",
+                "id": "kit-mute",
+                "aria_pressed": "false" if sound_on else "true",
+                "aria_label": "Mute sounds" if sound_on else "Sounds are off: turn them on",
+                "title": "Sound on" if sound_on else "Sound off",
+            },
+            _speaker(sound_on),
+        ),
+        h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn kit-tool",
+                "data_action": "rules",
+                "data_value": game_id,
+                "id": "kit-rules",
+                "aria_label": "How to play",
+                "title": "How to play",
+            },
+            "?",
+        ),
+    )
+
+
+def _speaker(on: bool) -> Markup:
+    waves = (
+        h(
+            "path",
+            {
+                "d": "M15 9a4 4 0 0 1 0 6M18 6a8 8 0 0 1 0 12",
+                "fill": "none",
+                "stroke": "currentColor",
+                "stroke_width": "2",
+                "stroke_linecap": "round",
+            },
+        )
+        if on
+        else h(
+            "path",
+            {
+                "d": "M16 9l5 6M21 9l-5 6",
+                "fill": "none",
+                "stroke": "currentColor",
+                "stroke_width": "2",
+                "stroke_linecap": "round",
+            },
+        )
+    )
+    return h(
+        "svg",
+        {"viewBox": "0 0 24 24", "width": "22", "height": "22", "aria_hidden": "true", "focusable": "false"},
+        h("path", {"d": "M3 9h4l5-4v14l-5-4H3z", "fill": "currentColor"}),
+        waves,
+    )
+
+
+def scoreboard(
+    names: Sequence[str],
+    totals: Sequence[float],
+    target: float | None,
+    history: Sequence[Sequence[float]] = (),
+    *,
+    open_: bool = False,
+) -> Markup:
+    """Return a match's running scoreboard: totals and target, with the hand-by-hand history to open.
+
+    ``history`` holds one row a finished hand: the points each seat scored in it.
+    """
+    lead = max(totals) if totals else 0
+    summary = h(
+        "summary",
+        {
+            "class_": "kit-score-sum",
+            "aria_label": "Match score: "
+            + ", ".join(f"{n} {_n(t)}" for n, t in zip(names, totals))
+            + (f"; first to {_n(target)}" if target else ""),
+        },
+        [
+            h(
+                "span",
+                {"class_": "kit-score-item" + (" is-lead" if t == lead and t > 0 else "")},
+                h("span", {"class_": "kit-score-name"}, n),
+                " ",
+                h("b", {}, _n(t)),
+            )
+            for n, t in zip(names, totals)
+        ],
+        h("span", {"class_": "kit-score-target"}, f"to {_n(target)}") if target else "",
+    )
+    head = h("tr", {}, h("th", {"scope": "col"}, "Hand"), [h("th", {"scope": "col"}, n) for n in names])
+    rows = [
+        h("tr", {}, h("th", {"scope": "row"}, i + 1), [h("td", {}, _n(p) if p else "–") for p in row])
+        for i, row in enumerate(history)
+    ]
+    rows.append(
+        h(
+            "tr",
+            {"class_": "kit-score-total"},
+            h("th", {"scope": "row"}, "Total"),
+            [h("td", {}, _n(t)) for t in totals],
+        )
+    )
+    table_ = h("table", {"class_": "stats-table kit-score-table"}, h("thead", {}, head), h("tbody", {}, rows))
+    return h(
+        "details",
+        {"class_": "kit-score", "id": "kit-score", "open": open_},
+        summary,
+        h("div", {"class_": "kit-score-pop"}, table_ if history else h("p", {}, "No hand finished yet.")),
+    )
+
+
+# -- privacy -------------------------------------------------------------------------------------------
+
+
+def turn_token(view: dict[str, Any]) -> str:
+    """Return the key of the turn in progress: its seat and the move number it began at.
+
+    A seat that acts several times in a row (draws, then lays) stays in one turn; the next seat's turn
+    is a new one, even when it is the same person's again after the computers played.
+    """
+    turn = view.get("turn")
+    history = view.get("history") or []
+    run = 0
+    for event in reversed(history):
+        if event.get("seat") != turn:
+            break
+        run += 1
+    return f"{turn}:{int(view.get('turn_number', 0)) - run}"
+
+
+def gate_needed(ctx: Any, session: Session, view: dict[str, Any]) -> bool:
+    """Tell whether the privacy gate is up: Same device, a person to move who has not shown their tiles."""
+    if len(session.human_seats) < 2 or view.get("over"):
+        return False
+    turn = view.get("turn")
+    if turn is None or session.seats[turn].is_computer:
+        return False
+    return ctx.ui.get("kit_revealed") != turn_token(view)
+
+
+def hands_private(session: Session, view: dict[str, Any], ctx: Any) -> bool:
+    """Tell whether the tray must hide its tiles: Same device and no revealed person is to move."""
+    if len(session.human_seats) < 2 or view.get("over"):
+        return False
+    turn = view.get("turn")
+    if turn is None or session.seats[turn].is_computer:
+        return True
+    return ctx.ui.get("kit_revealed") != turn_token(view)
+
+
+def privacy_gate(name: str, since: str, *, title: str = "") -> Markup:
+    """Return the privacy gate: whose turn it is, what happened since their last turn, Show, Home."""
+    return h(
+        "div",
+        {
+            "class_": "overlay privacy kit-gate",
+            "role": "dialog",
+            "aria_modal": "true",
+            "aria_labelledby": "privacy-title",
+        },
+        h(
+            "div",
+            {"class_": "dialog"},
+            h("h2", {"id": "privacy-title"}, title or f"{name}'s turn"),
+            h(
+                "p",
+                {"class_": "kit-since"},
+                f"Since your last turn: {since}." if since else "Your first turn of this hand.",
+            ),
+            h("p", {}, f"Pass the device to {name}. The others look away."),
+            h(
+                "div",
+                {"class_": "actions"},
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-primary",
+                        "data_action": "reveal",
+                        "id": "reveal",
+                        "autofocus": True,
+                    },
+                    "Show my tiles",
+                ),
+                h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
+            ),
+        ),
+    )
+
+
+# -- results ----------------------------------------------------------------------------------------------
+
+
+def results_panel(
+    ctx: Any,
+    title: str,
+    body: Any,
+    actions: Sequence[Any],
+    *,
+    note: str = "",
+    review: bool = True,
+    title_id: str = "over-title",
+) -> Markup:
+    """Return the results over part of a visible board: collapsible, with View board and Review.
+
+    ``actions`` are the buttons of what comes next (Next hand, Play again ...). View board shows every
+    hand face up (``ctx.ui["kit_face_up"]``) and folds the panel; the screen draws the hands face up.
+    """
+    folded = bool(ctx.ui.get("kit_folded"))
+    face_up = bool(ctx.ui.get("kit_face_up"))
+    tools_ = [
+        h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn btn-ghost kit-fold",
+                "data_action": "kit-fold",
+                "id": "kit-fold",
+                "aria_expanded": "false" if folded else "true",
+                "aria_controls": "kit-results-body",
+            },
+            "Show results" if folded else "Hide",
+        )
+    ]
+    view_board = h(
+        "button",
+        {
+            "type": "button",
+            "class_": "btn",
+            "data_action": "kit-view-board",
+            "id": "view-board",
+            "aria_pressed": "true" if face_up else "false",
+        },
+        "Hide hands" if face_up else "View board",
+    )
+    review_btn = (
+        h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn",
+                "data_action": "kit-review",
+                "data_value": "open",
+                "id": "review",
+            },
+            "Review",
+        )
+        if review
+        else ""
+    )
+    return h(
+        "section",
+        {
+            "class_": "kit-results" + (" is-folded" if folded else ""),
+            "aria_labelledby": title_id,
+            "id": "kit-results",
+        },
+        h("div", {"class_": "kit-results-head"}, h("h2", {"id": title_id}, title), tools_),
+        h(
+            "div",
+            {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded},
+            body,
+            h("p", {"class_": "hint"}, note) if note else "",
+            h("div", {"class_": "actions"}, list(actions), view_board, review_btn),
+        ),
+    )
+
+
+# -- review -----------------------------------------------------------------------------------------------
+
+
+def reviewing(ctx: Any) -> int | None:
+    """Return the move number the review shows, or None when no review is open."""
+    step = ctx.ui.get("kit_review")
+    return int(step) if isinstance(step, int) else None
+
+
+def review_state(session: Session, step: int) -> Any:
+    """Return the game as it was after ``step`` moves (replayed on a fresh deal from the session's moves)."""
+    return session.replay(step)
+
+
+def review_bar(step: int, total: int, caption: str = "") -> Markup:
+    """Return the review's controls: First, Back, Forward, Last and Close, with where we are."""
+
+    def nav(value: str, label: str, symbol: str, enabled: bool) -> Markup:
+        return h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn kit-review-btn",
+                "data_action": "kit-review",
+                "data_value": value,
+                "id": f"review-{value}",
+                "aria_label": label,
+                "title": label,
+                "disabled": not enabled,
+            },
+            symbol,
+        )
+
+    return h(
+        "div",
+        {"class_": "kit-review", "role": "group", "aria_label": "Review"},
+        nav("first", "First move", "⏮", step > 0),
+        nav("back", "Back one move", "◀", step > 0),
+        h(
+            "span",
+            {"class_": "kit-review-where", "id": "review-where", "aria_live": "polite"},
+            f"Move {step} of {total}" + (f" · {caption}" if caption else ""),
+        ),
+        nav("forward", "Forward one move", "▶", step < total),
+        nav("last", "Last move", "⏭", step < total),
+        h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn btn-ghost kit-review-btn",
+                "data_action": "kit-review",
+                "data_value": "close",
+                "id": "review-close",
+            },
+            "Close",
+        ),
+    )
+
+
+def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:
+    """Carry out the kit's own actions (privacy, results panel, review); return True when it was one.
+
+    ``first`` is the first move the review may show (a match's review starts at its last hand).
+    """
+    session: Session = ctx.session
+    if action in ("reveal", "kit-reveal"):
+        view = session.state.view(session.to_move() if session.to_move() is not None else 0)
+        ctx.ui["kit_revealed"] = turn_token(view)
+    elif action == "kit-fold":
+        ctx.ui["kit_folded"] = not ctx.ui.get("kit_folded")
+    elif action == "kit-view-board":
+        ctx.ui["kit_face_up"] = not ctx.ui.get("kit_face_up")
+        ctx.ui["kit_folded"] = bool(ctx.ui["kit_face_up"])
+    elif action == "kit-review":
+        total = session.move_count()
+        step = reviewing(ctx)
+        if value == "open":
+            ctx.ui["kit_review"] = total
+            ctx.ui["kit_review_first"] = first
+        elif value == "close" or step is None:
+            ctx.ui.pop("kit_review", None)
+        else:
+            low = int(ctx.ui.get("kit_review_first", first))
+            moves = {"first": low, "back": step - 1, "forward": step + 1, "last": total}
+            ctx.ui["kit_review"] = max(low, min(total, moves.get(value, step)))
+    else:
+        return False
+    ctx.rerender()
+    return True
+
+
+# -- the table ------------------------------------------------------------------------------------------
+
+
+def table(
+    *,
+    game_id: str,
+    board: Any,
+    message: Any,
+    tray_: Any,
+    seats_: Any = "",
+    tools_: Any = "",
+    panel: Any = "",
+    gate: Any = "",
+    board_extra: Any = "",
+    cls: str = "",
+    data: dict[str, Any] | None = None,
+) -> Markup:
+    """Return the whole table: tools, seats around the board, the message line and the tray.
+
+    ``board`` is the game's board markup (it goes inside ``#table-board``, whose size the app measures
+    into ``ctx.board_width`` and ``ctx.board_height``); ``panel`` (results, review) lies over part of the
+    board; ``gate`` (the privacy gate) over everything.
+    """
+    props: dict[str, Any] = {"class_": f"kit-table {cls}".strip(), "data_game": game_id}
+    for key, value in (data or {}).items():
+        props[f"data_{key}"] = value
+    return h(
+        "div",
+        props,
+        h("div", {"class_": "kit-head"}, tools_),
+        seats_,
+        h(
+            "div",
+            {"class_": "kit-board-wrap"},
+            h("div", {"class_": "kit-board", "id": "table-board"}, board),
+            board_extra,
+            panel,
+        ),
+        message,
+        tray_,
+        gate,
+    )
+
+
+def describe_list(items: Iterable[str]) -> str:
+    """Return "a, b and c"."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+Describe = Callable[[dict[str, Any]], Beat | None]

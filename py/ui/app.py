@@ -32,6 +32,7 @@ from .routes import HOME, Route, parse_route, seed_from_query
 from .screen import Screen, TableContext
 from .seating import seat_players
 from .session import Session
+from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
 from .turns import ComputerTurns, TurnKey
@@ -96,6 +97,8 @@ class App:
         self.storage = Storage(LocalStorage(window.localStorage), self.report)
         self.settings = self.storage.load_settings()
         self.stats = self.storage.load_stats()
+        self.data = DataInfo()  # Settings › Your data: storage use, an import being previewed
+        self.persist_asked = False  # navigator.storage.persist() is asked once, at the first save
         self.forms: dict[str, dict[str, Any]] = {}
         self.sessions: dict[str, Session] = {}
         self.table_ui: dict[str, dict[str, Any]] = {}
@@ -293,7 +296,13 @@ class App:
             saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
             return screens.home(GAMES.values(), saved, playable, self.settings)
         if name == "settings":
-            return settings_view.settings_screen(self.settings, self.reduced_motion(), self.storage.broken())
+            if self.last_route is None or self.last_route.screen != "settings":
+                self.data.refusal = self.data.imported = ""
+                self.storage_info = asyncio.ensure_future(self.refresh_storage_info())
+            self.data.used_chars = self.storage.used_chars()
+            return settings_view.settings_screen(
+                self.settings, self.reduced_motion(), self.storage.broken(), self.data
+            )
         if name == "stats":
             return stats_view.stats_screen(self.stats, GAMES.values(), self.settings.name)
         info = GAMES.get(arg)
@@ -453,6 +462,127 @@ class App:
         text = self.storage.write_game(session.info.id, session.to_json())
         if text is not None:
             self.written[session.info.id] = text
+            if not self.persist_asked:
+                self.persist_asked = True
+                self.persisting = asyncio.ensure_future(self.ask_persistence())
+
+    # -- your data ----------------------------------------------------------------------------------------
+    @staticmethod
+    def browser_storage() -> Any:
+        """Return navigator.storage (the Storage API), or None where the browser has none."""
+        return _js(getattr(window.navigator, "storage", None))
+
+    async def ask_persistence(self) -> None:
+        """Ask the browser to keep this site's data (the first time a game is saved)."""
+        storage = self.browser_storage()
+        if storage is None or not hasattr(storage, "persist"):
+            return
+        try:
+            self.data.persisted = bool(await storage.persisted()) or bool(await storage.persist())
+            self.data.checked = True
+        except Exception:
+            window.console.warn("Boneyard: " + traceback.format_exc())
+
+    async def refresh_storage_info(self) -> None:
+        """Read whether storage is persistent and how much the site uses; show it on Settings."""
+        storage = self.browser_storage()
+        try:
+            if storage is not None and hasattr(storage, "persisted"):
+                self.data.persisted = bool(await storage.persisted())
+            if storage is not None and hasattr(storage, "estimate"):
+                estimate = await storage.estimate()
+                self.data.usage, self.data.quota = int(estimate.usage or 0), int(estimate.quota or 0) or None
+        except Exception:
+            window.console.warn("Boneyard: " + traceback.format_exc())
+        self.data.checked = True
+        self.data.used_chars = self.storage.used_chars()
+        data = self.data
+        for element_id, words in (
+            ("storage-persist", settings_view.persist_text(data.persisted, data.checked)),
+            ("storage-used", settings_view.usage_text(data.used_chars, data.usage, data.quota)),
+        ):
+            element = by_id(element_id)
+            if element is not None:
+                element.textContent = words
+                if element_id == "storage-persist":
+                    element.setAttribute("data-persisted", settings_view.persisted_attr(self.data))
+
+    def export_data(self) -> None:
+        """Download a backup file of everything stored."""
+        from pyodide.ffi import to_js
+
+        text = self.storage.export_text()
+        kind = to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries)
+        blob = window.Blob.new(to_js([text]), kind)
+        url = window.URL.createObjectURL(blob)
+        link = document.createElement("a")
+        link.href = url
+        link.download = f"boneyard-backup-{self.today()}.json"
+        document.body.appendChild(link)
+        link.click()
+        link.remove()
+        window.setTimeout(create_once(lambda: window.URL.revokeObjectURL(url)), 60_000)
+        self.announce("Backup file saved.")
+
+    async def read_import(self, target: Any) -> None:
+        """Read the chosen backup file and show what it holds, or why it cannot be imported."""
+        files = _js(target.files)
+        chosen = _js(files.item(0)) if files is not None and int(files.length) else None
+        target.value = ""  # choosing the same file again reads it again
+        if chosen is None:
+            return
+        self.data.preview, self.data.imported, self.data.refusal = None, "", ""
+        self.data.file_name = str(chosen.name)
+        try:
+            if int(chosen.size) > saves.MAX_BACKUP_CHARS:
+                raise saves.SaveError("foreign", "This file is far too large to be a Boneyard backup.")
+            text = str(await chosen.text())
+            self.data.preview = self.storage.read_backup(text, Session.from_json)
+        except saves.SaveError as exc:
+            self.data.refusal = exc.message
+        except Exception as exc:
+            self.data.refusal = f"It could not be read ({exc})."
+        if self.route.screen == "settings":
+            self.render()
+            focus = by_id("import-confirm") or _js(document.querySelector("#import-refused button"))
+            if focus is not None:
+                focus.focus()
+
+    def confirm_import(self) -> None:
+        """Store the previewed backup, keep what it replaces aside, and take in its games and settings."""
+        preview = self.data.preview
+        if preview is None:
+            return
+        aside = self.storage.import_backup(preview)
+        self.data.preview = None
+        if aside is None:
+            self.data.refusal = (
+                "Your browser's storage has no room for it. Delete records kept aside or finished games, "
+                "then try again."
+            )
+            self.render()
+            return
+        self.turns.want(None)
+        self.settings = self.storage.load_settings()
+        self.stats = self.storage.load_stats()
+        self.sessions, self.written, self.table_ui = {}, {}, {}
+        self.generation += 1
+        self.load_saved_games()
+        self.apply_look()
+        n = len(aside)
+        kept = f" What it replaced ({n} record{'s' * (n != 1)}) is kept aside." if n else ""
+        self.data.imported = "Imported: " + " ".join(settings_view.describe_import(preview)) + kept
+        self.render()
+        self.announce(self.data.imported)
+
+    def watch_demo(self, game_id: str) -> None:
+        """Open a game's table with its demo running (the setup screen's Watch a demo)."""
+        session = self.sessions.get(game_id)
+        if session is None or session.state.is_over():
+            self.start_game(game_id)
+        else:
+            self.go(f"#/play/{game_id}")
+        self.table_ui.setdefault(game_id, {})["start_demo"] = True
 
     def drop(self, session: Session) -> None:
         """Forget a finished game's save."""
@@ -634,6 +764,18 @@ class App:
             if value.startswith(saves.PREFIX + "broken:"):
                 self.storage.remove(value)
                 self.render()
+        elif action == "export-data":
+            self.export_data()
+        elif action == "import-confirm":
+            self.confirm_import()
+        elif action == "import-cancel":
+            self.data.preview, self.data.refusal, self.data.imported = None, "", ""
+            self.render()
+            again = by_id("import-file")
+            if again is not None:
+                again.focus()
+        elif action == "watch-demo" and value in GAMES:
+            self.watch_demo(value)
         elif action == "new-game":
             self.go(f"#/setup/{value}")
         elif action == "home":
@@ -656,12 +798,16 @@ class App:
         target = _js(event.target)
         if target is None or not hasattr(target, "getAttribute"):
             return
+        if _attr(target, "data-import") == "file":
+            self.importing = asyncio.ensure_future(self.read_import(target))
+            return
         setting = _attr(target, "data-setting")
         if setting:
             value: Any = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
             self.settings = self.storage.update_settings(**{setting: value})
             self.apply_look()
-            self.render()
+            if str(target.type) != "text":  # a redraw would undo a Tab that moved on from the name
+                self.render()
             return
         field = _attr(target, "data-field")
         if field and self.route.screen == "setup":
@@ -677,6 +823,10 @@ class App:
         )
         if field and self.route.screen == "setup" and str(target.type) == "text":
             self.forms.setdefault(self.route.arg, {})[field] = str(target.value)
+        named = target is not None and hasattr(target, "getAttribute")
+        setting = _attr(target, "data-setting") if named else None
+        if setting and str(target.type) == "text":  # kept as typed, never redrawn (the caret stays)
+            self.settings = self.storage.update_settings(**{setting: str(target.value)})
 
     def on_keydown(self, event: Any) -> None:
         """Offer the table's keyboard shortcuts."""

@@ -1,17 +1,153 @@
-"""The Settings screen: the player's name and preferences, and the records kept aside."""
+"""The Settings screen: the player's name and preferences, and Your data (backup, storage, records kept aside).
+
+Pure Python: the app passes what it knows of the browser's storage (``DataInfo``) and an import being
+previewed or refused; the texts the app updates in place (``persist_text``, ``usage_text``) come from here.
+"""
 
 from __future__ import annotations
 
-from boneyard.settings import ANIMATION_LABELS, ANIMATIONS, MAX_NAME, THEME_LABELS, THEMES, Settings
+from dataclasses import dataclass
+from typing import Any
 
-from .html import Markup, h
+from boneyard.settings import (
+    ANIMATION_LABELS,
+    ANIMATIONS,
+    MAX_NAME,
+    SPEED_LABELS,
+    SPEEDS,
+    THEME_LABELS,
+    THEMES,
+    Settings,
+)
+
+from .html import Markup, h, name_text
 from .screens import button, field, frame, select
 
+__all__ = [
+    "DataInfo",
+    "describe_import",
+    "file_size",
+    "persist_text",
+    "persisted_attr",
+    "settings_screen",
+    "usage_text",
+]
 
-def settings_screen(settings: Settings, reduced_motion: bool, broken: list[str]) -> Markup:
-    """Return the Settings screen."""
+
+@dataclass
+class DataInfo:
+    """What Settings › Your data shows: storage use and persistence, and an import in progress."""
+
+    used_chars: int = 0  # the Boneyard records in localStorage (keys and texts)
+    persisted: bool | None = None  # None: not known yet, or the browser does not say
+    checked: bool = False  # the browser has been asked (persisted stays None where it cannot say)
+    usage: int | None = None  # bytes the whole site uses (navigator.storage.estimate), when known
+    quota: int | None = None
+    preview: Any = None  # a ui.storage.ImportPreview waiting for the player's yes
+    file_name: str = ""
+    refusal: str = ""  # why the last file was not imported
+    imported: str = ""  # what the last import did
+
+
+def file_size(n: float) -> str:
+    """Return a byte count in a player's units (bytes, KB, MB, GB; 1000s, one decimal past 10)."""
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= size:
+            value = n / size
+            return f"{value:.1f} {unit}" if value < 10 else f"{round(value)} {unit}"
+    return f"{int(n)} bytes"
+
+
+def persisted_attr(data: DataInfo) -> str:
+    """Return the ``data-persisted`` value of the storage line: true, false or unknown."""
+    return "unknown" if data.persisted is None else str(data.persisted).lower()
+
+
+def persist_text(persisted: bool | None, checked: bool = True) -> str:
+    """Return the sentence saying whether the browser keeps this site's data."""
+    if persisted is True:
+        return "Persistent: your browser keeps your games until you delete them."
+    if persisted is False:
+        return (
+            "Not persistent: your browser may clear your games if space runs short or after weeks "
+            "without a visit (Safari: seven days). Export a backup to keep them safe."
+        )
+    if checked:
+        return "This browser does not say whether it keeps this site's data. Export a backup to keep it safe."
+    return "Checking whether your browser keeps this site's data…"
+
+
+def usage_text(used_chars: int, usage: int | None, quota: int | None) -> str:
+    """Return the sentence saying how much room Boneyard's records and the whole site take."""
+    mine = f"Your games, settings and stats take {file_size(2 * used_chars)}."
+    if usage is None:
+        return mine
+    whole = f" With the game's files kept for offline play, this site uses {file_size(usage)}"
+    return mine + whole + (f" of the {file_size(quota)} your browser allows." if quota else ".")
+
+
+def _when(stamp: str) -> str:
+    """Return an ISO time stamp as a short date and time (UTC)."""
+    return stamp[:16].replace("T", " ") if len(stamp) >= 16 else stamp or "an unknown time"
+
+
+def describe_import(preview: Any) -> list[str]:
+    """Return the lines that say what a checked backup holds."""
+    lines = []
+    for game_id, session in sorted(preview.games, key=lambda g: g[0]):
+        info = getattr(session, "info", None)
+        name = getattr(info, "name", game_id)
+        label = getattr(session, "mode_label", "")
+        mode = f" ({label})" if label and not getattr(info, "realtime", False) else ""
+        lines.append(f"A saved game of {name}{mode}, saved {_when(preview.saved_at.get(game_id, ''))}.")
+    if preview.settings is not None:
+        lines.append(f"Settings for the player “{preview.settings.name}”.")
+    if preview.stats is not None:
+        played = sum(t.played for t in preview.stats.tallies)
+        bests = len(preview.stats.bests)
+        parts = [f"{played} game{'s' * (played != 1)} counted"] if played else []
+        parts += [f"best scores in {bests} mode{'s' * (bests != 1)}"] if bests else []
+        lines.append("Stats: " + (" and ".join(parts) if parts else "none yet") + ".")
+    if preview.aside:
+        n = len(preview.aside)
+        lines.append(f"{n} record{'s' * (n != 1)} kept aside.")
+    if preview.other:
+        n = len(preview.other)
+        lines.append(f"{n} other Boneyard record{'s' * (n != 1)}.")
+    return lines or ["Nothing: this backup is empty."]
+
+
+def check(fid: str, setting: str, value: bool, label: str, hint: str) -> Markup:
+    """Return a checkbox setting with its hint."""
+    return h(
+        "div",
+        {"class_": "field field-check"},
+        h(
+            "label",
+            {"class_": "check"},
+            h(
+                "input",
+                {
+                    "id": fid,
+                    "type": "checkbox",
+                    "data_setting": setting,
+                    "checked": value,
+                    "aria_describedby": f"{fid}-hint",
+                },
+            ),
+            h("span", {}, label),
+        ),
+        h("p", {"class_": "hint", "id": f"{fid}-hint"}, hint),
+    )
+
+
+def settings_screen(
+    settings: Settings, reduced_motion: bool, broken: list[str], data: DataInfo | None = None
+) -> Markup:
+    """Return the Settings screen: the player, the table, the look, and Your data."""
+    data = data or DataInfo()
     motion_hint = "Your system asks for reduced motion." if reduced_motion else "Your system allows motion."
-    rows = [
+    player = [
         field(
             "Player name",
             h(
@@ -28,25 +164,33 @@ def settings_screen(settings: Settings, reduced_motion: bool, broken: list[str])
             "Shown at the table and on the leaderboard.",
             "set-name",
         ),
-        h(
-            "div",
-            {"class_": "field field-check"},
-            h(
-                "label",
-                {"class_": "check"},
-                h(
-                    "input",
-                    {
-                        "id": "set-suggestions",
-                        "type": "checkbox",
-                        "data_setting": "suggestions",
-                        "checked": settings.suggestions,
-                    },
-                ),
-                h("span", {}, "Move suggestions"),
-            ),
-            h("p", {"class_": "hint"}, "Mark the tiles you can play."),
+    ]
+    table = [
+        check(
+            "set-suggestions",
+            "suggestions",
+            settings.suggestions,
+            "Move suggestions",
+            "Mark the tiles you can play.",
         ),
+        check("set-hints", "hints", settings.hints, "Hints", "Offer the Hint button at the tables."),
+        check(
+            "set-sound",
+            "sound",
+            settings.sound,
+            "Sound",
+            "Tiles laid and drawn, wins and cascades. Nothing plays while this is off.",
+        ),
+        field(
+            "Computer speed",
+            select(
+                "set-speed", "", [(s, SPEED_LABELS[s]) for s in SPEEDS], settings.speed, data_setting="speed"
+            ),
+            "How long the computer's moves stay on screen.",
+            "set-speed",
+        ),
+    ]
+    look = [
         field(
             "Theme",
             select(
@@ -67,14 +211,82 @@ def settings_screen(settings: Settings, reduced_motion: bool, broken: list[str])
             "set-animations",
         ),
     ]
-    stored = []
+    body = h(
+        "div",
+        {"class_": "settings"},
+        h(
+            "form",
+            {"class_": "settings-form", "aria_labelledby": "screen-title", "onsubmit": "return false"},
+            h("h2", {"class_": "settings-head"}, "Player"),
+            player,
+            h("h2", {"class_": "settings-head"}, "At the table"),
+            table,
+            h("h2", {"class_": "settings-head"}, "Look"),
+            look,
+        ),
+        your_data(data, broken),
+    )
+    return frame("Settings", body, current="settings")
+
+
+def your_data(data: DataInfo, broken: list[str]) -> Markup:
+    """Return Settings › Your data: storage, backup (export and import) and the records kept aside."""
+    storage = h(
+        "div",
+        {"class_": "data-storage"},
+        h(
+            "p",
+            {
+                "id": "storage-persist",
+                "class_": "data-line",
+                "data_persisted": persisted_attr(data),
+            },
+            persist_text(data.persisted, data.checked),
+        ),
+        h(
+            "p",
+            {"id": "storage-used", "class_": "data-line"},
+            usage_text(data.used_chars, data.usage, data.quota),
+        ),
+    )
+    backup = h(
+        "div",
+        {"class_": "data-backup"},
+        h(
+            "p",
+            {"class_": "hint"},
+            "A backup is one file with your saved games, settings, stats and records kept aside. Import it "
+            "here or in another browser to carry on; whatever it replaces is kept aside.",
+        ),
+        h(
+            "div",
+            {"class_": "data-actions"},
+            button("Export a backup", "export-data", "", kind="primary", id="export-data"),
+            h(
+                "label",
+                {"class_": "btn file-btn", "for": "import-file"},
+                "Import a backup…",
+                h(
+                    "input",
+                    {
+                        "id": "import-file",
+                        "class_": "file-input",
+                        "type": "file",
+                        "accept": ".json,application/json",
+                        "data_import": "file",
+                    },
+                ),
+            ),
+        ),
+        import_panel(data),
+    )
     if broken:
-        stored = [
-            h("h2", {}, "Records kept aside"),
+        aside = [
             h(
                 "p",
                 {"class_": "hint"},
-                "These could not be read and were kept so nothing is lost. Delete them when you no longer need them.",
+                "Records that could not be read, and those an import replaced, are kept here so nothing is "
+                "lost. A backup includes them. Delete them when you no longer need them.",
             ),
             h(
                 "ul",
@@ -91,10 +303,78 @@ def settings_screen(settings: Settings, reduced_motion: bool, broken: list[str])
                 ],
             ),
         ]
-    body = h(
-        "form",
-        {"class_": "settings", "aria_labelledby": "screen-title", "onsubmit": "return false"},
-        rows,
-        stored,
+    else:
+        aside = [h("p", {"class_": "hint", "id": "aside-empty"}, "Nothing is kept aside.")]
+    return h(
+        "section",
+        {"class_": "your-data", "aria_labelledby": "your-data-title"},
+        h("h2", {"id": "your-data-title", "class_": "settings-head"}, "Your data"),
+        storage,
+        backup,
+        h("h3", {"id": "records-aside"}, "Records kept aside"),
+        aside,
     )
-    return frame("Settings", body, current="settings")
+
+
+def import_panel(data: DataInfo) -> Markup:
+    """Return the preview of a file about to be imported, the refusal of one, or the last import's result."""
+    name = h("strong", {}, name_text(data.file_name)) if data.file_name else "The file"
+    if data.refusal:
+        return h(
+            "div",
+            {"class_": "data-panel data-refused", "id": "import-refused", "role": "alert"},
+            h("h3", {}, "Not imported"),
+            h("p", {}, name, " was not imported: ", data.refusal),
+            h("p", {}, "Nothing you have stored was changed."),
+            button("OK", "import-cancel", "", kind="ghost"),
+        )
+    preview = data.preview
+    if preview is not None:
+        replaces = sorted(preview.replaces)
+        names = {gid: getattr(getattr(session, "info", None), "name", gid) for gid, session in preview.games}
+        what = [_key_name(k, names) for k in replaces]
+        return h(
+            "div",
+            {
+                "class_": "data-panel data-preview",
+                "id": "import-preview",
+                "role": "region",
+                "aria_label": "Import",
+            },
+            h("h3", {}, "Import this backup?"),
+            h("p", {}, name, f", made {_when(preview.backup.exported_at)} (UTC), holds:"),
+            h("ul", {}, [h("li", {}, line) for line in describe_import(preview)]),
+            h(
+                "p",
+                {"class_": "data-replaces"},
+                "It replaces " + ", ".join(what) + ". What it replaces is kept under Records kept aside."
+                if what
+                else "It replaces nothing you have stored.",
+            ),
+            h(
+                "div",
+                {"class_": "data-actions"},
+                button("Import", "import-confirm", "", kind="primary", id="import-confirm"),
+                button("Cancel", "import-cancel", "", kind="ghost"),
+            ),
+        )
+    if data.imported:
+        return h(
+            "div",
+            {"class_": "data-panel data-done", "id": "import-done", "role": "status"},
+            h("p", {}, data.imported),
+            button("OK", "import-cancel", "", kind="ghost"),
+        )
+    return Markup("")
+
+
+def _key_name(key: str, names: dict[str, str]) -> str:
+    """Return what a stored key holds, in words."""
+    if key.endswith(":settings"):
+        return "your settings"
+    if key.endswith(":stats"):
+        return "your stats"
+    if ":save:" in key:
+        game_id = key.rpartition(":")[2]
+        return f"your saved game of {names.get(game_id, game_id.title())}"
+    return "a record kept aside" if ":broken:" in key else key

@@ -1,0 +1,163 @@
+"""Settings › Your data in Chromium: a backup exported in one profile restores every save, setting and
+stat exactly in a fresh one; a damaged, foreign or newer file is refused with nothing lost; the name field
+keeps what is typed and Tab moves on."""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import Watch, local_storage, new_context, open_app, reload_ready
+
+STATS = {
+    "schema": 1,
+    "stats": {
+        "tallies": [
+            {
+                "game": "dominoes",
+                "mode": "classic-2",
+                "label": "Classic, 2 players",
+                "name": "Ana",
+                "wins": 3,
+                "losses": 1,
+                "draws": 0,
+                "streak": 2,
+                "best_streak": 2,
+                "last": "2026-11-30",
+            }
+        ],
+        "bests": {"falling:sprint-norm": {"power": {"value": 19.0, "date": "2026-11-30"}}},
+        "counted": ["abc"],
+    },
+}
+ASIDE_KEY = "boneyard:broken:2026-11-29T10:00:00.000000Z:save:triangles"
+
+
+def open_settings(page):
+    page.evaluate("location.hash = '#/settings'")
+    page.wait_for_selector("#set-name")
+
+
+def fill_profile(page):
+    """Start a Dominoes game, change settings, and store stats and a record kept aside."""
+    page.evaluate("location.hash = '#/setup/dominoes'")
+    page.locator("[data-action='start-game']").first.click()
+    page.wait_for_selector("#table-board")
+    open_settings(page)
+    page.fill("#set-name", "Ana")
+    page.press("#set-name", "Tab")
+    page.select_option("#set-theme", "dark")
+    page.locator("#set-sound").uncheck()
+    page.select_option("#set-speed", "fast")
+    page.evaluate(
+        "([stats, key]) => { localStorage.setItem('boneyard:stats', stats);"
+        ' localStorage.setItem(key, \'{"schema": 2, "ga\'); }',
+        [json.dumps(STATS), ASIDE_KEY],
+    )
+    reload_ready(page)
+
+
+def export(page, tmp_path):
+    open_settings(page)
+    with page.expect_download() as info:
+        page.click("#export-data")
+    download = info.value
+    assert download.suggested_filename.startswith("boneyard-backup-")
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    return path
+
+
+def test_export_then_import_on_a_fresh_profile_restores_everything(browser, base_url, tmp_path):
+    watch = Watch()
+    first = new_context(browser, watch, accept_downloads=True)
+    page = open_app(first, base_url, watch)
+    fill_profile(page)
+    stored = local_storage(page)
+    assert {"boneyard:save:dominoes", "boneyard:settings", "boneyard:stats", ASIDE_KEY} <= set(stored)
+    path = export(page, tmp_path)
+    watch.assert_clean(page)
+    first.close()
+
+    fresh = new_context(browser, watch)
+    page = open_app(fresh, base_url, watch)
+    open_settings(page)
+    page.set_input_files("#import-file", str(path))
+    preview = page.locator("#import-preview")
+    preview.wait_for()
+    words = preview.inner_text()
+    assert "A saved game of Dominoes" in words and "“Ana”" in words and "4 games counted" in words
+    assert "1 record kept aside" in words
+    page.click("#import-confirm")
+    page.locator("#import-done").wait_for()
+    assert local_storage(page) == stored
+    assert page.get_attribute("html", "data-theme") == "dark"
+    reload_ready(page)
+    assert local_storage(page) == stored
+    page.evaluate("location.hash = '#/'")
+    page.locator("a[href='#/play/dominoes']").wait_for()
+    open_settings(page)
+    assert page.input_value("#set-name") == "Ana"
+    assert page.input_value("#set-speed") == "fast"
+    assert not page.locator("#set-sound").is_checked()
+    assert ASIDE_KEY in page.locator(".broken-list").inner_text()
+    watch.assert_clean(page)
+    fresh.close()
+
+
+def test_a_damaged_foreign_or_newer_file_is_refused_with_nothing_lost(browser, base_url, tmp_path):
+    watch = Watch()
+    context = new_context(browser, watch, accept_downloads=True)
+    page = open_app(context, base_url, watch)
+    fill_profile(page)
+    good = export(page, tmp_path).read_text()
+    page.fill("#set-name", "Bo")
+    page.press("#set-name", "Tab")
+    before = local_storage(page)
+    data = json.loads(good)
+    damaged = dict(
+        data, items={**data["items"], "boneyard:settings": data["items"]["boneyard:settings"][:-9]}
+    )
+    newer = dict(data, schema=data["schema"] + 1)
+    files = {
+        "damaged.json": (json.dumps(damaged), "damaged"),
+        "cut.json": (good[: len(good) // 2], "cut off"),
+        "photo.json": ('{"name": "holiday.jpg"}', "not a Boneyard backup"),
+        "notes.txt": ("shopping: eggs, milk", "not a Boneyard backup"),
+        "newer.json": (json.dumps(newer), "newer version"),
+    }
+    for name, (text, words) in files.items():
+        page.set_input_files(
+            "#import-file", {"name": name, "mimeType": "application/json", "buffer": text.encode()}
+        )
+        refused = page.locator("#import-refused")
+        refused.wait_for()
+        said = refused.inner_text()
+        assert name in said and words in said and "Nothing you have stored was changed." in said, said
+        assert local_storage(page) == before
+        page.locator("#import-refused button").click()
+        refused.wait_for(state="detached")
+    assert page.input_value("#set-name") == "Bo"
+    watch.assert_clean(page)
+    context.close()
+
+
+def test_typing_a_name_never_redraws_and_tab_moves_on(app_page):
+    page = app_page
+    open_settings(page)
+    page.click("#set-name")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("Carmen Ruiz")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "set-suggestions"
+    assert page.input_value("#set-name") == "Carmen Ruiz"
+    assert json.loads(local_storage(page)["boneyard:settings"])["settings"]["name"] == "Carmen Ruiz"
+
+
+def test_storage_shows_whether_it_is_persistent_and_how_much_is_used(app_page):
+    page = app_page
+    open_settings(page)
+    page.wait_for_function("document.getElementById('storage-persist').dataset.persisted !== 'unknown'")
+    assert "persistent" in page.locator("#storage-persist").inner_text().lower()
+    used = page.locator("#storage-used").inner_text()
+    assert "Your games, settings and stats take" in used and "this site uses" in used
+    assert "Records kept aside" in page.locator(".your-data").inner_text()

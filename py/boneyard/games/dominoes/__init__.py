@@ -48,7 +48,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     **lazy_engine(f"{__name__}.rules", f"{__name__}.sample"),
-    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
+    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard", "expert")),
     options=(
         Option("players", "Players", 2, (2, 3, 4), "2, 3 or 4 players, each for themselves"),
         Option("hand_size", "Tiles each", None, (), "None: 7 for two players, 5 for three or four"),

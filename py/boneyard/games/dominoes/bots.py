@@ -144,3 +144,35 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
 
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
+
+
+def _expert() -> Any:
+    from ...ai import expert_bot
+
+    return expert_bot("dominoes")
+
+
+class _LazyExpert:
+    """Expert (``boneyard.ai``), imported on its first move."""
+
+    __name__ = "expert"
+
+    def __init__(self) -> None:
+        self._bot: Any = None
+
+    def _get(self) -> Any:
+        if self._bot is None:
+            self._bot = _expert()
+        return self._bot
+
+    def __call__(self, view: dict[str, Any], rng: random.Random) -> Move:
+        move: Move = self._get()(view, rng)
+        return move
+
+    def think(self, view: dict[str, Any], rng: random.Random) -> Any:
+        """Think in slices (see ``core.think``)."""
+        return self._get().think(view, rng)
+
+
+expert_bot = _LazyExpert()
+BOTS["expert"] = expert_bot

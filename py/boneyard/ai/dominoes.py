@@ -1,0 +1,192 @@
+"""What the search knows of Dominoes: a Hard-like rollout policy, the model of rivals' plays, the values.
+
+- ``policy``: in a rollout every seat plays like Hard, on the deal: go out when it can, else leave
+  ends the next seat cannot match, keep a tile that follows, doubles and heavy tiles first.
+- ``weight``: how likely each rival's lays in this hand were, had it held the deal's tiles then: a
+  rival tends to lay doubles and heavy tiles first (what Medium and Hard do, and most people), so a
+  rival who laid 2-1 with the ends showing 6 and 5 probably held no heavy tile that fitted. The
+  model mixes that taste (a softmax over pips and doubles) with a uniform choice, so a player of
+  another style only makes the deals a little less sharp. It reads the lays after which the rival
+  has not drawn (its hand then is its hand now plus what it laid since).
+- ``value``: a single round is worth the seat's share of the win (1, a tie split, 0); in a match a
+  rollout stops when the hand ends, and the scores are turned into the chance of winning the match
+  (``match_chance``), so points, not only hands, count; the match's end is worth 1 or 0.
+- ``exact``: with the boneyard empty (or the block game) and few tiles in hand, two-player deals
+  are solved exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from ..games.dominoes.rules import ENDS_MASK, PIPS, TILE_ID, TILES, DominoesState, Move
+
+__all__ = ["FEATURES", "DominoesFeatures", "match_chance"]
+
+EXACT_TILES = 9  # solve a two-player deal exactly when the hands hold this many tiles or fewer
+MODEL_MIX = 0.35  # the share of a rival's choices the model takes as uniform
+MODEL_DOUBLE = 1.5  # the model's taste for doubles, in softmax units
+MODEL_PIP = 0.3  # and for pips
+TASTE = tuple(math.exp(MODEL_DOUBLE * (a == b) + MODEL_PIP * (a + b)) for a, b in TILES)
+DOUBLE = tuple(a == b for a, b in TILES)
+
+
+def match_chance(need_me: int, need_other: int) -> float:
+    """Return the chance of winning a match when the seat needs ``need_me`` points and its best rival
+    ``need_other`` (a race of hands worth some 20 points each; even when the needs are equal)."""
+    if need_me <= 0:
+        return 1.0
+    if need_other <= 0:
+        return 0.0
+    spread = 14.0 * math.sqrt(1.0 + min(need_me, need_other) / 25.0)
+    return 1.0 / (1.0 + math.exp(-(need_other - need_me) / spread))
+
+
+class _Context:
+    """What one search reads from the view once."""
+
+    __slots__ = ("decisions", "hand_number", "match", "players", "target")
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.players: int = view["players"]
+        self.target: int | None = view["target"]
+        self.match = self.target is not None
+        self.hand_number: int = view["hand_number"]
+        self.decisions = _decisions(view)
+
+
+def _decisions(view: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
+    """Return the rivals' lays worth weighing: (seat, ends mask or -1 at the opening, tile, tiles it laid since)."""
+    me = view["seat"]
+    history = view["history"]
+    ends: tuple[int, int] | None = None
+    raw: list[tuple[int, int, int, int]] = []  # (seat, ends mask, tile, index)
+    for index, event in enumerate(history):
+        move = event["move"]
+        if move in ("draw", "pass"):
+            continue
+        a, b = event["tile"]
+        tile = TILE_ID[(max(a, b), min(a, b))]
+        high, low = TILES[tile]
+        if ends is None:
+            mask = -1
+            ends = (high, low)
+        else:
+            mask = ENDS_MASK[ends[0] * 7 + ends[1]]
+            left, right = ends
+            if event["end"] == "L":
+                ends = (low if high == left else high, right)
+            else:
+                ends = (left, low if high == right else high)
+        if event["seat"] != me:
+            raw.append((event["seat"], mask, tile, index))
+    out = []
+    for seat, mask, tile, index in raw:
+        later = history[index:]
+        if any(e["seat"] == seat and e["move"] == "draw" for e in later):
+            continue  # it drew since: its hand then is not known from its hand now
+        if mask == -1 and not view["hand_results"]:
+            continue  # the first hand opens with the highest double: no choice
+        laid = 0
+        for e in later:
+            if e["seat"] == seat and e["move"] not in ("draw", "pass"):
+                a, b = e["tile"]
+                laid |= 1 << TILE_ID[(max(a, b), min(a, b))]
+        out.append((seat, mask, tile, laid))
+    return out
+
+
+class DominoesFeatures:
+    """The search's view of Dominoes (see the module notes)."""
+
+    game = "dominoes"
+
+    def prepare(self, view: Mapping[str, Any]) -> _Context:
+        """Read the rivals' decisions and the match from the view."""
+        return _Context(view)
+
+    def weight(self, context: _Context, state: DominoesState) -> float:
+        """Return the model's likelihood of the rivals' lays on this deal."""
+        hands = state.table.hands
+        weight = 1.0
+        taste = TASTE
+        for seat, mask, tile, laid in context.decisions:
+            held = hands[seat] | laid
+            fit = held & mask if mask >= 0 else held
+            count = fit.bit_count()
+            if count <= 1:
+                continue
+            total = 0.0
+            while fit:
+                low = fit & -fit
+                total += taste[low.bit_length() - 1]
+                fit ^= low
+            weight *= MODEL_MIX / count + (1.0 - MODEL_MIX) * taste[tile] / total
+        return weight
+
+    def policy(self, state: DominoesState, rng: random.Random) -> Move:
+        """Return Hard's kind of move, read on the deal (it sees the next hand: a rollout is a guess)."""
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        table = state.table
+        me = table.turn
+        players = table.players
+        hand = table.hands[me]
+        nxt = table.hands[me + 1 if me + 1 < players else 0]
+        left = table.left
+        right = table.right
+        best = moves[0]
+        best_score = -1.0
+        for move in moves:
+            tile = move.tile
+            assert tile is not None
+            high, low = tile
+            if left < 0:
+                a, b = high, low
+            elif move.end == "L":
+                a, b = (low if high == left else high), right
+            else:
+                a, b = left, (low if high == right else high)
+            t = TILE_ID[tile]
+            rest = hand & ~(1 << t)
+            if not rest:
+                return move
+            ends = ENDS_MASK[a * 7 + b]
+            score = 6.0 * DOUBLE[t] + 0.6 * PIPS[t] + rng.random() * 0.5
+            if not nxt & ends:
+                score += 40.0
+            if rest & ends:
+                score += 4.0
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
+    def stop(self, state: DominoesState, context: _Context) -> bool:
+        """Tell whether the game is over or, in a match, the hand searched from has ended."""
+        return state._outcome is not None or state.hand_number != context.hand_number
+
+    def value(self, state: DominoesState, seat: int, context: _Context) -> float:
+        """Return the seat's share of the win, or in a match its chance of winning the match."""
+        outcome = state._outcome
+        if outcome is not None:
+            winners = outcome.winners
+            return 1.0 / len(winners) if seat in winners else 0.0
+        target = context.target
+        assert target is not None
+        scores = state.scores
+        best_other = max(s for i, s in enumerate(scores) if i != seat)
+        return match_chance(target - scores[seat], target - best_other)
+
+    def exact(self, state: DominoesState) -> bool:
+        """Tell whether the deal is small enough to solve: nothing to draw and few tiles in hand."""
+        table = state.table
+        if table.draw_game and table.stock:
+            return False
+        return sum(h.bit_count() for h in table.hands) <= EXACT_TILES
+
+
+FEATURES = DominoesFeatures()

@@ -364,7 +364,7 @@ FALLING_PIECE = ((2, 1, 5, "down"), (2, 2, 2, "up"))
 FALLING_MATCH = ((2, 2), (2, 3))
 
 
-def _half(col: int, row: int, value: int, link: str, c: float, ox: float, oy: float, cls: str) -> Markup:
+def half(col: int, row: int, value: int, link: str, c: float, ox: float, oy: float, cls: str) -> Markup:
     """Return one half of a Bonefall domino: a rounded square joined to its partner's side."""
     x, y = ox + col * c, oy + row * c
     inset = 1.2
@@ -421,7 +421,7 @@ def falling_art() -> Markup:
             "d": f"M{_n(ox - 4)} {_n(oy - 6)}V{_n(oy + 4 * c + 3)}H{_n(ox + 7 * c + 4)}V{_n(oy - 6)}",
         },
     )
-    rest = [_half(col, row, v, link, c, ox, oy, "art-rest") for col, row, v, link in FALLING_SCENE]
+    rest = [half(col, row, v, link, c, ox, oy, "art-rest") for col, row, v, link in FALLING_SCENE]
     rings = [
         h(
             "rect",
@@ -444,7 +444,7 @@ def falling_art() -> Markup:
             f"M{_n(ox + 2.7 * c)} {_n(oy - 6)}V{_n(oy + 0.6 * c)}",
         },
     )
-    piece = [_half(col, row, v, link, c, ox, oy, "art-falling") for col, row, v, link in FALLING_PIECE]
+    piece = [half(col, row, v, link, c, ox, oy, "art-falling") for col, row, v, link in FALLING_PIECE]
     sparks = h(
         "g",
         {"class_": "art-sparks"},

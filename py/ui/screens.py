@@ -194,20 +194,11 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
 
 
 def rules(info: GameInfo, playable: bool) -> Markup:
-    """Return a game's How to play view, from the rules text in the engine."""
-    blocks = []
-    for para in info.how_to_play.strip().split("\n\n"):
-        para = para.strip()
-        if not para:
-            continue
-        if para.startswith("## "):
-            blocks.append(h("h2", {}, para[3:]))
-        elif all(line.lstrip().startswith(("- ", "• ")) for line in para.splitlines()):
-            blocks.append(h("ul", {}, [h("li", {}, line.lstrip()[2:]) for line in para.splitlines()]))
-        else:
-            blocks.append(h("p", {}, " ".join(para.split())))
+    """Return a game's How to play view: the engine's rules text with diagrams drawn from the engine."""
+    from .howto import howto_body  # each game's diagrams load with its rules, not at start-up
+
     play = link_button("Play", f"#/setup/{info.id}", kind="primary") if playable else ""
-    body = h("article", {"class_": "rules"}, blocks, h("p", {"class_": "actions"}, play))
+    body = h("article", {"class_": "rules howto"}, howto_body(info), h("p", {"class_": "actions"}, play))
     return frame(f"How to play {info.name}", body, back="#/")
 
 

@@ -257,7 +257,7 @@ def test_draw_is_offered_only_when_nothing_fits_and_shows_the_draws_left():
     page = harness.render()
     left = session.state.view(0)["draws_left"]
     assert re.search(r'data-action="draw" id="tri-draw"', page)
-    assert f"{left} left" in page and "nothing fits" in page
+    assert f"{left} draw{'s' if left != 1 else ''} left this turn" in page and "nothing fits" in page
     assert re.search(r'data-action="pass" disabled', page)
     hand = len(session.state.view(0)["hand"])
     page = harness.act("draw")
@@ -340,7 +340,9 @@ def test_the_summary_shows_each_seats_pips_and_new_game_and_home(seed):
     assert 'data-action="new-game" data-value="triangles"' in page and 'data-action="home"' in page
     assert 'id="tri-draw"' not in page
     names = ["You", "Computer 1", "Computer 2"]
-    rows = re.findall(r'<tr[^>]*><th scope="row">([^<]+)</th><td>(\d+)</td><td>(\d+)</td>', page)
+    rows = re.findall(
+        r'<tr[^>]*><th scope="row">([^<]+)</th><td data-place="(\d+)">[^<]*</td><td>(\d+)</td>', page
+    )
     assert [(n, int(pl), int(p)) for n, pl, p in rows] == [
         (names[s], outcome.placings[s], outcome.scores[s]) for s in range(3)
     ]

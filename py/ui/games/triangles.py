@@ -114,13 +114,13 @@ class TrianglesScreen(Screen):
 
     # -- drawing -------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
-        """Return the table: seats, turn line, the board, actions, the hand, the log (and overlays)."""
+        """Return the table: seats, the message line, the board (results over it), the tray, the log."""
         f = self.facts(ctx)
         view = f["view"]
         turn_state = "over" if f["over"] else "you" if f["mine"] else "privacy" if f["privacy"] else "wait"
-        board = h(
+        stage = h(
             "div",
-            {"class_": "tri-board-wrap"},
+            {"class_": "tri-stage"},
             h(
                 "div",
                 {"id": "table-board", "class_": "tri-board"},
@@ -134,47 +134,56 @@ class TrianglesScreen(Screen):
                     fresh_from=ctx.ui.get("seen") if ctx.animations else None,
                 ),
             ),
-        )
-        main = [
-            "" if f["over"] else self.turn_line(ctx, f),
+            self.zoom_controls(ctx),
+            self.placing(ctx, f),
             self.summary(ctx, f) if f["over"] else "",
-            board,
-            h(
-                "div",
-                {"class_": "tri-toolbar"},
-                "" if f["over"] else self.actions(ctx, f),
-                self.zoom_controls(ctx),
-            ),
-            "" if f["privacy"] or f["over"] else self.hand(ctx, f),
-        ]
-        side = [self.seats(ctx, f), self.log(ctx, f)]
+        )
         return h(
             "div",
             {
-                "class_": "tri-table",
+                "class_": f"tri-table players-{len(view['hand_counts'])}",
                 "id": "tri-table",
                 "data_turn": turn_state,
                 "data_moves": len(view["history"]),
                 "data_tiles": len(view["table"]),
             },
-            h("div", {"class_": "tri-main"}, main),
-            h("aside", {"class_": "tri-side", "aria_label": "Players and moves"}, side),
+            self.turn_line(ctx, f),
+            stage,
+            self.tray(ctx, f),
+            h(
+                "aside",
+                {"class_": "tri-side", "aria_label": "Players and moves"},
+                self.seats(ctx, f),
+                self.log(ctx, f),
+            ),
             self.privacy(ctx, f) if f["privacy"] else "",
         )
 
+    def is_you(self, ctx: TableContext, seat: int) -> bool:
+        """Tell whether a seat is the one person playing the computer (a seat flag, never a name)."""
+        session = ctx.session
+        return session.vs_computer and not session.seats[seat].is_computer
+
+    def opening_words(self, view: dict[str, Any]) -> str:
+        """Return how the opener is told to lay the opening tile (how to turn it comes once it is down)."""
+        tile = view["opening"]
+        a, b, c = lay.tile_values(tile)
+        why = "the highest triple" if a == b == c else "the highest total (no triple was dealt)"
+        return f"you open with {tile}, {why}. Choose it and tap the marked spot."
+
     def turn_line(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the line that says whose turn it is and what to do."""
+        """Return the message line: whose turn it is and what to do, and the latest notice under it."""
         view = f["view"]
         msg = ctx.ui.get("msg") if f["mine"] else None
         if f["over"]:
-            text, cls = "Game over", "tri-turn is-over"
+            text, cls = self.result_head(ctx, view["outcome"]), "tri-turn is-over"
         elif f["privacy"]:
             text, cls = f"{self.name(ctx, f['to_move'])} is next", "tri-turn"
         elif f["mine"]:
             cls = "tri-turn is-mine"
             who = "Your turn" if ctx.session.vs_computer else f"{self.name(ctx, f['viewer'])}, your turn"
             if not view["table"]:
-                text = f"{who}: you open with {view['opening']}. Choose it, then tap the marked spot."
+                text = f"{who}: {self.opening_words(view)}"
             elif f["sel"] and f["spots"]:
                 n = len(f["spots"])
                 text = (
@@ -187,7 +196,8 @@ class TrianglesScreen(Screen):
             elif f["sel"]:
                 text = f"{who}: {f['sel']} fits nowhere now. Choose another tile."
             elif "draw" in f["legal"]:
-                text = f"{who}: nothing fits. Draw a tile ({view['draws_left']} left this turn)."
+                left = view["draws_left"]
+                text = f"{who}: nothing fits. Draw a tile ({left} draw{'s' if left != 1 else ''} left this turn)."
             elif "pass" in f["legal"]:
                 text = f"{who}: nothing fits and you cannot draw. Pass."
             else:
@@ -197,9 +207,9 @@ class TrianglesScreen(Screen):
             text, cls = f"{self.name(ctx, seat)} is thinking…", "tri-turn is-waiting"
         return h(
             "div",
-            {"class_": cls},
+            {"class_": cls, "id": "tri-line"},
             h("p", {"class_": "tri-turn-text", "id": "tri-turn-text"}, text),
-            h("p", {"class_": "tri-msg", "id": "tri-msg"}, msg) if msg else "",
+            h("p", {"class_": "tri-msg", "id": "tri-msg", "role": "status"}, msg or ""),
         )
 
     def zoom_controls(self, ctx: TableContext) -> Markup:
@@ -222,18 +232,60 @@ class TrianglesScreen(Screen):
             ),
         )
 
+    def placing(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
+        """Return Turn / Place / Cancel over the board while a tile is chosen (the tray never moves)."""
+        if not f["sel"]:
+            return Markup("")
+        parts = []
+        if f["pending"]:
+            parts += [
+                button("Turn ↻", "rotate", id="tri-rotate", aria_label=f"Turn {f['sel']}"),
+                button(
+                    "Place", "confirm", id="tri-confirm", kind="primary", aria_label=f"Place {f['sel']} here"
+                ),
+            ]
+        parts.append(button("Cancel", "cancel", id="tri-cancel", aria_label="Put the tile back"))
+        return h("div", {"class_": "tri-placing", "role": "group", "aria_label": "Placing"}, parts)
+
     def actions(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return Draw and Pass (enabled only when legal), and Turn / Place / Cancel for a preview."""
+        """Return Draw (with the stock and the draws left) and Pass, enabled only when legal; at the end
+        Play again and Home in their place."""
+        if f["over"]:
+            return h(
+                "div",
+                {"class_": "tri-actions", "role": "group", "aria_label": "Actions"},
+                button("Play again", "start-game", self.game_id, kind="primary", id="tri-again"),
+                button("Home", "home", id="tri-home"),
+            )
         view = f["view"]
         left = view["draws_left"] if f["mine"] else 0
         draw_ok = "draw" in f["legal"]
+        stock = view["stock"]
         parts = [
             button(
-                join(["Draw", h("span", {"class_": "tri-badge"}, f"{left} left")]),
+                join(
+                    [
+                        "Draw",
+                        h(
+                            "span",
+                            {"class_": "tri-badge", "id": "tri-stock-badge"},
+                            left if draw_ok else stock,
+                        ),
+                    ]
+                ),
                 "draw",
                 id="tri-draw",
                 disabled=not draw_ok,
-                aria_label=f"Draw a tile, {left} draws left this turn",
+                aria_label=(
+                    f"Draw a tile, {left} draw{'s' if left != 1 else ''} left this turn"
+                    if draw_ok
+                    else f"Draw (not now), {stock} tile{'s' if stock != 1 else ''} in the stock"
+                ),
+                title=(
+                    f"{left} draw{'s' if left != 1 else ''} left this turn"
+                    if draw_ok
+                    else f"{stock} tile{'s' if stock != 1 else ''} in the stock"
+                ),
                 kind="primary" if draw_ok else "",
             ),
             button(
@@ -244,25 +296,36 @@ class TrianglesScreen(Screen):
                 kind="primary" if "pass" in f["legal"] else "",
             ),
         ]
-        if f["pending"]:
-            parts += [
-                button("Turn ↻", "rotate", id="tri-rotate", aria_label=f"Turn {f['sel']}"),
-                button(
-                    "Place", "confirm", id="tri-confirm", kind="primary", aria_label=f"Place {f['sel']} here"
-                ),
-            ]
-        if f["sel"]:
-            parts.append(
-                button("Cancel", "cancel", id="tri-cancel", kind="ghost", aria_label="Put the tile back")
-            )
         return h("div", {"class_": "tri-actions", "role": "group", "aria_label": "Actions"}, parts)
+
+    def tray(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
+        """Return the tray docked under the board: the hand and Draw / Pass (the same size every turn)."""
+        view = f["view"]
+        covered = f["privacy"]
+        count, pips = len(view["hand"]), view["pips"]
+        who = "Your tiles"
+        if f["shared"] and not ctx.session.vs_computer:
+            who = f"{self.name(ctx, f['viewer'])}'s tiles"
+        if covered:
+            who, detail = "Tiles hidden", ""
+        else:
+            detail = f"{count} tile{'s' if count != 1 else ''} · {pips} pip{'s' if pips != 1 else ''}"
+        title = h(
+            "h2",
+            {"class_": "tri-hand-title", "id": "tri-hand-title"},
+            f"{who} ",
+            h("span", {"class_": "tri-pips"}, detail),
+        )
+        return h(
+            "div", {"class_": "tri-tray", "id": "tri-tray"}, title, self.hand(ctx, f), self.actions(ctx, f)
+        )
 
     def hand(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the hand: one button a tile, the chosen one raised, playable ones marked (suggestions)."""
         view = f["view"]
         suggest = ctx.settings.suggestions and f["mine"]
         tiles = []
-        for tile in view["hand"]:
+        for tile in [] if f["privacy"] else view["hand"]:
             playable = tile in f["by_tile"]
             cls = (
                 "tri-hand-tile"
@@ -285,39 +348,34 @@ class TrianglesScreen(Screen):
                     lay.hand_tile_svg(tile),
                 )
             )
-        who = "Your tiles"
-        title = h(
-            "h2",
-            {"class_": "tri-hand-title"},
-            f"{who} ",
-            h("span", {"class_": "tri-pips"}, f"{len(view['hand'])} tiles · {view['pips']} pips"),
-        )
+        count = max(len(tiles), 1)
         return h(
             "section",
             {
                 "class_": "tri-hand",
-                "aria_label": who,
+                "aria_labelledby": "tri-hand-title",
                 "tabindex": "-1",
                 "data_focus_home": True,
                 "id": "tri-hand",
+                "style": f"--n:{count};--half:{(count + 1) // 2}",
             },
-            title,
-            h("div", {"class_": "tri-hand-tiles"}, tiles) if view["hand"] else None,
+            h("div", {"class_": "tri-rack"}, tiles),
         )
 
     def seats(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return every seat with its tile count, whose turn it is, and the stock."""
+        """Return every seat with its tile count and whose turn it is (the local player's seat last)."""
         view = f["view"]
         items = []
         for seat, count in enumerate(view["hand_counts"]):
             now = seat == f["to_move"]
             who = ctx.session.seats[seat]
             tag = "computer" if who.is_computer else "person"
+            mine = self.is_you(ctx, seat)
             items.append(
                 h(
                     "li",
                     {
-                        "class_": "tri-seat" + (" is-turn" if now else ""),
+                        "class_": "tri-seat" + (" is-turn" if now else "") + (" is-you" if mine else ""),
                         "aria_current": "true" if now else None,
                         "data_seat": seat,
                     },
@@ -327,14 +385,7 @@ class TrianglesScreen(Screen):
                     h("span", {"class_": "sr-only"}, ", to move") if now else "",
                 )
             )
-        stock = h(
-            "li",
-            {"class_": "tri-seat tri-stock"},
-            h("span", {"class_": "tri-seat-icon is-stock", "aria_hidden": "true"}),
-            h("span", {"class_": "tri-seat-name"}, "Stock"),
-            h("span", {"class_": "tri-seat-count", "id": "tri-stock"}, f"{view['stock']} tiles"),
-        )
-        return h("ul", {"class_": "tri-seats", "aria_label": "Players"}, items, stock)
+        return h("ul", {"class_": "tri-seats", "aria_label": "Players"}, items)
 
     def log(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the last few turns, newest last."""
@@ -368,71 +419,118 @@ class TrianglesScreen(Screen):
                     "div",
                     {"class_": "actions"},
                     button("Show my tiles", "reveal", kind="primary", id="tri-reveal"),
+                    button("Home", "home", id="tri-privacy-home"),
                 ),
             ),
         )
 
+    def result_head(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
+        """Return the headline of the result: "You win!", "Ben wins", "A draw: Ada and Ben tie"."""
+        winners = list(outcome["winners"])
+        if len(winners) == 1:
+            return "You win!" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} wins"
+        return "A draw: " + " and ".join(self.name(ctx, w) for w in winners) + " tie"
+
+    def result_how(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
+        """Return how the game ended, worded from the facts."""
+        winners = list(outcome["winners"])
+        scores = list(outcome.get("scores") or [])
+        if outcome["termination"] == "out" and len(winners) == 1:
+            return ("You laid" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} laid") + (
+                " the last tile."
+            )
+        low = min(scores) if scores else None
+        if low is None:
+            return "The game is blocked: the lowest pip total wins."
+        if len(winners) == 1:
+            who = "you have" if self.is_you(ctx, winners[0]) else self.name(ctx, winners[0]) + " has"
+            return f"The game is blocked: {who} the lowest pip total, {low}."
+        names = " and ".join(self.name(ctx, w) for w in winners)
+        return f"The game is blocked: {names} tie for the lowest pip total, {low}."
+
+    @staticmethod
+    def place_words(place: int, tied: bool) -> str:
+        """Return "1st", "2nd"..., "=2nd" for a place shared by several (never with two players)."""
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
+        return ("=" if tied else "") + f"{place}{suffix}"
+
     def summary(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the end of the game: the result, each seat's pips and tiles left, New game and Home."""
+        """Return the result over the board: who won and how, each seat's place, pips and tiles left."""
         outcome = f["view"]["outcome"]
         winners = list(outcome["winners"])
         scores = list(outcome.get("scores") or [])
         placings = list(outcome.get("placings") or [])
-        names = [self.name(ctx, s) for s in range(len(ctx.session.seats))]
-        if len(winners) == 1:
-            head = "You win!" if names[winners[0]] == "You" else f"{names[winners[0]]} wins"
-        else:
-            head = "A draw: " + " and ".join(names[w] for w in winners) + " tie"
-        if outcome["termination"] == "out" and len(winners) == 1:
-            how = (
-                "You laid" if names[winners[0]] == "You" else f"{names[winners[0]]} laid"
-            ) + " the last tile."
-        else:
-            low = min(scores) if scores else None
-            if low is None:
-                how = "The game is blocked: the lowest pip total wins."
-            elif len(winners) == 1:
-                who = names[winners[0]]
-                how = f"The game is blocked: {'you have' if who == 'You' else who + ' has'} the lowest pip total, {low}."
-            else:
-                how = f"The game is blocked: {' and '.join(names[w] for w in winners)} tie for the lowest pip total, {low}."
+        count = len(ctx.session.seats)
+        hidden = bool(ctx.ui.get("result_hidden"))
         rows = []
-        for seat in range(len(names)):
+        for seat in range(count):
             hand = ctx.session.state.view(seat)["hand"]
+            place = placings[seat] if seat < len(placings) else None
+            tied = place is not None and count > 2 and placings.count(place) > 1
             rows.append(
                 h(
                     "tr",
                     {"class_": "is-winner" if seat in winners else ""},
-                    h("th", {"scope": "row"}, names[seat]),
-                    h("td", {}, placings[seat] if seat < len(placings) else ""),
+                    h("th", {"scope": "row"}, self.name(ctx, seat)),
+                    h(
+                        "td",
+                        {"data_place": place if place is not None else None},
+                        self.place_words(place, tied) if place is not None else "",
+                    ),
                     h("td", {}, scores[seat] if seat < len(scores) else ""),
                     h("td", {"class_": "tri-left"}, ", ".join(hand) if hand else "–"),
                 )
             )
+        toggle = button(
+            "Show result" if hidden else "View board",
+            "result",
+            "show" if hidden else "hide",
+            id="tri-result-toggle",
+            aria_expanded="false" if hidden else "true",
+            aria_controls="tri-result-body",
+        )
         return h(
             "section",
-            {"class_": "tri-summary", "aria_labelledby": "tri-result", "id": "tri-summary"},
-            h("h2", {"id": "tri-result"}, head),
-            h("p", {}, how),
+            {
+                "class_": "tri-summary" + (" is-collapsed" if hidden else ""),
+                "aria_labelledby": "tri-result",
+                "id": "tri-summary",
+            },
             h(
-                "table",
-                {"class_": "stats-table tri-scores"},
+                "div",
+                {"class_": "tri-summary-head"},
+                h("h2", {"id": "tri-result"}, self.result_head(ctx, outcome)),
+                toggle,
+            ),
+            h(
+                "div",
+                {"id": "tri-result-body", "class_": "tri-summary-body", "hidden": hidden},
+                h("p", {}, self.result_how(ctx, outcome)),
                 h(
-                    "thead",
-                    {},
+                    "table",
+                    {"class_": "stats-table tri-scores"},
                     h(
-                        "tr",
+                        "thead",
                         {},
-                        [h("th", {"scope": "col"}, c) for c in ("Player", "Place", "Pips", "Tiles left")],
+                        h(
+                            "tr",
+                            {},
+                            [h("th", {"scope": "col"}, c) for c in ("Player", "Place", "Pips", "Tiles left")],
+                        ),
                     ),
+                    h("tbody", {}, rows),
                 ),
-                h("tbody", {}, rows),
             ),
             h(
                 "div",
                 {"class_": "actions"},
-                button("New game", "new-game", self.game_id, kind="primary", id="tri-new-game"),
-                button("Home", "home", id="tri-home"),
+                button(
+                    "New game…",
+                    "new-game",
+                    self.game_id,
+                    id="tri-new-game",
+                    aria_label="New game: choose players",
+                ),
             ),
         )
 
@@ -442,6 +540,10 @@ class TrianglesScreen(Screen):
         ui = ctx.ui
         if action == "zoom":
             self.zoom(ctx, value)
+            ctx.rerender()
+            return
+        if action == "result":
+            ui["result_hidden"] = value == "hide"
             ctx.rerender()
             return
         if action == "reveal":

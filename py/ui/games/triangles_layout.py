@@ -24,8 +24,10 @@ MARGIN = 0.35
 ZOOM_STEP = 1.35
 ZOOM_MIN_W = 2.5  # closest zoom: about two tiles across
 ZOOM_MAX_W = 90.0
-LABEL_PULL = 0.43  # how far a corner's number sits from the corner toward the centre
+LABEL_PULL = 0.56  # how far a corner's number sits from the corner toward the centre: clear of both
+# sides (about 0.16 of a side away from each) and of the numbers of the five other tiles at that corner
 INSET = 0.035  # tiles are drawn slightly inside their cells so neighbours show a seam
+WEDGE = 0.3  # a corner's tint reaches this share of the way along its two sides
 
 
 def fmt(value: float) -> str:
@@ -165,13 +167,27 @@ def numbers(points: Sequence[tuple[float, float]], values: Sequence[int], cls: s
     )
 
 
+def wedges(points: Sequence[tuple[float, float]], values: Sequence[int]) -> Markup:
+    """Return a tint in each corner of a triangle in its number's colour (a match reads as one patch)."""
+    parts = []
+    for i, v in enumerate(values):
+        a, b, c = points[i], points[(i + 1) % 3], points[(i + 2) % 3]
+        near_b = (a[0] + (b[0] - a[0]) * WEDGE, a[1] + (b[1] - a[1]) * WEDGE)
+        near_c = (a[0] + (c[0] - a[0]) * WEDGE, a[1] + (c[1] - a[1]) * WEDGE)
+        parts.append(h("polygon", {"points": points_attr((a, near_b, near_c)), "class_": f"tri-wedge w{v}"}))
+    return join(parts)
+
+
 def tile_shape(cell: Cell, values: Sequence[int], cls: str = "tri-tile", **props: Any) -> Markup:
     """Return a laid tile: a triangle in ``cell`` with ``values`` at its corners 0, 1, 2."""
     pts = grid.cell_points(cell)
+    face = inset(pts)
     return h(
         "g",
         {"class_": cls, **props},
-        h("polygon", {"points": points_attr(inset(pts)), "class_": "tri-face"}),
+        h("polygon", {"points": points_attr(face), "class_": "tri-face"}),
+        wedges(face, values),
+        h("polygon", {"points": points_attr(face), "class_": "tri-rim"}),
         numbers(pts, values),
     )
 
@@ -196,6 +212,8 @@ def hand_tile_svg(tile: str) -> Markup:
             "focusable": "false",
         },
         h("polygon", {"points": points_attr(pts), "class_": "tri-face"}),
+        wedges(pts, values),
+        h("polygon", {"points": points_attr(pts), "class_": "tri-rim"}),
         numbers(pts, values),
     )
 

@@ -248,12 +248,16 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
         over = h(
             "span",
             {"class_": "kit-refusal", "role": "alert", "style": f"animation-delay: -{age:.2f}s"},
-            found["text"],
+            h("span", {}, found["text"]),
         )
     return h(
         "div",
         {"class_": "kit-message" + (f" is-{tone}" if tone else ""), "id": "kit-message"},
-        h("p", {"class_": "kit-turn", "id": "kit-turn", "role": "status", "aria_live": "polite"}, text),
+        h(
+            "p",
+            {"class_": "kit-turn", "id": "kit-turn", "role": "status", "aria_live": "polite"},
+            h("span", {}, text),
+        ),
         over,
     )
 
@@ -438,6 +442,7 @@ def scoreboard(
             )
             for n, t in zip(names, totals)
         ],
+        h("span", {"class_": "kit-score-short", "aria_hidden": "true"}, "Score"),
         h("span", {"class_": "kit-score-target"}, f"to {_n(target)}") if target else "",
     )
     head = h("tr", {}, h("th", {"scope": "col"}, "Hand"), [h("th", {"scope": "col"}, n) for n in names])

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, local_storage, reload_ready
 
 MAX_TURNS = 400
@@ -30,7 +31,7 @@ def start(page, base_url, mode, *, seed=7, opponents="computer", players=None, l
 def wait_for_human_or_end(page):
     """Wait until it is a person's turn, a dialog is up, or the game is over."""
     page.wait_for_function(
-        "document.querySelector('.overlay') !== null || document.querySelector('.dom-table.is-my-turn') !== null",
+        "document.querySelector('#kit-results, .overlay, .dom-table.is-my-turn') !== null",
         timeout=60_000,
     )
 
@@ -38,7 +39,7 @@ def wait_for_human_or_end(page):
 def check_buttons(page):
     """Draw and Pass are enabled exactly when the rules allow them (suggestions mark playable tiles)."""
     playable = page.locator(".dom-hand-tile.is-playable").count()
-    stock_text = page.locator(".dom-stock .dom-end-value").inner_text()
+    stock_text = page.locator("#dom-stock").inner_text().split()[0]
     draw = page.locator("#draw")
     passing = page.locator("#pass")
     if playable:
@@ -99,12 +100,12 @@ def page(app_context, base_url, watch):
 def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, watch):
     start(page, base_url, "classic", seed=11, levels={1: "hard"})
     assert "Classic, 2 players" in page.locator("#screen-title").inner_text()
-    assert page.locator(".dom-seat").count() == 1
+    assert page.locator(".kit-seat").count() == 1
     assert page.locator(".dom-hand-tile").count() in (7, 6)  # the opener may already have laid
     play_to_the_end(page)
     title = page.locator("#over-title").inner_text()
     assert title in ("You win!", "Computer 1 (Hard) wins.") or title.startswith("A draw")
-    summary = page.locator(".overlay .dialog").inner_text()
+    summary = page.locator("#kit-results").inner_text()
     assert "Pips left" in summary and "Counted in your stats." in summary
     assert "boneyard:save:dominoes" not in local_storage(page)
     page.click("a:has-text('Home')")
@@ -120,7 +121,7 @@ def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, 
 def test_a_match_to_50_with_hand_summaries(page, base_url, watch):
     start(page, base_url, "match-2-50", seed=5)
     dismissed = play_to_the_end(page)
-    dialog = page.locator(".overlay .dialog").inner_text()
+    dialog = page.locator("#kit-results").inner_text()
     assert "Final score" in dialog
     scores = [
         int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", dialog.split("Final score:")[1])
@@ -132,22 +133,22 @@ def test_a_match_to_50_with_hand_summaries(page, base_url, watch):
 
 def test_three_players_then_a_reload_in_the_middle_of_a_hand_resumes_exactly(page, base_url, watch):
     start(page, base_url, "classic", seed=3, players=3)
-    assert page.locator(".dom-seat").count() == 2
+    assert page.locator(".kit-seat").count() == 2
     for _ in range(3):
         wait_for_human_or_end(page)
-        if page.locator(".overlay").count():
+        if page.locator("#kit-results, .overlay").count():
             break
         take_turn(page)
     wait_for_human_or_end(page)
     line = page.locator(".dom-line").get_attribute("aria-label")
     hand = page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)")
-    ends = page.locator(".dom-ends").inner_text()
+    ends = page.locator(".dom-stage").inner_text()
     reload_ready(page)
     page.wait_for_selector(".dom-table")
     wait_for_human_or_end(page)
     assert page.locator(".dom-line").get_attribute("aria-label") == line
     assert page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)") == hand
-    assert page.locator(".dom-ends").inner_text() == ends
+    assert page.locator(".dom-stage").inner_text() == ends
     watch.assert_clean(page)
 
 
@@ -159,7 +160,7 @@ def test_same_device_hides_each_hand_until_its_player_asks(page, base_url, watch
         who = page.locator("#privacy-title").inner_text()
         names.append(who)
         assert page.locator(".dom-hand-tile").count() == 0, "a hand showed behind the privacy screen"
-        assert "tiles are hidden" in page.locator(".dom-hand").inner_text()
+        assert "tiles are hidden" in page.locator(".kit-tray").inner_text()
         page.click("#reveal")
         page.wait_for_selector(".dom-hand-tile")
         take_turn(page)
@@ -175,7 +176,7 @@ def test_block_game_has_no_draw_button_and_passes_when_stuck(page, base_url, wat
     assert "block game" in page.locator(".dom-stock").inner_text().lower()
     for _ in range(40):
         wait_for_human_or_end(page)
-        if page.locator(".overlay").count():
+        if page.locator("#kit-results, .overlay").count():
             break
         check_buttons(page)
         take_turn(page)
@@ -187,7 +188,7 @@ def test_keyboard_play_keeps_the_focus_at_the_hand(page, base_url, watch):
     start(page, base_url, "classic", seed=12)
     for _ in range(3):
         wait_for_human_or_end(page)
-        if page.locator(".overlay").count():
+        if page.locator("#kit-results, .overlay").count():
             break
         playable = page.locator(".dom-hand-tile.is-playable")
         if not playable.count():
@@ -198,7 +199,7 @@ def test_keyboard_play_keeps_the_focus_at_the_hand(page, base_url, watch):
         if page.locator("button.dom-end.is-target").count():
             page.keyboard.press("l")
         page.wait_for_timeout(200)
-        inside = page.evaluate("document.activeElement.closest('.dom-hand') !== null")
+        inside = page.evaluate("document.activeElement.closest('.kit-tray') !== null")
         assert inside, page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
     watch.assert_clean(page)
 
@@ -217,7 +218,7 @@ def test_a_full_storage_is_reported_and_play_goes_on(page, base_url, watch):
         assert "storage" in page.locator(".toast-error").inner_text().lower()
         wait_for_human_or_end(page)
         assert page.locator(".dom-table").count() == 1
-        if not page.locator(".overlay").count():
+        if not page.locator("#kit-results, .overlay").count():
             take_turn(page)
     finally:
         page.evaluate("() => { Storage.prototype.setItem = window.__realSetItem; return true; }")
@@ -230,14 +231,107 @@ def test_the_table_fits_a_phone_without_sideways_scrolling(page, base_url, watch
         start(page, base_url, "match-4-100", seed=2)
         for _ in range(6):
             wait_for_human_or_end(page)
-            if page.locator(".overlay").count():
+            if page.locator("#kit-results, .overlay").count():
                 break
             take_turn(page)
             over = page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert over <= 0, f"the table scrolls sideways by {over}px"
-        assert page.locator(".dom-seat").count() == 3
+        assert page.locator(".kit-seat").count() == 3
     finally:
         page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)
+
+
+@pytest.mark.parametrize("size", fit.VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_fits_the_viewport_and_the_tray_stays_still_through_a_whole_game(
+    page, base_url, watch, size
+):
+    """At every viewport, from the deal to the result: no page scroll, the title in view at the start, the
+    tray and its buttons in the same place at every one of your turns, tiles at least 44 px wide."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        start(page, base_url, "classic", seed=17)
+        wait_for_human_or_end(page)
+        fit.assert_opens_at_top(page, "start")
+        first = fit.snapshot(page)
+        turns = 0
+        for _ in range(MAX_TURNS):
+            wait_for_human_or_end(page)
+            fit.assert_fits(page, f"turn {turns}")
+            if page.locator("#over-title").count():
+                break
+            fit.assert_still(first, fit.snapshot(page), f"turn {turns}")
+            width = page.locator(".dom-hand-tile svg").first.bounding_box()["width"]
+            assert width >= 44, f"hand tiles are {width} px wide"
+            take_turn(page)
+            turns += 1
+        assert page.locator("#over-title").count() and turns > 2
+        fit.assert_fits(page, "end")
+        assert page.locator(".dom-line").count(), "the finished board stays visible under the result"
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)
+
+
+def test_a_refused_tile_says_why_in_the_message_line_and_the_reason_fades(page, base_url, watch):
+    start(page, base_url, "classic", seed=23)
+    for _ in range(30):
+        wait_for_human_or_end(page)
+        if page.locator("#kit-results").count():
+            pytest.skip("no turn offered a tile that does not fit")
+        dim = page.locator(".dom-hand-tile.is-dim")
+        if dim.count() and page.locator(".dom-hand-tile.is-playable").count():
+            dim.first.click()
+            refusal = page.locator(".kit-refusal")
+            refusal.wait_for()
+            assert "does not fit" in refusal.inner_text() or "cannot" in refusal.inner_text()
+            assert page.locator(".kit-message .kit-refusal").count() == 1, "one message at a time"
+            assert page.locator(".toast").count() == 0, "no toast over the hand"
+            page.wait_for_function(
+                "getComputedStyle(document.querySelector('.kit-refusal')).opacity === '0'", timeout=6000
+            )
+            break
+        take_turn(page)
+    watch.assert_clean(page)
+
+
+def test_take_back_returns_to_your_previous_turn_and_the_game_is_not_counted(page, base_url, watch):
+    start(page, base_url, "classic", seed=31)
+    wait_for_human_or_end(page)
+    assert page.locator("#take-back").is_disabled(), "nothing to take back before your first move"
+    hand = page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)")
+    line = page.locator(".dom-table").get_attribute("data-turn")
+    take_turn(page)
+    wait_for_human_or_end(page)
+    if page.locator("#kit-results").count():
+        pytest.skip("the hand ended at once")
+    page.click("#take-back")
+    page.wait_for_function("document.querySelector('.dom-table.is-my-turn') !== null")
+    assert page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)") == hand
+    assert page.locator(".dom-table").get_attribute("data-turn") == line
+    play_to_the_end(page)
+    assert "Not counted in your stats: you took back 1 move." in page.locator("#kit-results").inner_text()
+    watch.assert_clean(page)
+
+
+def test_review_steps_through_the_finished_game_with_every_hand_face_up(page, base_url, watch):
+    start(page, base_url, "classic", seed=41)
+    play_to_the_end(page)
+    page.click("#review")
+    where = page.locator("#review-where")
+    where.wait_for()
+    total = int(re.search(r"of (\d+)", where.inner_text()).group(1))
+    assert f"Move {total} of {total}" in where.inner_text()
+    page.click("#review-first")
+    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 0 ')")
+    assert page.locator(".kit-seat .dom-face-up svg").count() >= 5, "the others' hands are face up"
+    page.click("#review-forward")
+    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 1 ')")
+    assert page.locator(".dom-line").count() == 1
+    page.click("#review-last")
+    page.wait_for_function(f"document.querySelector('#review-where').textContent.startsWith('Move {total} ')")
+    page.click("#review-close")
+    page.wait_for_selector("#over-title")
     watch.assert_clean(page)

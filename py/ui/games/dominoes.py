@@ -201,7 +201,15 @@ class DominoesScreen(Screen):
             panel = self.hand_over(ctx, view, names, results[-1])
         beats = self.beats(line_view["history"])
         seats_ = kit.seats(
-            self.seat_views(ctx, view, names, seat, beats, face_up if ctx.ui.get("kit_face_up") else None),
+            self.seat_views(
+                ctx,
+                view,
+                names,
+                seat,
+                beats,
+                face_up if ctx.ui.get("kit_face_up") else None,
+                live=not pending and not view["over"],
+            ),
             seat,
         )
         gate_markup: Markup | str = ""
@@ -331,10 +339,12 @@ class DominoesScreen(Screen):
         me: int,
         beats: list[kit.Beat],
         face_up: list[Any] | None,
+        live: bool = True,
     ) -> list[kit.SeatView]:
-        """Return every seat as the kit shows it."""
+        """Return every seat as the kit shows it (``live``: play goes on, so the seat to move is marked)."""
         session = ctx.session
         last = kit.last_beats(beats)
+        short = self.short_names(ctx, names)
         out = []
         for seat in range(view["players"]):
             player = session.seats[seat]
@@ -349,17 +359,25 @@ class DominoesScreen(Screen):
             out.append(
                 kit.SeatView(
                     seat=seat,
-                    name=names[seat],
+                    name=short[seat],
                     level=LEVEL_LABELS.get(player.level or "", "") if player.is_computer else "",
                     count=count,
                     score=view["scores"][seat] if view["scores"] is not None else None,
                     last=last.get(seat, ""),
-                    to_move=view["turn"] == seat,
-                    thinking=view["turn"] == seat and player.is_computer,
+                    to_move=live and view["turn"] == seat,
+                    thinking=live and view["turn"] == seat and player.is_computer,
                     local=seat == me,
                     face_up=shown,
                 )
             )
+        return out
+
+    def short_names(self, ctx: TableContext, names: list[str]) -> list[str]:
+        """Return the names without a computer's level ("Computer 1"), for the seats and the scoreboard."""
+        out = []
+        for name, seat in zip(names, ctx.session.seats):
+            label = LEVEL_LABELS.get(seat.level or "", "")
+            out.append(name.replace(f" ({label})", "") if seat.is_computer and label else name)
         return out
 
     def since_index(self, view: dict[str, Any], seat: int) -> int:
@@ -564,10 +582,7 @@ class DominoesScreen(Screen):
                 [r["points"] if r["winner"] == s else 0 for s in range(view["players"])]
                 for r in view["hand_results"]
             ]
-            short = [
-                n.replace(f" ({LEVEL_LABELS.get(seat.level or '', '')})", "")
-                for n, seat in zip(names, ctx.session.seats)
-            ]
+            short = self.short_names(ctx, names)
             parts.append(
                 kit.scoreboard(
                     short, view["scores"], view["target"], history, open_=bool(ctx.ui.get("score_open"))
@@ -725,7 +740,7 @@ class DominoesScreen(Screen):
             join(
                 [
                     h("p", {}, self.hand_reason(view, names, result)),
-                    self.hand_table(view, names, result),
+                    self.hand_table(view, self.short_names(ctx, names), result),
                     h("p", {"class_": "hint"}, f"First to {view['target']} points wins the match."),
                 ]
             ),
@@ -772,7 +787,12 @@ class DominoesScreen(Screen):
         return kit.results_panel(
             ctx,
             self.result_title(ctx, view, names),
-            join([h("p", {}, reason), self.hand_table(view, names, result) if result else ""]),
+            join(
+                [
+                    h("p", {}, reason),
+                    self.hand_table(view, self.short_names(ctx, names), result) if result else "",
+                ]
+            ),
             [
                 h(
                     "button",
@@ -787,6 +807,7 @@ class DominoesScreen(Screen):
                     "Play again",
                 ),
                 h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
+                h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
             ],
             note=note,
             review=session.move_count() > 0,

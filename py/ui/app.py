@@ -24,7 +24,7 @@ from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 
-from . import screens, settings_view, stats_view
+from . import screens, settings_view, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .results import count_result, keep_bests
@@ -417,8 +417,24 @@ class App:
             else:
                 self.report("warning", str(exc))
             return False
+        self.cue(session, by_computer=False)
         self.after_move(session)
         return True
+
+    def cue(self, session: Session, *, by_computer: bool) -> None:
+        """Play the sound of the move just made, the result's at the end, and "your turn" after a computer's."""
+        if self.route.table != session.info.id or not self.settings.sound:
+            return
+        if session.state.is_over():
+            humans = session.human_seats
+            result = session.result_for(humans[0]) if len(humans) == 1 else "win"
+            sound.play(self.settings, {"win": "win", "loss": "lose"}.get(result or "", "draw_game"))
+            return
+        last = session.moves[-1] if session.moves else ""
+        sound.play(self.settings, "draw" if last.startswith("draw") else "pass" if last == "pass" else "lay")
+        seat = session.to_move()
+        if by_computer and seat is not None and not session.seats[seat].is_computer:
+            sound.play(self.settings, "turn", delay=0.18)
 
     def take_back(self, game_id: str) -> None:
         """Go back to the person's previous turn against the computer (the table's Take back)."""
@@ -659,6 +675,7 @@ class App:
             if self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
             session.play_computer(move)
+            self.cue(session, by_computer=True)
         except Exception as exc:
             window.console.error("Boneyard: " + traceback.format_exc())
             self.report("error", f"The computer could not move ({exc}).")
@@ -743,6 +760,7 @@ class App:
     # -- events ------------------------------------------------------------------------------------------
     def on_click(self, event: Any) -> None:
         """Route a click on anything with ``data-action``."""
+        sound.unlock()  # a user gesture: sounds may start from now on
         target = _js(event.target)
         target = _js(target.closest("[data-action]")) if target is not None else None
         if target is None or target.hasAttribute("disabled"):
@@ -830,6 +848,7 @@ class App:
 
     def on_keydown(self, event: Any) -> None:
         """Offer the table's keyboard shortcuts."""
+        sound.unlock()
         game_id = self.route.table
         if game_id is None or event.ctrlKey or event.metaKey or event.altKey:
             return  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone

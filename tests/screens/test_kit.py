@@ -1,0 +1,176 @@
+"""The table kit under CPython: seats around the table, beats and the privacy gate's words, the message
+line's refusals, take-back and review through the session, the results panel, and the sound recipes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from ui import kit, sound
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+INFO = GAMES["dominoes"]
+
+
+def context(session: Session, ui: dict[str, Any] | None = None) -> TableContext:
+    return TableContext(
+        session=session,
+        settings=Settings(),
+        ui=ui if ui is not None else {},
+        animations=False,
+        play=lambda move: True,
+        announce=lambda text: None,
+        rerender=lambda: None,
+    )
+
+
+def vs_computer(seed: int = 3, players: int = 2) -> Session:
+    seats = [Seat("human", "You")] + [Seat("computer", f"C{i}", "easy") for i in range(1, players)]
+    return Session.start(INFO, seats, "m", "Mode", {"players": players}, seed=seed)
+
+
+def test_seats_sit_across_for_two_left_and_right_for_three_left_across_right_for_four():
+    assert kit.seat_positions(2, 0) == [(1, "across")]
+    assert kit.seat_positions(3, 1) == [(2, "left"), (0, "right")]
+    assert kit.seat_positions(4, 0) == [(1, "left"), (2, "across"), (3, "right")]
+
+
+def test_the_local_player_is_a_seat_flag_never_a_name():
+    seats = [Seat("human", "Ada"), Seat("computer", "You", "easy")]
+    session = Session.start(INFO, seats, "m", "Mode", {"players": 2}, seed=1)
+    names = kit.display_names(session)
+    assert names[0] == "You" and names[1] != "You" and "You" in names[1]  # the computer's own name, isolated
+    views = [kit.SeatView(seat=s, name=names[s], count=1, local=s == 0) for s in range(2)]
+    html = kit.seats(views, 0)
+    assert 'data-seat="1"' in html and 'data-seat="0"' not in html and "Last tile!" in html
+
+
+def test_draws_merge_into_one_beat_and_the_gate_says_what_happened_since_your_turn():
+    beats = kit.merge_beats(
+        [
+            kit.Beat(0, "laid 6-6", "lay"),
+            kit.Beat(1, "drew 1", "draw"),
+            kit.Beat(1, "drew 1", "draw"),
+            kit.Beat(1, "laid 6-4", "lay"),
+            kit.Beat(2, "passed", "pass"),
+        ]
+    )
+    assert [b.text for b in beats] == ["laid 6-6", "drew 2", "laid 6-4", "passed"]
+    names = ["Ada", "Ben", "Cy"]
+    assert kit.since_last_turn(beats, 0, names) == "Ben drew 2, Ben laid 6-4, Cy passed"
+    assert kit.since_last_turn(beats, 2, names) == ""
+    assert kit.last_beats(beats) == {0: "laid 6-6", 1: "laid 6-4", 2: "passed"}
+    gate = kit.privacy_gate("Ada", "Ben laid 6-4")
+    assert "Since your last turn: Ben laid 6-4." in gate and 'href="#/"' in gate and 'id="reveal"' in gate
+
+
+def test_the_privacy_gate_is_keyed_on_the_turn_not_on_the_seat():
+    view = {"turn": 0, "turn_number": 7, "history": [{"seat": 1}, {"seat": 0}, {"seat": 0}]}
+    assert kit.turn_token(view) == "0:5"  # the seat's draws and its lay are one turn
+    later = {"turn": 0, "turn_number": 9, "history": [{"seat": 0}, {"seat": 1}]}
+    assert kit.turn_token(later) != kit.turn_token(view)  # the same person's next turn needs a new reveal
+
+
+def test_a_refusal_shows_once_then_fades_out_of_the_message_line(monkeypatch):
+    session = vs_computer()
+    ctx = context(session)
+    clock = [100.0]
+    monkeypatch.setattr(kit.time, "monotonic", lambda: clock[0])
+    kit.refuse(ctx, "that tile does not fit", "6-4")
+    line = kit.message_line(ctx, "Your turn")
+    assert line.count("kit-refusal") == 1 and "That tile does not fit" in line and "Your turn" in line
+    assert kit.shake(ctx, "6-4") and not kit.shake(ctx, "5-5")
+    clock[0] += kit.REFUSAL_S + 0.1
+    assert "kit-refusal" not in kit.message_line(ctx, "Your turn") and kit.refusal(ctx) is None
+
+
+def test_take_back_goes_back_to_your_previous_turn_and_review_replays_every_move():
+    rng = random.Random(5)
+    for seed in range(8):
+        session = vs_computer(seed, players=3)
+        turns: list[dict[str, Any]] = []
+        while not session.state.is_over() and len(turns) < 4:
+            if session.computer_to_move():
+                session.computer_move()
+                continue
+            turns.append(session.state.to_dict())
+            session.play(rng.choice(session.state.legal_moves()))
+        if session.state.is_over() or len(turns) < 2:
+            continue
+        while session.computer_to_move():
+            session.computer_move()
+        if session.state.is_over():
+            continue
+        assert session.can_take_back()
+        revision = session.revision
+        assert session.take_back() > 0
+        assert session.state.to_dict() == turns[-1], "back to the position of your last turn"
+        assert session.revision > revision and session.take_backs == 1
+        assert session.replay(session.move_count()).to_dict() == session.state.to_dict()
+        assert session.replay(0).to_dict() == INFO.new_state(seed=session.seed, players=3).to_dict()
+        again = Session.from_json("dominoes", session.to_json())
+        assert again.moves == session.moves and again.take_backs == 1
+        return
+    pytest.fail("no seeded game reached a take-back")
+
+
+def test_take_back_is_offered_only_to_one_person_against_the_computer():
+    same = Session.start(INFO, [Seat("human", "A"), Seat("human", "B")], "m", "M", {"players": 2}, seed=2)
+    assert not same.can_offer_take_back() and kit.take_back_button(same) == ""
+    alone = vs_computer()
+    assert alone.can_offer_take_back() and 'id="take-back"' in kit.take_back_button(alone)
+
+
+def test_an_older_save_without_a_move_log_loads_and_offers_no_review():
+    session = vs_computer()
+    while session.computer_to_move():
+        session.computer_move()
+    data = session.to_json()
+    del data["moves"], data["take_backs"]
+    old = Session.from_json("dominoes", data)
+    assert old.moves is None and old.move_count() == 0 and old.take_backs == 0
+
+
+def test_the_results_panel_folds_shows_every_hand_and_opens_the_review():
+    session = vs_computer()
+    ui: dict[str, Any] = {}
+    ctx = context(session, ui)
+    panel = kit.results_panel(ctx, "You win!", "body", [kit.button("start-game", "Play again")])
+    assert 'id="view-board"' in panel and 'id="review"' in panel and 'id="kit-fold"' in panel
+    assert kit.handle(ctx, "kit-view-board", "") and ui["kit_face_up"] and ui["kit_folded"]
+    assert "is-folded" in kit.results_panel(ctx, "You win!", "body", [])
+    while session.computer_to_move():
+        session.computer_move()
+    session.play(session.state.legal_moves()[0])
+    total = session.move_count()
+    kit.handle(ctx, "kit-review", "open")
+    assert kit.reviewing(ctx) == total
+    kit.handle(ctx, "kit-review", "forward")
+    assert kit.reviewing(ctx) == total
+    kit.handle(ctx, "kit-review", "first")
+    assert kit.reviewing(ctx) == 0
+    kit.handle(ctx, "kit-review", "back")
+    assert kit.reviewing(ctx) == 0
+    assert "Move 0 of" in kit.review_bar(0, total)
+    kit.handle(ctx, "kit-review", "close")
+    assert kit.reviewing(ctx) is None
+
+
+def test_the_scoreboard_shows_totals_target_and_each_hand():
+    board = kit.scoreboard(["You", "Ben"], [12, 31], 50, [[12, 0], [0, 31]])
+    assert "to 50" in board and board.count("<tr") == 4 and "Total" in board
+
+
+def test_every_sound_is_a_short_quiet_recipe_and_nothing_plays_while_sound_is_off():
+    for name in ("lay", "draw", "pass", "turn", "win", "lose", "draw_game"):
+        notes = sound.recipe(name)
+        assert notes and all(0 < n.gain <= 0.5 and 0 < n.length <= 1 for n in notes), name
+        assert max(n.start + n.length for n in notes) < 1.2
+    assert len(sound.recipe("cascade", 5)) > len(sound.recipe("cascade", 1))
+    assert not sound.play(Settings(sound=False), "lay")  # off: nothing is created (no js needed)
+    assert not sound.play(Settings(sound=True), "lay")  # no user gesture yet: nothing either

@@ -109,6 +109,7 @@ class App:
         self.board_height = 420
         self.route: Route = HOME
         self.last_route: Route | None = None
+        self.rules_for = ""  # the game whose rules are open over its table ("" when none)
         self._proxies: list[Any] = []
         self.load_saved_games()
 
@@ -259,6 +260,7 @@ class App:
     def navigate(self) -> None:
         """Draw the screen the address names."""
         self.route = parse_route(str(window.location.hash))
+        self.close_rules(refocus=False)
         self.render()
 
     def render(self) -> None:
@@ -762,6 +764,9 @@ class App:
         """Route a click on anything with ``data-action``."""
         sound.unlock()  # a user gesture: sounds may start from now on
         target = _js(event.target)
+        if target is not None and _attr(target, "id") == "rules-dialog":  # a click on the backdrop
+            self.close_rules()
+            return
         target = _js(target.closest("[data-action]")) if target is not None else None
         if target is None or target.hasAttribute("disabled"):
             return
@@ -803,13 +808,63 @@ class App:
             self.render()
         elif action == "take-back" and self.route.table:
             self.take_back(self.route.table)
-        elif action == "rules" and value in GAMES:  # the tables' "?" (helper "art": the rules overlay)
-            self.go(f"#/rules/{value}")
+        elif action == "rules" and value in GAMES:  # the tables' "?": the rules over the table
+            self.open_rules(value)
+        elif action == "close-rules":
+            self.close_rules()
         elif self.route.table:
             session = self.sessions.get(self.route.table)
             screen = self.screen(self.route.table)
             if session is not None and screen is not None:
                 screen.on_action(self.context(session), action, value)
+
+    # -- the rules over a table ---------------------------------------------------------------------
+    def open_rules(self, game_id: str) -> None:
+        """Show a game's rules in a modal dialog over its table, which stays as it is underneath.
+
+        The dialog lives outside the app's root, so the table is neither redrawn nor scrolled; a real-time
+        game is paused first. Closing it (Close, Esc, a click beside it) puts the focus back on the "?".
+        """
+        from .howto import rules_dialog
+
+        self.close_rules(refocus=False)
+        if self.route.table and GAMES[self.route.table].realtime:
+            self.do("pause", "")
+        holder = document.createElement("div")
+        on_heptalion_table = self.route.table == "heptalion"  # that table has the symbols' sprite already
+        holder.innerHTML = str(rules_dialog(GAMES[game_id], sprite=not on_heptalion_table))
+        dialog = holder.firstElementChild
+        document.body.appendChild(dialog)
+        self.rules_for = game_id
+        proxy = create_proxy(lambda event: self.guard(lambda _e: self.rules_closed(), event))
+        self._proxies.append(proxy)
+        dialog.addEventListener("close", proxy)
+        dialog.showModal()
+
+    def close_rules(self, refocus: bool = True) -> None:
+        """Close the rules dialog if one is open."""
+        dialog = by_id("rules-dialog")
+        if dialog is None:
+            return
+        if not refocus:  # leaving the table or opening other rules: no "close" event, no refocus
+            self.rules_for = ""
+            dialog.remove()
+        else:
+            dialog.close()  # fires "close": rules_closed() removes it and refocuses the "?"
+
+    def rules_closed(self) -> None:
+        """Remove the closed rules dialog and put the focus back on the table's "?" without scrolling."""
+        dialog = by_id("rules-dialog")
+        if dialog is not None:
+            dialog.remove()
+        game_id, self.rules_for = self.rules_for, ""
+        if not game_id:
+            return
+        opener = _js(document.querySelector(f'[data-action="rules"][data-value="{game_id}"]'))
+        if opener is not None:
+            from pyodide.ffi import to_js
+
+            opener.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
 
     def on_change(self, event: Any) -> None:
         """Keep setup forms and settings in step with their controls."""
@@ -852,6 +907,8 @@ class App:
         game_id = self.route.table
         if game_id is None or event.ctrlKey or event.metaKey or event.altKey:
             return  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone
+        if self.rules_for:
+            return  # the rules dialog is open: its keys are its own (Esc closes it)
         target = _js(event.target)
         tag = str(getattr(target, "tagName", "")).lower() if target is not None else ""
         if tag in ("input", "select", "textarea"):

@@ -29,7 +29,7 @@ from .games.domino_svg import _n, standalone_tile, tile_svg
 from .games.dominoes_layout import bounds, layout_line
 from .html import Markup, h, join
 
-__all__ = ["Claim", "Figure", "figures", "howto_body", "is_legal"]
+__all__ = ["Claim", "Figure", "figures", "howto_body", "is_legal", "rules_dialog"]
 
 FIRST_NAMES = ("Ana", "Ben", "Chloé", "Dev")
 
@@ -1011,3 +1011,32 @@ def howto_body(info: GameInfo, *, prefix: str = "", sprite: bool = True) -> Mark
 
         extra = hx_sprite()
     return join([extra, *blocks])
+
+
+def rules_dialog(info: GameInfo, *, sprite: bool = True) -> Markup:
+    """Return the rules of a game as a modal dialog over its table (the table's "?"), with a Close button."""
+    return h(
+        "dialog",
+        {"class_": "rules-dialog", "id": "rules-dialog", "aria_labelledby": "rules-dialog-title"},
+        h(
+            "div",
+            {"class_": "rules-dialog-inner"},
+            h(
+                "div",
+                {"class_": "rules-dialog-head"},
+                h("h2", {"id": "rules-dialog-title"}, f"How to play {info.name}"),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn rules-close",
+                        "data_action": "close-rules",
+                        "aria_label": "Close the rules and go back to the game",
+                        "autofocus": True,
+                    },
+                    "Close",
+                ),
+            ),
+            h("article", {"class_": "rules howto"}, howto_body(info, prefix="dlg-", sprite=sprite)),
+        ),
+    )

@@ -13,6 +13,8 @@ from typing import Any
 RESULTS = ("win", "loss", "draw")
 MAX_ENTRIES = 500  # tallies kept (game, mode, name); the oldest beyond it are dropped
 MAX_COUNTED = 200  # deals remembered as counted, so that no game counts twice
+MAX_DAYS = 60  # days of play each tally keeps for its chart
+MAX_RUNS = 40  # finished games each real-time mode keeps for its chart
 
 
 @dataclass
@@ -29,6 +31,9 @@ class Tally:
     streak: int = 0
     best_streak: int = 0
     last: str = ""  # date of the last game
+    days: list[list[Any]] = field(
+        default_factory=list
+    )  # [date, wins, losses, draws] per day played, oldest first
 
     @property
     def played(self) -> int:
@@ -53,6 +58,10 @@ class Tally:
             self.draws += 1
             self.streak = 0
         self.last = date
+        if not self.days or self.days[-1][0] != date:
+            self.days.append([date, 0, 0, 0])
+            del self.days[:-MAX_DAYS]
+        self.days[-1][1 + RESULTS.index(result)] += 1
 
 
 @dataclass
@@ -64,12 +73,21 @@ class Best:
 
 
 @dataclass
+class Run:
+    """One finished game of a real-time mode: its date and scores (the chart of the Stats screen)."""
+
+    date: str
+    scores: dict[str, float]
+
+
+@dataclass
 class Stats:
     """Every tally and every best score."""
 
     tallies: list[Tally] = field(default_factory=list)
     bests: dict[str, dict[str, Best]] = field(default_factory=dict)  # "game:mode" -> score name -> best
     counted: list[str] = field(default_factory=list)  # ids of the latest deals counted, oldest first
+    runs: dict[str, list[Run]] = field(default_factory=dict)  # "game:mode" -> its latest games, oldest first
 
     def has_counted(self, deal: str) -> bool:
         """Tell whether the game of this deal id was counted already."""
@@ -110,6 +128,21 @@ class Stats:
                 improved.append(name)
         return improved
 
+    def record_run(self, game: str, mode: str, scores: Mapping[str, float], date: str, deal: str) -> bool:
+        """Keep a finished real-time game's scores for its chart, once per deal; return True when kept."""
+        mark = f"run:{deal}"
+        if not scores or not deal or self.has_counted(mark):
+            return False
+        runs = self.runs.setdefault(f"{game}:{mode}", [])
+        runs.append(Run(date, {name: float(value) for name, value in scores.items()}))
+        del runs[:-MAX_RUNS]
+        self.mark_counted(mark)
+        return True
+
+    def players(self, game: str) -> list[str]:
+        """Return the names that have played ``game`` against the computer, sorted."""
+        return sorted({t.name for t in self.tallies if t.game == game and t.played})
+
     def for_player(self, name: str, game: str | None = None) -> list[Tally]:
         """Return one player's tallies (of one game, or all), most played first."""
         rows = [t for t in self.tallies if t.name == name and (game is None or t.game == game)]
@@ -127,6 +160,7 @@ class Stats:
             "tallies": [asdict(t) for t in self.tallies],
             "bests": {key: {n: asdict(b) for n, b in scores.items()} for key, scores in self.bests.items()},
             "counted": list(self.counted),
+            "runs": {key: [asdict(r) for r in runs] for key, runs in self.runs.items()},
         }
 
 
@@ -155,6 +189,7 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
             streak=_int(row.get("streak", 0)),
             best_streak=_int(row.get("best_streak", 0)),
             last=str(row.get("last", "")),
+            days=_days(row.get("days", [])),  # absent from stats written before the charts
         )
         stats.tallies.append(t)
     bests = data.get("bests", {})
@@ -173,4 +208,34 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
     if not isinstance(counted, list) or not all(isinstance(deal, str) for deal in counted):
         raise ValueError("the counted games are not a list of ids")
     stats.counted = counted[-MAX_COUNTED:]
+    runs = data.get("runs", {})  # absent from stats written before the charts
+    if not isinstance(runs, Mapping):
+        raise ValueError("the games kept for the charts are not a record")
+    for key, rows in runs.items():
+        if not isinstance(rows, list):
+            raise ValueError("the games kept for a chart are not a list")
+        stats.runs[str(key)] = [_run(row) for row in rows][-MAX_RUNS:]
     return stats
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise ValueError("a score is not a number")
+    return float(value)
+
+
+def _run(row: Any) -> Run:
+    if not isinstance(row, Mapping) or not isinstance(row.get("scores"), Mapping):
+        raise ValueError("a game kept for a chart is not a record")
+    return Run(str(row.get("date", "")), {str(n): _number(v) for n, v in row["scores"].items()})
+
+
+def _days(rows: Any) -> list[list[Any]]:
+    if not isinstance(rows, list):
+        raise ValueError("the days of a tally are not a list")
+    days = []
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 4 or not isinstance(row[0], str):
+            raise ValueError("a day of a tally is damaged")
+        days.append([row[0], _int(row[1]), _int(row[2]), _int(row[3])])
+    return days[-MAX_DAYS:]

@@ -1,14 +1,34 @@
-"""The Stats screen: the player's record per game and mode, the leaderboards and the best scores."""
+"""The Stats screen: per game and mode, the player's record with a chart of results over time, the
+streaks and win rate, best scores (Bonefall's Max, Power and Speed per mode and set), and a leaderboard
+once more than one name has played.
+
+Pure Python over ``boneyard.stats.Stats``: a reload redraws the same numbers from the same record.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from boneyard.core import GameInfo
-from boneyard.stats import Stats
+from boneyard.stats import Best, Run, Stats, Tally
 
 from .html import Markup, h, join, name_text
 from .screens import frame
+
+__all__ = [
+    "SCORE_LABELS",
+    "best_scores_table",
+    "days_chart",
+    "mode_label",
+    "percent",
+    "runs_chart",
+    "stats_screen",
+]
+
+CHART_DAYS = 14  # days of play a mode's chart shows
+CHART_RUNS = 20  # games a real-time mode's chart shows
+CHART_W, CHART_H = 220, 64  # the chart's drawing units (it scales to the card's width)
 
 
 def percent(value: float) -> str:
@@ -17,32 +37,237 @@ def percent(value: float) -> str:
 
 
 SCORE_LABELS = {"max": "Max", "power": "Power", "speed": "Speed", "tiles": "Tiles fitted"}
+HEADLINE = ("power", "tiles")  # the score a mode's card leads with, when it has one of these
+MODE_WORDS = {"norm": "Norm", "max": "Max"}
+
+
+def mode_label(mode: str, sep: str = " · ") -> str:
+    """Return a mode key in words: ``sprint-norm`` -> ``Sprint · Norm`` (``Fit Original`` with ``sep=" "``)."""
+    return sep.join(MODE_WORDS.get(part, part.title()) for part in mode.split("-") if part)
+
+
+def short_date(date: str) -> str:
+    """Return ``2026-11-30`` as ``30 Nov``."""
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    try:
+        return f"{int(date[8:10])} {months[int(date[5:7]) - 1]}"
+    except (ValueError, IndexError):
+        return date
+
+
+def score_text(value: float) -> str:
+    """Return a score as shown: whole numbers without a point, others to one decimal."""
+    return f"{value:g}" if float(value).is_integer() else f"{value:.1f}"
+
+
+def days_chart(days: Sequence[Sequence[Any]]) -> Markup:
+    """Return an SVG bar chart of results per day played (won at the bottom, drawn, lost on top)."""
+    shown = list(days)[-CHART_DAYS:]
+    if not shown:
+        return Markup("")
+    top = max(sum(day[1:4]) for day in shown) or 1
+    slot = CHART_W / max(len(shown), 7)
+    bar = max(4.0, slot * 0.7)
+    plot = CHART_H - 14
+    bars = []
+    words = []
+    for i, (date, won, lost, drawn) in enumerate(shown):
+        x = i * slot + (slot - bar) / 2
+        y = float(plot)
+        for count, cls in ((won, "bar-won"), (drawn, "bar-drawn"), (lost, "bar-lost")):
+            if count:
+                height = plot * count / top
+                y -= height
+                bars.append(
+                    h(
+                        "rect",
+                        {
+                            "class_": cls,
+                            "x": f"{x:.1f}",
+                            "y": f"{y:.1f}",
+                            "width": f"{bar:.1f}",
+                            "height": f"{height:.1f}",
+                            "rx": "2",
+                        },
+                    )
+                )
+        words.append(f"{short_date(date)}: {won} won, {lost} lost" + (f", {drawn} drawn" if drawn else ""))
+    labels = [
+        h("text", {"x": "0", "y": str(CHART_H - 2), "class_": "chart-label"}, short_date(shown[0][0])),
+    ]
+    if len(shown) > 1:
+        labels.append(
+            h(
+                "text",
+                {
+                    "x": f"{(len(shown) - 1) * slot + slot / 2:.1f}",
+                    "y": str(CHART_H - 2),
+                    "class_": "chart-label",
+                    "text_anchor": "middle",
+                },
+                short_date(shown[-1][0]),
+            )
+        )
+    summary = "Results by day. " + "; ".join(words) + "."
+    legend = h(
+        "p",
+        {"class_": "chart-legend", "aria_hidden": "true"},
+        [
+            h("span", {"class_": f"key key-{cls}"}, word)
+            for cls, word in (("won", "won"), ("drawn", "drawn"), ("lost", "lost"))
+        ],
+    )
+    return join([chart_svg(summary, bars, labels, plot), legend])
+
+
+def chart_svg(summary: str, bars: list[Markup], labels: list[Markup], plot: float) -> Markup:
+    """Return a chart's SVG: its bars over an axis line, with labels under it."""
+    return h(
+        "svg",
+        {
+            "class_": "stats-chart",
+            "viewBox": f"0 0 {CHART_W} {CHART_H}",
+            "role": "img",
+            "aria_label": summary,
+        },
+        h("line", {"x1": "0", "y1": str(plot), "x2": str(CHART_W), "y2": str(plot), "class_": "chart-axis"}),
+        bars,
+        labels,
+    )
+
+
+def runs_chart(runs: Sequence[Run], score: str) -> Markup:
+    """Return an SVG bar chart of one score over a mode's latest games (the best one marked)."""
+    shown = [r for r in runs if score in r.scores][-CHART_RUNS:]
+    if not shown:
+        return Markup("")
+    values = [r.scores[score] for r in shown]
+    top = max(values) or 1
+    best = values.index(max(values))
+    slot = CHART_W / max(len(shown), 10)
+    bar = max(4.0, slot * 0.7)
+    plot = CHART_H - 14
+    bars = [
+        h(
+            "rect",
+            {
+                "class_": "bar-best" if i == best and values[i] else "bar-score",
+                "x": f"{i * slot + (slot - bar) / 2:.1f}",
+                "y": f"{plot - max(1.0, plot * v / top):.1f}",
+                "width": f"{bar:.1f}",
+                "height": f"{max(1.0, plot * v / top):.1f}",
+                "rx": "2",
+            },
+        )
+        for i, v in enumerate(values)
+    ]
+    label = SCORE_LABELS.get(score, score.title())
+    summary = f"{label} of the last {len(shown)} game{'s' * (len(shown) != 1)}, oldest first: " + ", ".join(
+        score_text(v) for v in values
+    )
+    return h(
+        "svg",
+        {
+            "class_": "stats-chart",
+            "viewBox": f"0 0 {CHART_W} {CHART_H}",
+            "role": "img",
+            "aria_label": summary + ".",
+        },
+        h("line", {"x1": "0", "y1": str(plot), "x2": str(CHART_W), "y2": str(plot), "class_": "chart-axis"}),
+        bars,
+        h(
+            "text",
+            {"x": "0", "y": str(CHART_H - 2), "class_": "chart-label"},
+            f"Last {len(shown)} games · {label}",
+        ),
+    )
+
+
+def game_modes(stats: Stats, game: str) -> list[str]:
+    """Return the modes of a game that have best scores or kept games."""
+    keys = {k.partition(":")[2] for k in (*stats.bests, *stats.runs) if k.partition(":")[0] == game}
+    return sorted(keys)
+
+
+def best_line(name: str, best: Best) -> Markup:
+    return h(
+        "div",
+        {"class_": f"stat-best stat-best-{name}"},
+        h("dt", {}, SCORE_LABELS.get(name, name.title())),
+        h("dd", {}, score_text(best.value), h("small", {}, short_date(best.date))),
+    )
+
+
+def scores_card(stats: Stats, game: str, mode: str, sep: str = " · ") -> Markup:
+    """Return one real-time or puzzle mode's card: the headline best, the other bests, a chart."""
+    key = f"{game}:{mode}"
+    bests = stats.bests.get(key, {})
+    runs = stats.runs.get(key, [])
+    names = [n for n in SCORE_LABELS if n in bests] + sorted(set(bests) - set(SCORE_LABELS))
+    headline = next((n for n in HEADLINE if n in bests), names[0] if names else "")
+    top = bests.get(headline)
+    return h(
+        "article",
+        {"class_": "stat-card", "data_mode": mode},
+        h("h3", {}, mode_label(mode, sep)),
+        h(
+            "p",
+            {"class_": "stat-headline"},
+            h("span", {"class_": "stat-big"}, score_text(top.value) if top else "–"),
+            h("span", {"class_": "stat-big-label"}, f"best {SCORE_LABELS.get(headline, headline).lower()}"),
+        ),
+        h("dl", {"class_": "stat-bests"}, [best_line(n, bests[n]) for n in names if n != headline]),
+        runs_chart(runs, headline),
+    )
+
+
+def tally_card(t: Tally) -> Markup:
+    """Return one mode's card of the player's record against the computer."""
+    facts = f"{t.played} played · {t.wins} won · {t.losses} lost" + (f" · {t.draws} drawn" if t.draws else "")
+    chart = days_chart(t.days)
+    return h(
+        "article",
+        {"class_": "stat-card", "data_mode": t.mode},
+        h("h3", {}, t.label),
+        h(
+            "p",
+            {"class_": "stat-headline"},
+            h("span", {"class_": "stat-big"}, percent(t.win_rate)),
+            h("span", {"class_": "stat-big-label"}, "won"),
+        ),
+        h("p", {"class_": "stat-facts"}, facts),
+        h(
+            "p",
+            {"class_": "stat-streaks"},
+            h("span", {}, "Streak ", h("strong", {}, t.streak)),
+            h("span", {}, "Best streak ", h("strong", {}, t.best_streak)),
+            h("span", {}, "Last played ", h("strong", {}, short_date(t.last))) if t.last else "",
+        ),
+        chart or h("p", {"class_": "hint"}, "The chart of results starts with your next game."),
+    )
 
 
 def best_scores_table(stats: Stats, info: GameInfo) -> Markup:
-    """Return a game's best scores per mode, with the date each was reached (empty when none)."""
-    modes = sorted(
-        (key.partition(":")[2], scores)
-        for key, scores in stats.bests.items()
-        if key.partition(":")[0] == info.id
-    )
+    """Return a game's best scores as mode cards (empty when none)."""
+    modes = game_modes(stats, info.id)
     if not modes:
         return Markup("")
-    names = [n for n in SCORE_LABELS if any(n in scores for _, scores in modes)]
-    names += sorted({n for _, scores in modes for n in scores} - set(names))
-    rows = []
-    for mode, scores in modes:
-        cells = [
-            h("td", {}, f"{scores[n].value:g}", h("br"), h("small", {}, scores[n].date[:10]))
-            if n in scores
-            else h("td", {}, "–")
-            for n in names
-        ]
-        rows.append(h("tr", {}, h("th", {"scope": "row"}, mode.replace("-", " ").title()), cells))
+    return h(
+        "div",
+        {"class_": "stat-cards", "aria_label": f"{info.name}: best scores"},
+        [scores_card(stats, info.id, m, " · " if info.realtime else " ") for m in modes],
+    )
+
+
+def leaderboard(stats: Stats, info: GameInfo) -> Markup:
+    """Return the game's leaderboard on this device, once more than one name has played it."""
+    if len(stats.players(info.id)) < 2:
+        return Markup("")
+    board = stats.leaderboard(info.id)
     return h(
         "table",
-        {"class_": "stats-table"},
-        h("caption", {}, "Best scores"),
+        {"class_": "stats-table leaderboard"},
+        h("caption", {}, "Leaderboard (this device)"),
         h(
             "thead",
             {},
@@ -51,117 +276,53 @@ def best_scores_table(stats: Stats, info: GameInfo) -> Markup:
                 {},
                 [
                     h("th", {"scope": "col"}, c)
-                    for c in ["Mode"] + [SCORE_LABELS.get(n, n.title()) for n in names]
+                    for c in ("#", "Player", "Mode", "Won", "Win rate", "Best streak")
                 ],
             ),
         ),
-        h("tbody", {}, rows),
+        h(
+            "tbody",
+            {},
+            [
+                h(
+                    "tr",
+                    {},
+                    h("td", {}, i + 1),
+                    h("th", {"scope": "row"}, name_text(t.name)),
+                    h("td", {}, t.label),
+                    h("td", {}, t.wins),
+                    h("td", {}, percent(t.win_rate)),
+                    h("td", {}, t.best_streak),
+                )
+                for i, t in enumerate(board)
+            ],
+        ),
     )
 
 
 def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
-    """Return the Stats screen: the player's record per mode, the leaderboards, and best scores."""
+    """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard."""
     sections = []
     for info in games:
         bests = best_scores_table(stats, info)
         if info.realtime:
-            sections.append(
-                h(
-                    "section",
-                    {"class_": "stats-game"},
-                    h("h2", {}, info.name),
-                    bests or h("p", {"class_": "empty"}, "No scores yet."),
+            body: list[Any] = [
+                bests or h("p", {"class_": "empty"}, "No scores yet: finish a game to see them here.")
+            ]
+        else:
+            mine = stats.for_player(name, info.id)
+            cards = (
+                h("div", {"class_": "stat-cards"}, [tally_card(t) for t in mine])
+                if mine
+                else h(
+                    "p", {"class_": "empty"}, "No games against the computer yet as ", name_text(name), "."
                 )
             )
-            continue
-        mine = stats.for_player(name, info.id)
-        if mine:
-            table = h(
-                "table",
-                {"class_": "stats-table"},
-                h("caption", {}, name_text(name), " against the computer"),
-                h(
-                    "thead",
-                    {},
-                    h(
-                        "tr",
-                        {},
-                        [
-                            h("th", {"scope": "col"}, c)
-                            for c in (
-                                "Mode",
-                                "Played",
-                                "Won",
-                                "Lost",
-                                "Drawn",
-                                "Win rate",
-                                "Streak",
-                                "Best streak",
-                            )
-                        ],
-                    ),
-                ),
-                h(
-                    "tbody",
-                    {},
-                    [
-                        h(
-                            "tr",
-                            {},
-                            h("th", {"scope": "row"}, t.label),
-                            h("td", {}, t.played),
-                            h("td", {}, t.wins),
-                            h("td", {}, t.losses),
-                            h("td", {}, t.draws),
-                            h("td", {}, percent(t.win_rate)),
-                            h("td", {}, t.streak),
-                            h("td", {}, t.best_streak),
-                        )
-                        for t in mine
-                    ],
-                ),
-            )
-        else:
-            table = h("p", {"class_": "empty"}, "No games against the computer yet as ", name_text(name), ".")
-        board = stats.leaderboard(info.id)
-        leaders = (
-            h(
-                "table",
-                {"class_": "stats-table leaderboard"},
-                h("caption", {}, "Leaderboard (this device)"),
-                h(
-                    "thead",
-                    {},
-                    h(
-                        "tr",
-                        {},
-                        [
-                            h("th", {"scope": "col"}, c)
-                            for c in ("#", "Player", "Mode", "Won", "Win rate", "Best streak")
-                        ],
-                    ),
-                ),
-                h(
-                    "tbody",
-                    {},
-                    [
-                        h(
-                            "tr",
-                            {},
-                            h("td", {}, i + 1),
-                            h("th", {"scope": "row"}, name_text(t.name)),
-                            h("td", {}, t.label),
-                            h("td", {}, t.wins),
-                            h("td", {}, percent(t.win_rate)),
-                            h("td", {}, t.best_streak),
-                        )
-                        for i, t in enumerate(board)
-                    ],
-                ),
-            )
-            if board
-            else ""
-        )
-        sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), table, leaders, bests))
+            body = [
+                h("p", {"class_": "stat-who"}, name_text(name), " against the computer") if mine else "",
+                cards,
+            ]
+            body += [leaderboard(stats, info), bests]
+        sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), body))
     note = h("p", {"class_": "hint"}, "Only games against the computer count. Stats stay on this device.")
     return frame("Stats", join([note, *sections]), current="stats")

@@ -1,0 +1,141 @@
+"""Stats and Settings under CPython: results over time, streaks, best scores per mode, the leaderboard
+only with more than one name, nothing counted twice, and the Settings fields and Your data panel."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from boneyard.stats import MAX_DAYS, MAX_RUNS, Stats, stats_from_json
+from ui import settings_view, stats_view
+from ui.results import count_result
+from ui.session import Seat, Session
+
+
+def played(stats: Stats, *results: tuple[str, str], name: str = "Ana") -> None:
+    for day, result in results:
+        stats.record("dominoes", "classic-2", "Classic, 2 players", name, result, day)
+
+
+def test_a_tally_keeps_its_results_per_day_for_the_chart():
+    stats = Stats()
+    played(
+        stats, ("2026-11-29", "win"), ("2026-11-29", "loss"), ("2026-11-30", "win"), ("2026-11-30", "draw")
+    )
+    tally = stats.tallies[0]
+    assert tally.days == [["2026-11-29", 1, 1, 0], ["2026-11-30", 1, 0, 1]]
+    assert (tally.played, tally.streak, tally.best_streak) == (4, 0, 1)
+
+
+def test_days_are_capped_and_survive_the_json_round_trip():
+    stats = Stats()
+    for i in range(MAX_DAYS + 5):
+        played(stats, (f"2026-{1 + i // 28:02d}-{1 + i % 28:02d}", "win"))
+    again = stats_from_json(json.loads(json.dumps(stats.to_json())))
+    assert len(again.tallies[0].days) == MAX_DAYS and again.to_json() == stats.to_json()
+
+
+def test_stats_written_before_the_charts_still_load():
+    old = {
+        "tallies": [{"game": "dominoes", "mode": "classic-2", "name": "Ana", "wins": 2, "losses": 1}],
+        "bests": {"falling:sprint-norm": {"power": {"value": 12, "date": "2026-11-01"}}},
+    }
+    stats = stats_from_json(old)
+    assert stats.tallies[0].days == [] and stats.runs == {}
+    html = stats_view.stats_screen(stats, GAMES.values(), "Ana")
+    assert "67%" in html and "The chart of results starts with your next game." in html
+
+
+def test_a_run_is_kept_once_a_deal_however_often_it_is_reported():
+    stats = Stats()
+    scores = {"max": 4, "power": 19, "speed": 3.5}
+    assert stats.record_run("falling", "sprint-norm", scores, "2026-11-30", "deal-1")
+    assert not stats.record_run(
+        "falling", "sprint-norm", scores, "2026-11-30", "deal-1"
+    )  # game over + finish
+    assert stats.record_run("falling", "sprint-norm", scores, "2026-11-30", "deal-2")  # the same scores again
+    assert len(stats.runs["falling:sprint-norm"]) == 2
+    for i in range(MAX_RUNS + 3):
+        stats.record_run("falling", "sprint-norm", scores, "2026-11-30", f"more-{i}")
+    again = stats_from_json(json.loads(json.dumps(stats.to_json())))
+    assert len(again.runs["falling:sprint-norm"]) == MAX_RUNS and again.to_json() == stats.to_json()
+
+
+def test_a_finished_game_counts_once_and_a_reload_changes_nothing():
+    info = GAMES["dominoes"]
+    session = Session.start(
+        info, [Seat("human", "Ana"), Seat("computer", "Computer", "easy")], "classic-2", "C", {}
+    )
+    while not session.state.is_over():
+        session.play(session.state.legal_moves()[0])
+    stats = Stats()
+    assert count_result(stats, session, "Ana", "2026-11-30")
+    assert not count_result(stats, session, "Ana", "2026-11-30")
+    text = json.dumps(stats.to_json())
+    first = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
+    again = str(stats_view.stats_screen(stats_from_json(json.loads(text)), GAMES.values(), "Ana"))
+    assert first == again and stats.tallies[0].played == 1
+
+
+def test_the_leaderboard_shows_only_when_more_than_one_name_has_played():
+    stats = Stats()
+    played(stats, ("2026-11-30", "win"), ("2026-11-30", "loss"))
+    assert "Leaderboard" not in stats_view.stats_screen(stats, GAMES.values(), "Ana")
+    played(stats, ("2026-11-30", "win"), name="Bo")
+    html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
+    assert html.count("Leaderboard") == 1 and html.count('<bdi class="name">Bo</bdi>') == 1
+
+
+def test_a_mode_card_has_win_rate_streaks_and_a_chart_of_its_days():
+    stats = Stats()
+    played(stats, ("2026-11-29", "win"), ("2026-11-29", "win"), ("2026-11-30", "loss"), ("2026-11-30", "win"))
+    html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
+    card = html[html.index('data-mode="classic-2"') :]
+    assert "75%" in card and "4 played · 3 won · 1 lost" in card and "Best streak <strong>2</strong>" in card
+    chart = re.search(r'<svg class="stats-chart"[^>]*aria-label="([^"]*)"', card)
+    assert chart and chart.group(1) == "Results by day. 29 Nov: 2 won, 0 lost; 30 Nov: 1 won, 1 lost."
+    assert card.count('class="bar-won"') == 2 and card.count('class="bar-lost"') == 1
+
+
+def test_bonefall_shows_best_max_power_and_speed_per_mode_and_set_with_a_chart():
+    stats = Stats()
+    stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-29")
+    stats.record_scores("falling", "sprint-norm", {"max": 3, "power": 25, "speed": 2.5}, "2026-11-30")
+    stats.record_scores("falling", "marathon-max", {"max": 7, "power": 120, "speed": 9.8}, "2026-11-30")
+    stats.record_run("falling", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-29", "a")
+    stats.record_run("falling", "sprint-norm", {"max": 3, "power": 25, "speed": 2.5}, "2026-11-30", "b")
+    html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
+    section = html[html.index("<h2>Bonefall</h2>") :]
+    assert "Sprint · Norm" in section and "Marathon · Max" in section
+    sprint = section[section.index('data-mode="sprint-norm"') :]
+    assert re.search(r'stat-big">25<', sprint) and "best power" in sprint
+    assert ">4<small>29 Nov</small>" in sprint and ">3.5<small>29 Nov</small>" in sprint
+    assert "Power of the last 2 games, oldest first: 19, 25." in sprint
+    assert sprint.count('class="bar-best"') == 1
+
+
+def test_settings_show_sound_speed_hints_and_your_data():
+    html = str(settings_view.settings_screen(Settings(sound=False, speed="fast"), False, []))
+    assert 'id="set-sound"' in html and 'id="set-hints" type="checkbox" data-setting="hints" checked' in html
+    assert re.search(r'<option value="fast" selected>Fast</option>', html)
+    assert 'data-action="export-data"' in html and 'id="import-file"' in html and 'type="file"' in html
+    assert "Records kept aside" in html and "Nothing is kept aside." in html
+    assert "Checking whether your browser keeps" in html
+
+
+def test_the_storage_lines_speak_plainly():
+    assert settings_view.file_size(0) == "0 bytes" and settings_view.file_size(14_321) == "14 KB"
+    assert settings_view.file_size(2_500_000) == "2.5 MB"
+    assert "Not persistent" in settings_view.persist_text(False)
+    assert settings_view.persist_text(True).startswith("Persistent")
+    assert "does not say" in settings_view.persist_text(None, checked=True)
+    assert "of the 1.2 GB" in settings_view.usage_text(100, 20_000_000, 1_200_000_000)
+
+
+def test_a_refused_import_says_why_and_that_nothing_changed():
+    data = settings_view.DataInfo(file_name="<b>x</b>.json", refusal="This file is not a Boneyard backup.")
+    html = str(settings_view.settings_screen(Settings(), False, [], data))
+    assert 'id="import-refused" role="alert"' in html and "&lt;b&gt;x&lt;/b&gt;.json" in html
+    assert "Nothing you have stored was changed." in html

@@ -1,17 +1,24 @@
-"""Heptalion in the page: a seeded game against Automa+ by clicking, the select/undo/redo/confirm flow,
-only legal targets clickable, a 3-player game with an elimination, a random board across a reload,
-the puzzle's maximum, and no sideways scrolling on a phone."""
+"""Heptalion in the page: a seeded game against the computer played to the end by clicks (placing at once,
+the default), the Confirm flow with undo and redo, only legal targets clickable, a 3-player game with an
+elimination, a random board across a reload, the puzzle's maximum, the table fitting one screen at three
+viewports with the tray still from turn to turn, take-back, review, the keyboard focus moving to the
+board, and the accessibility audit."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from boneyard import saves
 from boneyard.games import GAMES
 from boneyard.games.heptalion.rules import selection_targets
 from ui.session import Seat, Session
 
+from . import fit
 from .conftest import local_storage, reload_ready
 
 INFO = GAMES["heptalion"]
@@ -25,10 +32,9 @@ TURN_OR_OVER = (
 def seeded(seats: list[Seat], seed: int, **options: Any) -> Session:
     """Return a new session as this screen would have started it."""
     options = {"players": len(seats), **options}
-    session = Session.start(
+    return Session.start(
         INFO, seats, f"game-original-{len(seats)}", f"Game, {len(seats)} players", options, seed=seed
     )
-    return session
 
 
 def plant(page: Any, session: Session) -> None:
@@ -48,11 +54,14 @@ def wait_turn(page: Any, seat: int = 0) -> bool:
 
 
 def click_first_placement(page: Any) -> None:
-    """Click the first playable tile, its first target space, its first second space, and Confirm."""
+    """Click the first playable tile, its first target space, its first second space (unless the choice
+    completed itself), and Confirm when the table asks for it."""
     page.locator("button.hx-tile").first.click()
     page.locator("button.hx-cell").first.click()
-    page.locator("button.hx-cell:not(.is-first)").first.click()
-    page.click("#hx-confirm")
+    if page.locator(".hx-cell.is-first").count() and not page.locator(".hx-domino.is-pending").count():
+        page.locator("button.hx-cell:not(.is-first)").first.click()
+    if page.locator("#hx-confirm").count():
+        page.click("#hx-confirm")
 
 
 def cpython_choice(view: dict[str, Any]) -> str:
@@ -65,19 +74,35 @@ def cpython_choice(view: dict[str, Any]) -> str:
     return f"{sym[first]}-{sym[second]}@{first},{second}"
 
 
-def test_a_full_seeded_game_against_automa_by_clicking(app_page, watch):
-    page = app_page
-    session = seeded(
-        [Seat("human", "Ann"), Seat("computer", "Automa+ 2 (Hard)", "hard")], seed=20260501, start=0
-    )
-    twin = Session.from_json("heptalion", json.loads(json.dumps(session.to_json())))
-    plant(page, session)
-    clicks = 0
+def set_place_at_once(page: Any, on: bool) -> None:
+    """Switch "Place at once" in the table's More menu."""
+    page.click("#hx-menu")
+    box = page.locator("#hx-place-at-once")
+    if box.is_checked() != on:
+        box.click()
+        page.wait_for_function(f"document.querySelector('#hx-confirm') {'===' if on else '!=='} null")
+    if page.get_attribute("#hx-menu", "aria-expanded") == "true":
+        page.click("#hx-menu")
+
+
+def play_to_the_end(page: Any, limit: int = 30) -> int:
+    """Place the first placement at each of seat 0's turns until the game is over; return the turns."""
+    turns = 0
     while not wait_turn(page):
         click_first_placement(page)
-        clicks += 1
-        assert clicks <= 14
-    # The same game under CPython: the same clicks and the same Automa+ answers.
+        turns += 1
+        assert turns <= limit
+    return turns
+
+
+def test_a_full_seeded_game_against_the_computer_by_clicking(app_page, watch):
+    page = app_page
+    session = seeded([Seat("human", "Ann"), Seat("computer", "Computer", "hard")], seed=20260501, start=0)
+    twin = Session.from_json("heptalion", json.loads(json.dumps(session.to_json())))
+    plant(page, session)
+    assert page.locator("#hx-confirm").count() == 0  # places at once by default
+    play_to_the_end(page, 14)
+    # The same game under CPython: the same clicks and the same computer answers.
     while not twin.state.is_over():
         if twin.computer_to_move():
             twin.computer_move()
@@ -85,63 +110,66 @@ def test_a_full_seeded_game_against_automa_by_clicking(app_page, watch):
             twin.play(cpython_choice(twin.state.view(0)))
     outcome = twin.state.outcome()
     assert page.locator(".hx-domino").count() == len(twin.state.covered)
-    results = page.locator(".hx-results").inner_text()
-    assert f"{twin.seats[outcome.winner].name} wins" in results
-    assert "Play again" in page.locator(".hx-controls").inner_text()
+    owners = {seat for seat, _ in twin.state.covered}
+    for seat in owners:
+        assert page.locator(f".hx-domino.hx-own-{seat}").count() == [s for s, _ in twin.state.covered].count(
+            seat
+        )
+    results = page.locator("#kit-results").inner_text()
+    assert ("You win!" if outcome.winner == 0 else "Computer wins") in results
+    assert "Play again" in results and "(shared)" not in results
     assert KEY not in local_storage(page)  # a finished game's save is dropped
-    stats = local_storage(page).get("boneyard:stats", "")
-    assert "heptalion" in stats
+    assert "heptalion" in local_storage(page).get("boneyard:stats", "")
     watch.assert_clean(page)
 
 
 def test_select_undo_redo_confirm_and_only_legal_targets(app_page, watch):
     page = app_page
-    session = seeded([Seat("human", "Ann"), Seat("computer", "Automa+ 2 (Easy)", "easy")], seed=77, start=0)
+    session = seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=77, start=0)
     view = session.state.view(0)
     targets = selection_targets(view["legal_moves"])
     plant(page, session)
     wait_turn(page)
-    # Only playable tiles are buttons, and nothing on the board before a tile is chosen.
-    tiles = page.locator("button.hx-tile").evaluate_all("els => els.map(e => e.dataset.value)")
-    assert sorted(tiles) == sorted(targets)
-    assert page.locator(".hx-tile").count() == len(view["hand"]) + len(session.state.view(1)["hand"])
-    assert page.locator("button.hx-cell").count() == 0
-    tile = tiles[0]
-    page.click(f"button.hx-tile[data-value='{tile}']")
-    spaces = page.locator("button.hx-cell").evaluate_all("els => els.map(e => +e.dataset.value)")
-    assert sorted(spaces) == sorted(targets[tile])
-    first = spaces[0]
-    page.click(f"button.hx-cell[data-value='{first}']")
-    seconds = page.locator("button.hx-cell:not(.is-first)").evaluate_all(
-        "els => els.map(e => +e.dataset.value)"
-    )
-    assert sorted(seconds) == sorted(targets[tile][first])
-    # Tapping the first space again resets it.
-    page.click(f"button.hx-cell[data-value='{first}']")
-    assert page.locator(".hx-cell.is-first").count() == 0
-    page.click(f"button.hx-cell[data-value='{first}']")
-    page.click(f"button.hx-cell[data-value='{seconds[0]}']")
-    assert page.locator(".hx-domino.is-pending").count() == 1
-    assert page.locator("#hx-confirm").is_enabled()
-    page.click("#hx-undo")
-    assert page.locator(".hx-domino.is-pending").count() == 0
-    assert page.locator(".hx-cell.is-first").count() == 1
-    assert page.locator("#hx-confirm").is_disabled()
-    page.click("#hx-redo")
-    assert page.locator(".hx-domino.is-pending").count() == 1
-    # Selecting another tile changes the choice.
-    if len(tiles) > 1:
-        page.click(f"button.hx-tile[data-value='{tiles[1]}']")
-        assert page.locator(".hx-domino.is-pending").count() == 0
-        assert page.get_attribute(f"button.hx-tile[data-value='{tiles[1]}']", "aria-pressed") == "true"
-        page.click("#hx-undo")
+    set_place_at_once(page, False)
+    try:
+        # Only playable tiles are buttons, and nothing on the board before a tile is chosen.
+        tiles = page.locator("button.hx-tile").evaluate_all("els => els.map(e => e.dataset.value)")
+        assert sorted(tiles) == sorted(targets)
+        assert page.locator("#kit-tray .hx-tile").count() == len(view["hand"])
+        assert page.locator(".kit-seat .hx-tile").count() == len(session.state.view(1)["hand"])
+        assert page.locator("button.hx-cell").count() == 0
+        tile = next(t for t in tiles if any(len(v) > 1 for v in targets[t].values()))
+        page.click(f"button.hx-tile[data-value='{tile}']")
+        spaces = page.locator("button.hx-cell").evaluate_all("els => els.map(e => +e.dataset.value)")
+        assert sorted(spaces) == sorted(targets[tile])
+        first = next(s for s in spaces if len(targets[tile][s]) > 1)
+        page.click(f"button.hx-cell[data-value='{first}']")
+        seconds = page.locator("button.hx-cell:not(.is-first)").evaluate_all(
+            "els => els.map(e => +e.dataset.value)"
+        )
+        assert sorted(seconds) == sorted(targets[tile][first])
+        # Tapping the first space again resets it.
+        page.click(f"button.hx-cell[data-value='{first}']")
+        assert page.locator(".hx-cell.is-first").count() == 0
+        page.click(f"button.hx-cell[data-value='{first}']")
+        page.click(f"button.hx-cell[data-value='{seconds[0]}']")
         assert page.locator(".hx-domino.is-pending").count() == 1
-    page.click("#hx-confirm")
-    wait_turn(page)
-    saved = json.loads(local_storage(page)[KEY])
-    moves = saved["state"]["game_state"]["moves"]
-    assert len(moves) >= 2 and {int(x) for x in moves[0].split("@")[1].split(",")} == {first, seconds[0]}
-    assert page.locator(".hx-domino.is-latest").count() == 1
+        assert page.locator("#hx-confirm").is_enabled()
+        page.click("#hx-undo")
+        assert page.locator(".hx-domino.is-pending").count() == 0
+        assert page.locator(".hx-cell.is-first").count() == 1
+        assert page.locator("#hx-confirm").is_disabled()
+        page.click("#hx-redo")
+        assert page.locator(".hx-domino.is-pending").count() == 1
+        page.click("#hx-confirm")
+        wait_turn(page)
+        saved = json.loads(local_storage(page)[KEY])
+        moves = saved["state"]["game_state"]["moves"]
+        assert len(moves) >= 2 and {int(x) for x in moves[0].split("@")[1].split(",")} == {first, seconds[0]}
+        assert page.locator(".hx-domino.is-latest").count() == 1
+        assert page.locator(".hx-domino.is-recent").count() == 1  # the computer's reply
+    finally:
+        set_place_at_once(page, True)
     watch.assert_clean(page)
 
 
@@ -149,18 +177,16 @@ def test_three_players_with_an_elimination(app_page, watch):
     page = app_page
     seats = [
         Seat("human", "Ann"),
-        Seat("computer", "Automa+ 2 (Easy)", "easy"),
-        Seat("computer", "Automa+ 3 (Medium)", "medium"),
+        Seat("computer", "Computer 1", "easy"),
+        Seat("computer", "Computer 2", "medium"),
     ]
     plant(page, seeded(seats, seed=3, start=0))
-    assert "Set aside face up" in page.locator(".hx-table").inner_text()
-    while not wait_turn(page):
-        click_first_placement(page)
+    assert page.locator(".kit-seat").count() == 2
+    play_to_the_end(page)
     text = page.locator(".hx-table").inner_text()
-    assert "is eliminated" in text
     assert page.locator(".hx-placings tbody tr").count() == 3
-    assert text.count("2nd (shared)") == 2
-    assert page.locator(".hx-chip.is-out").count() == 2 and page.locator(".hx-chip.is-winner").count() == 1
+    assert page.locator("#kit-results").inner_text().count("2nd (shared)") == 2
+    assert "out 1st" in text and "out 2nd" in text
     watch.assert_clean(page)
 
 
@@ -175,20 +201,20 @@ def test_a_random_board_game_survives_a_reload(app_page, watch):
     page.select_option("#hx-start", "0")
     page.click("#start-game")
     page.wait_for_selector(".hx-table")
-    assert "Heptalion (Random)" in local_storage(page)[KEY] or "random" in local_storage(page)[KEY]
+    assert "random" in local_storage(page)[KEY]
     wait_turn(page)
     click_first_placement(page)
     wait_turn(page)
     cells = "els => els.map(e => e.dataset.space + e.className).join('|')"
     before = page.locator(".hx-cell").evaluate_all(cells)
     covered = page.locator(".hx-domino").count()
-    caption = page.locator(".hx-caption").inner_text()
-    assert "Random board #" in caption
+    caption = page.locator("#hx-caption").inner_text()
+    assert caption.startswith("Random board") and not re.search(r"\d{5,}", caption)
     reload_ready(page)
     page.wait_for_selector(".hx-table")
     assert page.locator(".hx-cell").evaluate_all(cells) == before
     assert page.locator(".hx-domino").count() == covered
-    assert page.locator(".hx-caption").inner_text() == caption
+    assert page.locator("#hx-caption").inner_text() == caption
     watch.assert_clean(page)
 
 
@@ -201,9 +227,11 @@ def test_puzzle_maximum_and_phone_width(app_page, watch):
     page.click("#start-game")
     page.wait_for_selector(".hx-table.is-solo")
     page.click("#hx-show-max")
-    page.wait_for_selector("#hx-max")
-    assert "The maximum on this board is 24 tiles" in page.locator("#hx-max").inner_text()
+    page.wait_for_selector("#hx-toggle-layout")
+    assert "the maximum is 24" in page.locator("#kit-tray").inner_text()
     assert page.locator(".hx-board.is-solution .hx-domino").count() == 24
+    page.click("#hx-toggle-layout")
+    assert page.locator(".hx-board.is-solution").count() == 0
     page.set_viewport_size({"width": 360, "height": 740})
     try:
         for hash_ in ("#/play/heptalion", "#/setup/heptalion"):
@@ -218,8 +246,148 @@ def test_puzzle_maximum_and_phone_width(app_page, watch):
         page.click("#start-game")
         page.wait_for_selector(".hx-table")
         page.wait_for_timeout(200)
-        over = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert over <= 0, f"a 4-player table scrolls sideways by {over}px at 360px"
+        fit.assert_fits(page, "a 4-player table at 360x740")
+        assert page.locator(".kit-seat").count() == 3
     finally:
         page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)
+
+
+@pytest.mark.parametrize("size", fit.VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_table_fits_the_viewport_and_the_tray_stays_still_through_a_whole_game(app_page, watch, size):
+    """At every viewport, from the deal to the result: no page scroll, the title in view at the start, the
+    tray and its buttons in the same place at every one of your turns, cells of 40 px or more, tiles at
+    least 44 px wide; the board stays visible under the result."""
+    page = app_page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "medium")], seed=5, start=0))
+        wait_turn(page)
+        fit.assert_opens_at_top(page, "start")
+        first = fit.snapshot(page)
+        turns = 0
+        while not wait_turn(page):
+            fit.assert_fits(page, f"turn {turns}")
+            fit.assert_still(first, fit.snapshot(page), f"turn {turns}")
+            tile = page.locator("#kit-tray button.hx-tile").first.bounding_box()
+            assert tile["width"] >= 44, f"hand tiles are {tile['width']} px wide"
+            cell = page.locator(".hx-cell").first.bounding_box()
+            assert cell["width"] >= 40, f"cells are {cell['width']} px"
+            click_first_placement(page)
+            turns += 1
+        assert turns > 3
+        fit.assert_fits(page, "end")
+        fit.assert_still(first, fit.snapshot(page, [".kit-tray", ".kit-message"]), "end")
+        assert page.locator("#kit-results").count() and page.locator(".hx-board").count()
+        page.click("#kit-fold")
+        assert page.locator("#kit-results-body").is_hidden()
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)
+
+
+def test_the_zoomed_board_keeps_its_pan_across_moves(app_page, watch):
+    page = app_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=8, start=0))
+        wait_turn(page)
+        stage = "document.getElementById('hx-stage')"
+        span = page.evaluate(f"{stage}.scrollWidth - {stage}.clientWidth")
+        assert span > 0, "a phone's board pans (cells of 40 px do not all fit)"
+        assert abs(page.evaluate(f"{stage}.scrollLeft") - span / 2) <= 2, "it opens centred"
+        page.evaluate(f"{stage}.scrollLeft = 0")
+        page.wait_for_timeout(50)
+        page.locator("#kit-tray button.hx-tile").last.click()
+        assert page.evaluate(f"{stage}.scrollLeft") <= 40 or page.evaluate(
+            "document.activeElement.classList.contains('hx-cell')"
+        )
+        page.click("#hx-zoom-out")
+        assert page.locator("#hx-zoom-out").is_disabled()
+        assert page.evaluate(f"{stage}.scrollWidth - {stage}.clientWidth") <= 1, "zoomed out, it all fits"
+        page.click("#hx-zoom-in")
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)
+
+
+def test_keyboard_picks_a_tile_then_the_focus_is_on_the_board(app_page, watch):
+    page = app_page
+    plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=12, start=0))
+    wait_turn(page)
+    page.locator("#kit-tray button.hx-tile").first.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.classList.contains('hx-cell')"), "focus on the first target"
+    placed = page.locator(".hx-domino").count()
+    for _ in range(3):
+        if page.locator(".hx-domino").count() > placed:
+            break
+        page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('.hx-domino').length > {placed}")
+    assert page.evaluate("document.activeElement.closest('#kit-tray') !== null"), "back at the tray"
+    wait_turn(page)
+    watch.assert_clean(page)
+
+
+def test_take_back_returns_to_your_previous_turn_and_the_game_is_not_counted(app_page, watch):
+    page = app_page
+    plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=31, start=0))
+    wait_turn(page)
+    assert page.locator("#take-back").is_disabled(), "nothing to take back before your first move"
+    hand = page.locator("#kit-tray .hx-tile").evaluate_all("els => els.map(e => e.dataset.tile)")
+    click_first_placement(page)
+    wait_turn(page)
+    assert page.locator(".hx-domino").count() == 2
+    page.click("#take-back")
+    page.wait_for_function("document.querySelectorAll('.hx-domino').length === 0")
+    assert page.locator("#kit-tray .hx-tile").evaluate_all("els => els.map(e => e.dataset.tile)") == hand
+    play_to_the_end(page)
+    assert "Not counted in your stats: you took back 1 move." in page.locator("#kit-results").inner_text()
+    watch.assert_clean(page)
+
+
+def test_review_steps_through_the_finished_game_with_the_board_as_it_was(app_page, watch):
+    page = app_page
+    plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=41, start=0))
+    play_to_the_end(page)
+    placed = page.locator(".hx-domino").count()
+    page.click("#review")
+    where = page.locator("#review-where")
+    where.wait_for()
+    assert f"Move {placed} of {placed}" in where.inner_text()
+    page.click("#review-first")
+    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 0 ')")
+    assert page.locator(".hx-domino").count() == 0
+    assert page.locator(".kit-seat .hx-tile").count() == 14, "the other hand is face up"
+    page.click("#review-forward")
+    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 1 ')")
+    assert page.locator(".hx-domino.is-face").count() == 1
+    page.click("#review-last")
+    page.click("#review-close")
+    page.wait_for_selector("#kit-results")
+    watch.assert_clean(page)
+
+
+@pytest.mark.parametrize("theme", ["felt", "light", "dark"])
+def test_the_table_passes_the_accessibility_audit(app_page, base_url, watch, theme):
+    page = app_page
+    page.evaluate("location.hash = '#/settings'")
+    page.wait_for_selector("[data-setting=theme]")
+    page.select_option("[data-setting=theme]", theme)
+    plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=6, start=0))
+    wait_turn(page)
+    page.locator("#kit-tray button.hx-tile").first.click()
+    page.click("#hx-menu")
+    for state in ("play", "result"):
+        if state == "result":
+            page.click("#hx-menu")
+            play_to_the_end(page)
+        results = Axe().run(page)
+        serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+        assert not serious, json.dumps(
+            [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1
+        )
+    page.evaluate("location.hash = '#/settings'")
+    page.wait_for_selector("[data-setting=theme]")
+    page.select_option("[data-setting=theme]", "felt")
     watch.assert_clean(page)

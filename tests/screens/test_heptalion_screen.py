@@ -23,11 +23,13 @@ INFO = GAMES["heptalion"]
 class Table:
     """A session with the screen, as the app drives it (computer moves played at once)."""
 
-    def __init__(self, form: dict[str, Any], seed: int = 7, settings_name: str = "Ann") -> None:
+    def __init__(
+        self, form: dict[str, Any], seed: int = 7, settings_name: str = "Ann", quick: bool = False
+    ) -> None:
         self.screen = HeptalionScreen()
         self.screen.custom_fields(form)
         mode, players = self.screen.mode_from_form(form)
-        self.settings = Settings().replace(name=settings_name)
+        self.settings = Settings().replace(name=settings_name, place_at_once=quick)
         seats = self.screen.seats_from_form(form, self.settings)  # as the app's start_game does
         assert len(seats) == players
         self.session = Session.start(INFO, seats, mode.key, mode.label, mode.options, seed=seed)
@@ -76,11 +78,25 @@ class Table:
         return re.findall(rf'data-action="{kind}" data-value="([^"]+)"', self.html)
 
 
-def first_legal(table: Table) -> tuple[str, int, int]:
+def first_legal(table: Table, choices: bool = False) -> tuple[str, int, int]:
+    """Return the first legal placement (with ``choices``: one whose first space has two second spaces)."""
     targets = selection_targets(table.view()["legal_moves"])
-    tile = sorted(targets)[0]
-    first = sorted(targets[tile])[0]
-    return tile, first, targets[tile][first][0]
+    options = [(t, a, b) for t in sorted(targets) for a in sorted(targets[t]) for b in targets[t][a]]
+    if choices:
+        options = [o for o in options if len(targets[o[0]][o[1]]) > 1] or options
+    return options[0]
+
+
+def place(table: Table) -> None:
+    """Place the first legal placement by clicks: tile, space, (second space), (Confirm)."""
+    tile, first, second = first_legal(table)
+    before = len(table.session.state.covered)
+    table.act("tile", tile)
+    table.act("space", str(first))
+    if table.screen._choice(table.ctx())[2] is None and len(table.session.state.covered) == before:
+        table.act("space", str(second))
+    if not table.settings.place_at_once:
+        table.act("confirm")
 
 
 def test_modes_and_default_setup():
@@ -142,17 +158,16 @@ def test_only_playable_tiles_and_matching_spaces_are_clickable():
     targets = selection_targets(table.view()["legal_moves"])
     assert sorted(table.clickable("tile")) == sorted(targets)
     assert table.clickable("space") == []  # nothing on the board before a tile is chosen
-    tile = sorted(targets)[0]
+    tile, first, _ = first_legal(table, choices=True)
     table.act("tile", tile)
     assert sorted(int(s) for s in table.clickable("space")) == sorted(targets[tile])
-    first = sorted(targets[tile])[0]
     table.act("space", str(first))
     assert sorted(int(s) for s in table.clickable("space")) == sorted(targets[tile][first] + [first])
 
 
 def test_select_undo_redo_confirm_flow():
     table = Table({"start": "0"}, seed=11)
-    tile, first, second = first_legal(table)
+    tile, first, second = first_legal(table, choices=True)
     table.act("tile", tile)
     table.act("space", str(first))
     table.act("space", str(first))  # tapping the first space again resets it
@@ -184,7 +199,8 @@ def test_selecting_another_tile_changes_the_choice():
     table.act("space", str(sorted(targets[a])[0]))
     table.act("tile", b)
     assert table.screen._choice(table.ctx()) == (b, None, None)
-    assert f'data-value="{b}" data-tile="{b}" aria-pressed="true"' in table.html
+    assert f'id="hx-t-{b}"' in table.html
+    assert re.search(rf'data-value="{b}" data-tile="{b}" id="hx-t-{b}" aria-pressed="true"', table.html)
 
 
 def test_illegal_clicks_are_ignored():
@@ -196,29 +212,33 @@ def test_illegal_clicks_are_ignored():
     assert table.session.state.covered == [] and table.ui.get("at", 0) == before.get("at", 0)
 
 
-def test_computer_turn_says_automa_is_thinking():
+def test_computer_turn_says_the_computer_is_thinking():
     table = Table({"start": "1", "who_1": "easy"}, seed=5)
     assert table.session.computer_to_move()
-    assert "Automa+ is thinking…" in table.html
+    assert "Computer</bdi> is thinking…" in table.html and "Automa" not in table.html
+    assert [s.name for s in table.session.seats] == ["Ann", "Computer"]
+    four = Table({"players": "4", "start": "0"}, seed=5)
+    assert [s.name for s in four.session.seats] == ["Ann", "Computer 1", "Computer 2", "Computer 3"]
 
 
 def test_full_game_against_automa_ends_with_placings_and_play_again():
     table = Table({"start": "0", "who_1": "easy"}, seed=21)
     while not table.session.state.is_over():
-        tile, first, second = first_legal(table)
-        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
-            table.act(action, value)
+        place(table)
     html = table.html
-    assert 'class="hx-results"' in html and "2nd (shared)" in html and "1st" in html
+    assert 'id="kit-results"' in html and "1st" in html and "<td>2nd</td>" in html
+    assert "(shared)" not in html  # with two players the loser is simply 2nd
     assert 'data-action="start-game"' in html
-    assert any("wins" in a for a in table.announced)
+    assert any("win" in a for a in table.announced)
     loser = table.view()["eliminated"][0]
     names = [seat.name for seat in table.session.seats]
-    status = re.search(r'<p class="hx-status-main">(.*?)</p>', html).group(1)
+    status = re.search(r'<p class="kit-turn"[^>]*>(?:<span>)?(.*?)(?:</span>)?</p>', html).group(1)
     if loser == 0:
         assert status == f'None of your tiles fits: <bdi class="name">{names[1]}</bdi> wins.'
+        assert "Computer wins</h2>" in html
     else:
         assert status == f'<bdi class="name">{names[1]}</bdi> cannot place a tile: you win!'
+        assert "You win!</h2>" in html
     # Play again: the loser of the game starts.
     loser = table.view()["eliminated"][0]
     form: dict[str, Any] = {}
@@ -231,9 +251,7 @@ def test_three_players_with_an_elimination_is_announced():
     table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "0"}, seed=2)
     assert "Set aside face up" in table.html
     while not table.session.state.is_over():
-        tile, first, second = first_legal(table)
-        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
-            table.act(action, value)
+        place(table)
     view = table.view()
     assert len(view["eliminated"]) == 2
     assert "is eliminated" in " ".join(table.announced)
@@ -244,15 +262,15 @@ def test_hidden_hands_on_one_device_use_a_privacy_screen():
     table = Table(
         {"opponents": "device", "_opp": "device", "hands": "hidden", "start": "0", "name_1": "Bob"}, seed=4
     )
-    assert "hx-privacy" in table.html and 'Pass the device to <bdi class="name">Ann</bdi>' in table.html
+    assert "kit-gate" in table.html and 'Pass the device to <bdi class="name">Ann</bdi>' in table.html
     assert table.clickable("tile") == []
-    table.act("reveal")
-    assert "hx-privacy" not in table.html and table.clickable("tile")
-    # Bob's hand is hidden from Ann.
-    assert 'aria-label="14 hidden tiles"' in table.html
-    tile, first, second = first_legal(table)
-    for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
-        table.act(action, value)
+    assert "Ann</bdi>'s tiles are hidden." in table.html
+    table.act("kit-reveal")
+    assert "kit-gate" not in table.html and table.clickable("tile")
+    # Bob's hand is hidden from Ann: his seat shows backs, no faces.
+    bob = re.search(r'<li class="kit-seat[^"]*" data-seat="1".*?</li>', table.html).group(0)
+    assert "kit-back" in bob and "hx-tile" not in bob and "14 tiles" in bob
+    place(table)
     assert 'Pass the device to <bdi class="name">Bob</bdi>' in table.html
     assert table.clickable("tile") == []
 
@@ -263,19 +281,15 @@ def test_puzzle_shows_the_true_maximum_and_a_layout_and_takes_back():
     assert 'id="hx-show-max"' in table.html
     table.act("show-max")
     assert table.session.extra["hx_max"]["max"] == 24
-    assert "The maximum on this board is 24 tiles" in table.html
+    assert "the maximum is 24" in table.html
     assert table.html.count("hx-domino is-") >= 24  # the optimal layout, face up
-    tile, first, second = first_legal(table)
-    for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
-        table.act(action, value)
+    place(table)
     assert len(table.session.state.covered) == 1
     table.act("takeback")
     assert table.session.state.covered == []
     # a puzzle resumed from its save takes back too (no undo records then: it replays the others)
     for _ in range(2):
-        tile, first, second = first_legal(table)
-        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
-            table.act(action, value)
+        place(table)
     placed = [m for _, m in table.session.state.covered]
     table.session.state = table.session.info.from_dict(table.session.state.to_dict())
     assert not table.session.state.can_undo()
@@ -312,15 +326,16 @@ def test_each_symbol_has_its_own_shape(sym):
     assert list(shapes.values()).count(shapes[sym]) == 1
 
 
-def test_your_panel_comes_first():
+def test_the_others_sit_around_you_and_your_tiles_are_in_the_tray():
     table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "2"}, seed=8)
-    seats = re.findall(r'class="hx-panel[^"]*" data-seat="(\d)"', table.html)
-    assert seats[0] == "0" and sorted(seats) == ["0", "1", "2"]
+    seats = re.findall(r'class="kit-seat[^"]*" data-seat="(\d)" data-pos="(\w+)"', table.html)
+    assert seats == [("1", "left"), ("2", "right")]
+    assert 'id="kit-tray"' in table.html and "Your tiles" in table.html
 
 
 def test_keys_undo_and_clear_but_leave_letters_to_the_browser():
     table = Table({"start": "0"}, seed=11)
-    tile, first, _ = first_legal(table)
+    tile, first, _ = first_legal(table, choices=True)
     table.act("tile", tile)
     table.act("space", str(first))
     assert table.screen.on_key(table.ctx(), "r") is False
@@ -370,9 +385,7 @@ def test_the_screen_words_every_ending_from_the_facts_and_the_names():
 def test_a_finished_game_on_one_device_names_the_winner():
     table = Table({"opponents": "device", "_opp": "device", "start": "0", "name_1": "Bob"}, seed=5)
     while not table.session.state.is_over():
-        tile, first, second = first_legal(table)
-        for action, value in (("tile", tile), ("space", str(first)), ("space", str(second)), ("confirm", "")):
-            table.act(action, value)
+        place(table)
     view = table.view()
     winner, loser = view["outcome"]["winners"][0], view["eliminated"][0]
     names = ["Ann", "Bob"]
@@ -380,3 +393,103 @@ def test_a_finished_game_on_one_device_names_the_winner():
         f'<bdi class="name">{names[loser]}</bdi> cannot place a tile: <bdi class="name">{names[winner]}</bdi> wins!'
         in table.html
     )
+
+
+def test_place_at_once_places_on_the_second_space_without_confirm():
+    table = Table({"start": "0", "who_1": "easy"}, seed=11, quick=True)
+    assert 'id="hx-confirm"' not in table.html and 'data-setting="place_at_once"' in table.html
+    tile, first, second = first_legal(table, choices=True)
+    table.act("tile", tile)
+    assert table.ui.get("focus") is None  # after_render moved the focus (and popped the request)
+    table.act("space", str(first))
+    assert table.session.state.covered == []
+    table.act("space", str(second))
+    covered = table.session.state.covered
+    assert covered and covered[0][0] == 0 and sorted(covered[0][1].spaces) == sorted((first, second))
+    assert any("You placed" in a for a in table.announced)
+
+
+def test_a_first_space_with_one_way_on_completes_the_choice():
+    table = Table({"start": "0"}, seed=11)
+    targets = selection_targets(table.view()["legal_moves"])
+    tile, first = next((t, a) for t in sorted(targets) for a in sorted(targets[t]) if len(targets[t][a]) == 1)
+    table.act("tile", tile)
+    table.act("space", str(first))
+    assert table.screen._choice(table.ctx()) == (tile, first, targets[tile][first][0])
+    assert (
+        "is-pending" in table.html
+        and '<button data-focus="true" type="button" class="btn kit-btn btn-primary" data-action="confirm"'
+        in table.html
+    )
+
+
+def test_who_placed_each_domino_shows_and_faces_turn_up():
+    table = Table({"start": "0", "who_1": "easy"}, seed=11, quick=True)
+    for _ in range(3):
+        place(table)
+    owners = [seat for seat, _ in table.session.state.covered]
+    html = table.html
+    for seat in set(owners):
+        assert f"hx-domino is-h hx-own-{seat}" in html or f"hx-domino is-v hx-own-{seat}" in html
+    assert "placed by You" in html and "placed by <bdi" not in html
+    assert html.count(" is-recent") == 1  # the computer's reply since your last placement
+    assert "is-face" not in html
+    table.act("faces")
+    assert html.count("hx-domino") <= table.html.count("is-face") + 1
+    assert table.screen._faces is True  # kept for the next game
+
+
+def test_the_copy_says_you_plain_words_and_plurals():
+    form: dict[str, Any] = {}
+    setup = str(SCREEN.custom_fields(form))
+    assert "Automa" not in setup and "Computer, medium" in setup
+    assert "Lab" not in str(SCREEN.modes()) and "Other boards" in str(SCREEN.modes())
+    table = Table({"board": "random", "start": "0"}, seed=9)
+    assert "Random board · 0 placed" in table.html
+    assert not re.search(r"\d{6,}", re.sub(r"<[^>]*>", " ", table.html))  # no long board numbers
+    assert hv.tiles_word(1) == "1 tile" and hv.tiles_word(2) == "2 tiles"
+    assert hv.event_text({"kind": "eliminated", "seat": 0, "order": 1}, ["Ann"], you=0).startswith(
+        "You are out"
+    )
+    solo = Table({"mode": "fit", "fit_board": "original"}, seed=1)
+    while not solo.session.state.is_over():
+        place(solo)
+    assert "Winner" not in solo.html and "is-winner" not in solo.html
+    assert re.search(r"You fitted \d+ tiles\.", solo.html)
+
+
+def test_zoom_steps_within_bounds_and_the_menu_opens_and_closes():
+    table = Table({"start": "0"}, seed=3)
+    assert "hx-stage hx-zoom-0" in table.html
+    for _ in range(5):
+        table.act("zoom", "1")
+    assert "hx-zoom-2" in table.html and re.search(r'id="hx-zoom-in"[^>]*disabled', table.html)
+    for _ in range(5):
+        table.act("zoom", "-1")
+    assert "hx-zoom--1" in table.html and re.search(r'id="hx-zoom-out"[^>]*disabled', table.html)
+    assert re.search(r'id="hx-menu-pop" hidden', table.html)
+    table.act("menu")
+    assert 'aria-expanded="true"' in table.html and not re.search(r'id="hx-menu-pop" hidden', table.html)
+    assert table.screen.on_key(table.ctx(), "Escape") is True
+    assert re.search(r'id="hx-menu-pop" hidden', table.html)
+
+
+def test_take_back_is_offered_against_the_computer_and_review_replays_the_board():
+    table = Table({"start": "0", "who_1": "easy"}, seed=21, quick=True)
+    assert 'data-action="take-back"' in table.html and re.search(r'id="take-back"[^>]*disabled', table.html)
+    place(table)
+    assert not re.search(r'id="take-back"[^>]*disabled', table.html)
+    assert table.session.take_back() == 2 and table.session.state.covered == []
+    table.render()
+    while not table.session.state.is_over():
+        place(table)
+    assert 'id="review"' in table.html and "Not counted in your stats: you took back 1 move." in table.html
+    table.act("kit-review", "open")
+    total = table.session.move_count()
+    assert f"Move {total} of {total}" in table.html
+    table.act("kit-review", "first")
+    assert "Move 0 of" in table.html and "hx-domino" not in table.html
+    table.act("kit-review", "forward")
+    assert table.html.count("hx-domino") == 1 and "is-face" in table.html
+    table.act("kit-review", "close")
+    assert 'id="kit-results"' in table.html

@@ -14,6 +14,7 @@ mode).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -28,6 +29,7 @@ from boneyard.games.heptalion.rules import HeptalionState, parse_move, selection
 from boneyard.games.heptalion.solve import solve
 from boneyard.settings import MAX_NAME
 
+from .. import kit
 from ..html import Markup, h, join, name_attr
 from ..screen import Mode, Screen, TableContext
 from ..session import Seat
@@ -38,11 +40,13 @@ LEVELS = ("easy", "medium", "hard")
 LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 WHO_LABEL = {
     "human": "Person on this device",
-    "easy": "Automa+ Easy",
-    "medium": "Automa+ Medium",
-    "hard": "Automa+ Hard",
+    "easy": "Computer, easy",
+    "medium": "Computer, medium",
+    "hard": "Computer, hard",
 }
-MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Board lab"}
+MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Other boards"}
+ZOOM_MIN, ZOOM_MAX = -1, 2  # -1 the whole board; 0 cells of at least 40 px; 1, 2 bigger
+_LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard)\)$")
 
 
 def _int(value: Any, default: int) -> int:
@@ -81,6 +85,7 @@ class HeptalionScreen(Screen):
 
     def __init__(self) -> None:
         self._again: dict[str, Any] | None = None  # "play again" settings, merged into the form once
+        self._faces = False  # the "Faces" choice carries over to the next game
 
     # -- setup ------------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
@@ -105,7 +110,8 @@ class HeptalionScreen(Screen):
                 MODE_LABELS["lab"],
                 {"players": 2, "board": "lab", "board_seed": 0},
                 None,
-                "Play on a genuinely different board where every tile also fits exactly three ways.",
+                "The same game on another board where every symbol appears 8 times and every tile fits"
+                " exactly three ways, like the original.",
             ),
         ]
 
@@ -140,10 +146,8 @@ class HeptalionScreen(Screen):
         if mode == "fit":
             options = [("original", "The original board"), ("random", "A new random board")]
             if form.get("last_random") is not None:
-                options.append(
-                    (f"random:{form['last_random']}", f"The last random board (#{form['last_random']})")
-                )
-            options += [(f"lab:{i}", f"Lab board {i + 1}") for i in range(len(LAB_BOARDS))]
+                options.append((f"random:{form['last_random']}", "The last random board again"))
+            options += [(f"lab:{i}", f"Other board {i + 1}") for i in range(len(LAB_BOARDS))]
             parts.append(
                 _sel(
                     form,
@@ -246,9 +250,9 @@ class HeptalionScreen(Screen):
                     form,
                     "hx-lab",
                     "lab",
-                    [(str(i), f"Lab board {i + 1}") for i in range(len(LAB_BOARDS))],
+                    [(str(i), f"Other board {i + 1}") for i in range(len(LAB_BOARDS))],
                     str(number),
-                    "Lab board",
+                    "Board",
                 )
             )
             parts.append(lab_proof(LAB_BOARDS[number]))
@@ -274,7 +278,7 @@ class HeptalionScreen(Screen):
                     if self._who(form, s) == "human" and form.get(f"name_{s}")
                     else ""
                     if self._who(form, s) == "human"
-                    else f" (Automa+ {LEVEL_LABEL[self._who(form, s)]})"
+                    else f" (computer, {LEVEL_LABEL[self._who(form, s)].lower()})"
                 ),
             )
             for s in range(players)
@@ -363,19 +367,41 @@ class HeptalionScreen(Screen):
         if str(form.get("mode", "game")) == "fit":
             return [Seat("human", str(form.get("name_0", "")).strip() or settings.name)]
         seats = []
-        for s in range(self._players(form)):
+        players = self._players(form)
+        computers = sum(1 for s in range(players) if self._who(form, s) != "human")
+        for s in range(players):
             who = self._who(form, s)
             if who == "human":
                 name = str(form.get(f"name_{s}", "")).strip()
                 seats.append(Seat("human", name or (settings.name if s == 0 else f"Player {s + 1}")))
             else:
-                seats.append(Seat("computer", f"Automa+ {s + 1} ({LEVEL_LABEL[who]})", who))
+                number = sum(1 for t in range(s + 1) if self._who(form, t) != "human")
+                seats.append(Seat("computer", "Computer" + (f" {number}" if computers > 1 else ""), who))
         return seats
 
     # -- state helpers ----------------------------------------------------------------------------------------
     @staticmethod
     def _names(ctx: TableContext) -> list[str]:
         return [name_attr(seat.name) for seat in ctx.session.seats]  # isolated right-to-left text
+
+    @staticmethod
+    def _you(ctx: TableContext) -> int | None:
+        """Return the seat of the one person playing (against the computer or the puzzle), else None."""
+        humans = ctx.session.human_seats
+        return humans[0] if len(humans) == 1 else None
+
+    def _shown_names(self, ctx: TableContext) -> list[str]:
+        """Return the names as seats show them: "You" for the one person playing, no level suffix."""
+        you = self._you(ctx)
+        shown = []
+        for s, seat in enumerate(ctx.session.seats):
+            if s == you:
+                shown.append("You")
+            elif seat.is_computer:
+                shown.append(name_attr(_LEVEL_SUFFIX.sub("", seat.name)))
+            else:
+                shown.append(name_attr(seat.name))
+        return shown
 
     @staticmethod
     def _ui(ctx: TableContext) -> dict[str, Any]:
@@ -405,27 +431,24 @@ class HeptalionScreen(Screen):
         """Return the session's state as the Heptalion state it is."""
         return cast(HeptalionState, session.state)
 
-    def _privacy(self, ctx: TableContext) -> bool:
-        """Tell whether a privacy screen hides the table (hidden hands, several people, a person to move)."""
-        session = ctx.session
-        if not self._game(session).hidden or len(session.human_seats) < 2 or session.state.is_over():
-            return False
-        turn = session.to_move()
-        if turn is None or session.seats[turn].is_computer:
-            return False
-        return ctx.ui.get("shown") != (turn, len(self._game(session).covered))
+    def _privacy(self, ctx: TableContext, view: Mapping[str, Any]) -> bool:
+        """Tell whether the privacy gate hides the table (hidden hands, several people, a person to move)."""
+        return bool(view["hidden"]) and kit.gate_needed(ctx, ctx.session, dict(view))
 
-    def _hand_visible_to_viewer(self, ctx: TableContext, viewer: int) -> bool:
-        session = ctx.session
-        if not self._game(session).hidden or len(session.human_seats) < 2 or session.state.is_over():
-            return True
-        turn = session.to_move()
-        return turn == viewer and not self._privacy(ctx)
+    def _hand_private(self, ctx: TableContext, view: Mapping[str, Any]) -> bool:
+        """Tell whether the tray hides the viewer's tiles (hidden hands on one device, not revealed)."""
+        return bool(view["hidden"]) and kit.hands_private(ctx.session, dict(view), ctx)
 
     def _targets(self, ctx: TableContext, view: Mapping[str, Any]) -> dict[str, dict[int, list[int]]]:
         session = ctx.session
         turn = session.to_move()
-        if turn is None or turn != view["seat"] or session.seats[turn].is_computer or self._privacy(ctx):
+        if (
+            turn is None
+            or turn != view["seat"]
+            or session.seats[turn].is_computer
+            or self._privacy(ctx, view)
+            or kit.reviewing(ctx) is not None
+        ):
             return {}
         return selection_targets(view["legal_moves"])
 
@@ -452,185 +475,470 @@ class HeptalionScreen(Screen):
         spaces = view["spaces"]
         return str(parse_move(f"{spaces[first]['symbol']}-{spaces[second]['symbol']}@{first},{second}"))
 
+    @staticmethod
+    def _beats(history: list[dict[str, Any]]) -> list[kit.Beat]:
+        """Return the public events as the kit's beats ("placed dot–plus", "is out")."""
+        beats = []
+        for event in history:
+            if event["kind"] == "place":
+                beats.append(
+                    kit.Beat(event["seat"], "placed " + hv.tile_name(event["move"].split("@")[0]), "place")
+                )
+            elif event["kind"] == "eliminated":
+                beats.append(kit.Beat(event["seat"], "is out: no tile fits", "out"))
+        return beats
+
     # -- drawing ---------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
-        """Return the table."""
+        """Return the table: seats around the zoomable board, the message line and your hand tray (the kit)."""
         session = ctx.session
-        state = session.state
         viewer = session.viewer()
+        step = kit.reviewing(ctx)
+        if step is not None and session.move_count():
+            return self._render_review(ctx, min(step, session.move_count()))
+        state = session.state
         view = state.view(viewer)
-        names = self._names(ctx)
         ui = self._ui(ctx)
+        ui.setdefault("faces", self._faces)
+        you = self._you(ctx)
+        names = self._names(ctx)
+        shown = self._shown_names(ctx)
         history = view["history"]
         seen = ui.get("seen")
         if seen is None or seen > len(history):
             seen = len(history)
         fresh = [e for e in history[seen:] if e["kind"] in ("eliminated", "winner", "no_fit")]
         if fresh:
-            # The status line says who won; the news line keeps the eliminations.
-            ui["news"] = [hv.event_text(e, names) for e in fresh if e["kind"] == "eliminated"]
-            ui.setdefault("announce", []).extend(hv.event_text(e, names) for e in fresh)
+            # The message line says who won; it keeps the latest elimination before the turn text.
+            ui["news"] = [hv.event_text(e, names, you) for e in fresh if e["kind"] == "eliminated"]
+            ui.setdefault("announce", []).extend(hv.event_text(e, names, you) for e in fresh)
         ui["seen"] = len(history)
-        privacy = self._privacy(ctx)
+        privacy = self._privacy(ctx, view)
+        private = self._hand_private(ctx, view)
         targets = self._targets(ctx, view)
         tile, first, second = self._valid_choice(ctx, targets)
         solo = view["solo"]
+        over = state.is_over()
+        my_turn = bool(targets)
 
         clickable: list[int] = []
         pending = None
+        focus = None
         if tile is not None and first is None:
-            clickable = list(targets[tile])
+            clickable = sorted(targets[tile])
+            focus = clickable[0] if clickable else None
         elif tile is not None and first is not None and second is None:
-            clickable = [*targets[tile][first], first]
+            seconds = sorted(targets[tile][first])
+            clickable = [*seconds, first]
+            focus = seconds[0] if seconds else first
         elif tile is not None and first is not None and second is not None:
             pending = (tile, first, second)
 
-        # The board (or the optimal layout beside it in the puzzle).
-        board_markup = hv.board(view, clickable=clickable, first=first, pending=pending)
-        extra_board: Markup | str = ""
-        solution = session.extra.get("hx_max")
-        if solo and solution and ui.get("show_layout", True):
-            extra_board = h(
-                "section",
-                {"class_": "hx-solution"},
-                h("h2", {}, f"One optimal layout: {solution['max']} tiles"),
-                hv.board(view, solution=solution["layout"], board_id=None, label="One optimal layout"),
-            )
-
-        status = self._status(ctx, view, names, privacy, (tile, first, second))
-        controls = self._controls(ctx, view, targets, (tile, first, second), privacy)
-
-        # Panels: yours first, then the others in playing order.
-        panels = []
-        show_own = self._hand_visible_to_viewer(ctx, viewer)
-        for s in hv.seat_order(view["players"], viewer):
-            sv = view["seats"][s]
-            seat = session.seats[s]
-            mine = s == viewer
-            hand = sv["hand"]
-            if state.is_over():
-                hand = state.view(s)["hand"]
-            elif mine and not show_own:
-                hand = None
-            who = (
-                "You"
-                if mine and not seat.is_computer and len(session.human_seats) == 1
-                else (
-                    f"Automa+ {LEVEL_LABEL.get(seat.level or '', '')}".strip()
-                    if seat.is_computer
-                    else "Person"
-                )
-            )
-            panels.append(
-                hv.panel(
-                    sv,
-                    name=names[s],
-                    who=who,
-                    eliminated=view["eliminated"],
-                    turn=view["turn"],
-                    mine=mine,
-                    hand=hand,
-                    playable=targets.keys() if mine else (),
-                    selected=tile if mine else None,
-                    thinking=seat.is_computer and view["turn"] == s,
-                )
-            )
-        items: list[Any] = [status]
-        if state.is_over():
-            items.append(self._results(ctx, view, names))
-        items.append(controls)
-        items.append(panels[0])
-        if view["discard"]:
-            items.append(
-                h(
-                    "p",
-                    {"class_": "hx-discard"},
-                    "Set aside face up (not used): ",
-                    hv.tile_button(view["discard"], playable=False, small=True),
-                    " ",
-                    hv.tile_name(view["discard"]),
-                )
-            )
-        if len(panels) > 1:
-            items.append(h("div", {"class_": "hx-others"}, panels[1:]))
+        # The dominoes placed since the viewer's own last placement.
+        recent: list[int] = []
         if not solo:
-            items.append(hv.log(history, names))
-        if view["board"]["kind"] == "lab":
-            items.append(
-                lab_proof(Board.from_rows(view["board"]["rows"], "lab", view["board"]["seed"]), compact=True)
-            )
-        items.append(hv.legend())
-        split = items.index(panels[0]) + 1
+            for placed in reversed(view["covered"]):
+                if placed["seat"] == viewer:
+                    break
+                recent.append(placed["number"])
 
-        overlay: Markup | str = ""
+        solution: dict[str, Any] = session.extra.get("hx_max") or {}
+        show_solution = bool(solo and solution and ui.get("show_layout", False))
+        if show_solution:
+            board_markup = hv.board(
+                view,
+                solution=solution["layout"],
+                board_id=None,
+                label=f"One optimal layout: {solution['max']} tiles",
+            )
+        else:
+            board_markup = hv.board(
+                view,
+                clickable=clickable,
+                first=first,
+                pending=pending,
+                names=shown,
+                faces=bool(ui["faces"]) or (over and bool(ctx.ui.get("kit_face_up"))),
+                recent=recent,
+                focus=focus,
+                board_id=None,
+            )
+        beats = self._beats(history)
+        seats_ = "" if solo else kit.seats(self._seat_views(ctx, view, shown, beats, over), viewer)
+        side = h(
+            "aside",
+            {"class_": "hx-side", "aria_label": "Game log"},
+            "" if solo else hv.log(history, names, you=you, opened=True),
+            self._discard(view),
+            hv.legend(),
+        )
+        seats_ = join([seats_, side])
+        message = kit.message_line(
+            ctx,
+            self._status(ctx, view, names, privacy, (tile, first, second)),
+            tone="turn" if my_turn else "",
+        )
+        tray = self._tray(ctx, view, shown, viewer, targets, tile, private, my_turn, over)
+        panel: Markup | str = self._results(ctx, view, names) if over else ""
+        gate: Markup | str = ""
         if privacy:
             turn = session.to_move()
-            assert turn is not None  # a privacy screen is for the person to move
-            overlay = h(
-                "div",
-                {
-                    "class_": "overlay privacy hx-privacy",
-                    "role": "dialog",
-                    "aria_modal": "true",
-                    "aria_labelledby": "hx-privacy-title",
-                },
-                h(
-                    "div",
-                    {"class_": "dialog"},
-                    h("h2", {"id": "hx-privacy-title"}, f"Pass the device to {names[turn]}"),
-                    h("p", {}, "Hands are hidden. Only the player to move should look."),
-                    h(
+            assert turn is not None  # a privacy gate is for the person to move
+            gate = kit.privacy_gate(names[turn], kit.since_last_turn(beats, turn, names))
+        return join(
+            [
+                hv.sprite(),
+                kit.table(
+                    game_id=GAME_ID,
+                    board=h(
                         "div",
-                        {"class_": "actions"},
-                        h(
-                            "button",
-                            {
-                                "type": "button",
-                                "class_": "btn btn-primary",
-                                "data_action": "reveal",
-                                "id": "hx-reveal",
-                            },
-                            f"I am {names[turn]}: show my tiles",
-                        ),
+                        {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"},
+                        board_markup,
                     ),
+                    message=message,
+                    tray_=tray,
+                    seats_=seats_,
+                    tools_=kit.tools(GAME_ID, ctx.settings.sound, extra=self._menu(ctx, view, names, you)),
+                    panel=panel,
+                    gate=gate,
+                    board_extra=self._board_bar(ctx, view, over, show_solution),
+                    cls="hx-table" + (" is-solo" if solo else "") + f" hx-p{view['players']}",
+                    data={
+                        "turn": "" if view["turn"] is None else str(view["turn"]),
+                        "over": "true" if over else "false",
+                    },
                 ),
-            )
-        board_kind = view["board"]["kind"]
-        caption = {
-            "original": "Original board",
-            "random": f"Random board #{view['board']['seed']}",
-            "lab": f"Lab board {(view['board']['seed'] or 0) + 1}",
-        }.get(board_kind, "Custom board")
-        main = h(
-            "div",
-            {"class_": "hx-main", "id": "hx-main"},
-            h(
-                "div",
-                {"class_": "hx-board-wrap"},
-                board_markup,
-                h("p", {"class_": "hx-caption"}, caption, f" · {len(view['covered'])} placed"),
-            ),
-            extra_board,
+            ]
+        )
+
+    def _render_review(self, ctx: TableContext, step: int) -> Markup:
+        """Return the game as it was after ``step`` moves, every hand and domino face up, with the controls."""
+        session = ctx.session
+        viewer = session.viewer()
+        state = session.replay(step)
+        view = state.view(viewer)
+        shown = self._shown_names(ctx)
+        beats = self._beats(view["history"])
+        last = beats[-1] if beats else None
+        caption = f"{shown[last.seat]} {last.text}" if last else "the deal"
+        hands = [state.view(s)["hand"] for s in range(view["players"])]
+        seats_ = (
+            ""
+            if view["solo"]
+            else kit.seats(self._seat_views(ctx, view, shown, beats, True, hands=hands), viewer)
+        )
+        board_markup = hv.board(
+            view, names=shown, faces=True, board_id=None, label=f"The board after move {step}"
+        )
+        tray = kit.tray(
+            h("div", {"class_": "hx-hand"}, [hv.tile_button(t, playable=False) for t in hands[viewer]]),
+            [],
+            label="Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles",
+            info=hv.tiles_word(len(hands[viewer])),
+        )
+        total = session.move_count()
+        panel = h(
+            "section",
+            {"class_": "kit-review-panel", "aria_label": "Review"},
+            kit.review_bar(step, total, caption),
         )
         return join(
             [
                 hv.sprite(),
-                h(
-                    "div",
-                    {
-                        "class_": "hx-table" + (" is-solo" if solo else ""),
-                        "data_game": GAME_ID,
-                        "data_turn": "" if view["turn"] is None else str(view["turn"]),
-                        "data_over": "true" if state.is_over() else "false",
-                        "aria_hidden": "true" if privacy else None,
-                    },
-                    items[:split],
-                    main,
-                    items[split:],
+                kit.table(
+                    game_id=GAME_ID,
+                    board=h(
+                        "div",
+                        {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"},
+                        board_markup,
+                    ),
+                    message=kit.message_line(ctx, f"Review · {caption}."),
+                    tray_=tray,
+                    seats_=seats_,
+                    tools_=kit.tools(GAME_ID, ctx.settings.sound),
+                    panel=panel,
+                    board_extra=self._board_bar(ctx, view, True, False),
+                    cls="hx-table is-review"
+                    + (" is-solo" if view["solo"] else "")
+                    + f" hx-p{view['players']}",
+                    data={"turn": "", "over": "true", "review": str(step)},
                 ),
-                overlay,
             ]
         )
+
+    def _seat_views(
+        self,
+        ctx: TableContext,
+        view: Mapping[str, Any],
+        shown: list[str],
+        beats: list[kit.Beat],
+        over: bool,
+        hands: list[list[str]] | None = None,
+    ) -> list[kit.SeatView]:
+        """Return every seat for the kit: name (★ for the starting player), level, tiles, what they did last."""
+        session = ctx.session
+        last = kit.last_beats(beats)
+        views = []
+        for s in range(view["players"]):
+            sv = view["seats"][s]
+            seat = session.seats[s]
+            hand = hands[s] if hands is not None else (session.state.view(s)["hand"] if over else sv["hand"])
+            status = sv["status"]
+            if status == "eliminated":
+                order = view["eliminated"].index(s) + 1 if s in view["eliminated"] else 0
+                did = f"out {hv.ORDINAL.get(order, '')}".strip()
+            elif status == "winner":
+                did = "wins"
+            else:
+                did = last.get(s, "")
+            turn = view["turn"] == s and not over
+            views.append(
+                kit.SeatView(
+                    seat=s,
+                    name=shown[s] + (" ★" if sv["start"] else ""),
+                    level=LEVEL_LABEL.get(seat.level or "", "") if seat.is_computer else "",
+                    count=sv["tile_count"],
+                    last=did,
+                    to_move=turn,
+                    thinking=turn and seat.is_computer,
+                    local=s == view["seat"],
+                    face_up=h(
+                        "span",
+                        {"class_": "hx-minis"},
+                        [hv.tile_button(t, playable=False, small=True) for t in hand],
+                    )
+                    if hand is not None
+                    else None,
+                    last_call="",
+                )
+            )
+        return views
+
+    def _tray(
+        self,
+        ctx: TableContext,
+        view: Mapping[str, Any],
+        shown: list[str],
+        viewer: int,
+        targets: Mapping[str, Any],
+        tile: str | None,
+        private: bool,
+        my_turn: bool,
+        over: bool,
+    ) -> Markup:
+        """Return your hand tray: your tiles (the playable ones are buttons) and the same buttons every turn."""
+        session = ctx.session
+        sv = view["seats"][viewer]
+        hand = session.state.view(viewer)["hand"] if over else sv["hand"]
+        tiles = (
+            h(
+                "div",
+                {"class_": "hx-hand", "data_dealt": str(self._dealt(view))},
+                [hv.tile_button(t, playable=t in targets, selected=t == tile) for t in hand],
+            )
+            if hand
+            else h("p", {"class_": "hx-hand-empty"}, "No tiles left.")
+        )
+        info = f"{hv.tiles_word(sv['tile_count'])} · {sv['placed']} placed" + (
+            " · ★ starts" if sv["start"] else ""
+        )
+        if view["solo"] and session.extra.get("hx_max"):
+            info = f"{len(view['covered'])} placed · the maximum is {session.extra['hx_max']['max']}"
+        label = "Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles"
+        return kit.tray(
+            tiles,
+            self._buttons(ctx, view, targets, over),
+            label=label,
+            info=info,
+            my_turn=my_turn,
+            hidden=f"{shown[viewer]}'s tiles are hidden." if private else "",
+        )
+
+    def _buttons(
+        self, ctx: TableContext, view: Mapping[str, Any], targets: Mapping[str, Any], over: bool
+    ) -> list[Markup]:
+        """Return the tray's buttons: the same ones, in the same places, on every turn of the game."""
+        session = ctx.session
+        ui = self._ui(ctx)
+        quick = ctx.settings.place_at_once
+        mine = bool(targets) and not over
+        choice = self._choice(ctx)
+        buttons = [
+            kit.button(
+                "undo",
+                "↶ Undo",
+                enabled=mine and ui["at"] > 0,
+                bid="hx-undo",
+                key="Backspace",
+                title="Undo a step of your choice",
+            )
+        ]
+        if not quick:
+            buttons.append(
+                kit.button("redo", "Redo ↷", enabled=mine and ui["at"] < len(ui["steps"]) - 1, bid="hx-redo")
+            )
+            complete = mine and choice[2] is not None
+            confirm = kit.button("confirm", "Confirm", enabled=complete, primary=True, bid="hx-confirm")
+            if complete:
+                confirm = Markup(str(confirm).replace("<button ", '<button data-focus="true" ', 1))
+            buttons.append(confirm)
+        if view["solo"]:
+            buttons.append(
+                kit.button("takeback", "Take back", enabled=bool(view["covered"]), bid="hx-takeback", key="U")
+            )
+            if session.extra.get("hx_max"):
+                showing = bool(ui.get("show_layout", False))
+                buttons.append(
+                    kit.button(
+                        "toggle-layout",
+                        "Your board" if showing else "Optimal layout",
+                        bid="hx-toggle-layout",
+                    )
+                )
+            else:
+                buttons.append(kit.button("show-max", "Show the maximum", bid="hx-show-max"))
+        else:
+            buttons.append(kit.take_back_button(session, enabled=not over))
+        return buttons
+
+    def _board_bar(self, ctx: TableContext, view: Mapping[str, Any], over: bool, solution: bool) -> Markup:
+        """Return the band over the board: which board, how many placed, and the zoom buttons."""
+        board_kind = view["board"]["kind"]
+        caption = {
+            "original": "Original board",
+            "random": "Random board",
+            "lab": f"Other board {(view['board']['seed'] or 0) + 1}",
+        }.get(board_kind, "Custom board")
+        if solution:
+            caption = f"One optimal layout: {ctx.session.extra['hx_max']['max']} tiles"
+        else:
+            caption += f" · {len(view['covered'])} placed"
+        zoom = self._zoom(ctx)
+        return h(
+            "div",
+            {"class_": "kit-board-bar hx-bar"},
+            h("p", {"class_": "hx-caption", "id": "hx-caption"}, caption),
+            h(
+                "div",
+                {"class_": "hx-zoom", "role": "group", "aria_label": "Zoom"},
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn hx-tool",
+                        "id": "hx-zoom-out",
+                        "data_action": "zoom",
+                        "data_value": "-1",
+                        "aria_label": "Zoom out",
+                        "title": "Zoom out",
+                        "disabled": zoom <= ZOOM_MIN,
+                    },
+                    "−",
+                ),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn hx-tool",
+                        "id": "hx-zoom-in",
+                        "data_action": "zoom",
+                        "data_value": "1",
+                        "aria_label": "Zoom in",
+                        "title": "Zoom in",
+                        "disabled": zoom >= ZOOM_MAX,
+                    },
+                    "+",
+                ),
+            ),
+        )
+
+    def _menu(self, ctx: TableContext, view: Mapping[str, Any], names: list[str], you: int | None) -> Markup:
+        """Return the table's "More" menu: Place at once, Faces up, the game log, the symbols, the board checks."""
+        ui = self._ui(ctx)
+        opened = bool(ui.get("menu"))
+        body: list[Any] = [
+            h(
+                "label",
+                {"class_": "hx-check"},
+                h(
+                    "input",
+                    {
+                        "type": "checkbox",
+                        "id": "hx-place-at-once",
+                        "data_setting": "place_at_once",
+                        "checked": ctx.settings.place_at_once,
+                    },
+                ),
+                h(
+                    "span",
+                    {},
+                    "Place at once",
+                    h("small", {}, "A tile is placed on its second space, without Confirm."),
+                ),
+            ),
+        ]
+        if not view["solo"]:
+            body.append(
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn hx-faces",
+                        "id": "hx-faces",
+                        "data_action": "faces",
+                        "aria_pressed": "true" if ui.get("faces") else "false",
+                    },
+                    "Hide the placed symbols" if ui.get("faces") else "Show the placed symbols",
+                )
+            )
+            body.append(hv.log(view["history"], names, you=you))
+            body.append(self._discard(view))
+        if view["board"]["kind"] == "lab":
+            body.append(
+                lab_proof(Board.from_rows(view["board"]["rows"], "lab", view["board"]["seed"]), compact=True)
+            )
+        body.append(hv.legend())
+        return h(
+            "div",
+            {"class_": "hx-menu" + (" is-open" if opened else "")},
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class_": "btn kit-tool hx-menu-btn",
+                    "id": "hx-menu",
+                    "data_action": "menu",
+                    "aria_expanded": "true" if opened else "false",
+                    "aria_controls": "hx-menu-pop",
+                    "aria_label": "More: options and the game log",
+                    "title": "More",
+                },
+                "⋯",
+            ),
+            h("div", {"class_": "hx-menu-pop", "id": "hx-menu-pop", "hidden": not opened}, body),
+        )
+
+    @staticmethod
+    def _discard(view: Mapping[str, Any]) -> Markup | str:
+        """Return the tile set aside face up in a three-player game."""
+        if not view["discard"]:
+            return ""
+        return h(
+            "p",
+            {"class_": "hx-discard"},
+            "Set aside face up (not used): ",
+            hv.tile_button(view["discard"], playable=False, small=True),
+            h("span", {"class_": "sr-only"}, hv.tile_name(view["discard"])),
+        )
+
+    @staticmethod
+    def _dealt(view: Mapping[str, Any]) -> int:
+        """Return how many tiles each hand was dealt (the tray keeps room for them)."""
+        return {1: 28, 2: 14, 3: 9, 4: 7}.get(view["players"], 14)
+
+    def _zoom(self, ctx: TableContext) -> int:
+        zoom = _int(ctx.ui.get("zoom"), 0)
+        return max(ZOOM_MIN, min(ZOOM_MAX, zoom))
 
     def _status(
         self,
@@ -639,192 +947,72 @@ class HeptalionScreen(Screen):
         names: list[str],
         privacy: bool,
         choice: tuple[str | None, int | None, int | None],
-    ) -> Markup:
+    ) -> str:
+        """Return the message line's text: whose turn and what to do next (or how the game ended)."""
         session = ctx.session
         turn = session.to_move()
         news = ctx.ui.get("news") or []
         tile, first, second = choice
+        quick = ctx.settings.place_at_once
         if turn is None or session.state.is_over():
-            text = ending_text(view, names, view["seat"] if len(session.human_seats) == 1 else None)
-            cls = "is-over"
-        elif privacy:
-            text, cls = f"{names[turn]} to move.", ""
+            return ending_text(view, names, self._you(ctx))
+        if privacy:
+            text = f"{names[turn]} to move."
         elif session.seats[turn].is_computer:
-            text, cls = f"{names[turn]}: Automa+ is thinking…", "is-thinking"
+            text = f"{names[turn]} is thinking…"
         elif tile is None:
-            who = (
-                "Your turn" if len(session.human_seats) == 1 or view["solo"] else f"{names[turn]}, your turn"
-            )
-            text, cls = f"{who}: pick a tile.", "is-you"
+            who = "Your turn" if self._you(ctx) is not None else f"{names[turn]}, your turn"
+            text = f"{who}: pick a tile."
         elif first is None:
-            text, cls = f"{hv.tile_name(tile)}: tap the space for one of its ends.", "is-you"
+            text = f"{hv.tile_name(tile).capitalize()}: tap a space for one of its ends."
         elif second is None:
-            text, cls = "Now tap the space for its other end (or the first space again to reset).", "is-you"
+            text = "Now tap the space for its other end" + (
+                "." if quick else " (or the first space again to reset)."
+            )
         else:
-            text, cls = f"Confirm to place {hv.tile_name(tile)}, or undo.", "is-you"
-        lines = [h("p", {"class_": "hx-status-main"}, text)]
-        lines += [h("p", {"class_": "hx-news"}, n) for n in news[-3:]]
-        return h("div", {"class_": f"hx-status {cls}", "role": "status", "id": "hx-status"}, lines)
-
-    def _controls(
-        self,
-        ctx: TableContext,
-        view: Mapping[str, Any],
-        targets: Mapping[str, Any],
-        choice: tuple[str | None, int | None, int | None],
-        privacy: bool,
-    ) -> Markup:
-        session = ctx.session
-        ui = self._ui(ctx)
-        buttons = []
-        if session.state.is_over():
-            again = "Try again" if view["solo"] else "Play again"
-            buttons.append(
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class_": "btn btn-primary",
-                        "data_action": "start-game",
-                        "data_value": GAME_ID,
-                        "id": "hx-again",
-                    },
-                    again,
-                )
-            )
-            if view["solo"] and view["covered"]:
-                buttons.append(
-                    h(
-                        "button",
-                        {"type": "button", "class_": "btn", "data_action": "takeback", "id": "hx-takeback"},
-                        "Take back a tile",
-                    )
-                )
-            buttons.append(
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class_": "btn btn-ghost",
-                        "data_action": "new-game",
-                        "data_value": GAME_ID,
-                    },
-                    "New game…",
-                )
-            )
-            self._remember_again(ctx, view)
-        elif targets and not privacy:
-            complete = choice[2] is not None
-            buttons.append(
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class_": "btn",
-                        "data_action": "undo",
-                        "id": "hx-undo",
-                        "disabled": ui["at"] == 0,
-                        "aria_keyshortcuts": "Backspace",
-                    },
-                    "↶ Undo",
-                )
-            )
-            buttons.append(
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class_": "btn",
-                        "data_action": "redo",
-                        "id": "hx-redo",
-                        "disabled": ui["at"] >= len(ui["steps"]) - 1,
-                    },
-                    "Redo ↷",
-                )
-            )
-            buttons.append(
-                h(
-                    "button",
-                    {
-                        "type": "button",
-                        "class_": "btn btn-primary",
-                        "data_action": "confirm",
-                        "id": "hx-confirm",
-                        "disabled": not complete,
-                    },
-                    "Confirm",
-                )
-            )
-            if view["solo"] and view["covered"]:
-                buttons.append(
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "btn btn-ghost",
-                            "data_action": "takeback",
-                            "id": "hx-takeback",
-                        },
-                        "Take back a tile",
-                    )
-                )
-        if view["solo"]:
-            if session.extra.get("hx_max"):
-                best = session.extra["hx_max"]["max"]
-                buttons.append(
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "btn btn-ghost",
-                            "data_action": "toggle-layout",
-                            "id": "hx-toggle-layout",
-                        },
-                        "Hide the layout" if ui.get("show_layout", True) else "Show the layout",
-                    )
-                )
-                info = h(
-                    "p",
-                    {"class_": "hx-max", "id": "hx-max"},
-                    f"The maximum on this board is {best} tiles",
-                    f" (you have {len(view['covered'])})." if view["covered"] else ".",
-                )
-            else:
-                buttons.append(
-                    h(
-                        "button",
-                        {"type": "button", "class_": "btn", "data_action": "show-max", "id": "hx-show-max"},
-                        "Show the maximum",
-                    )
-                )
-                info = h(
-                    "p",
-                    {"class_": "hx-max"},
-                    f"Placed {len(view['covered'])} of 28 tiles. No board takes all 28: at most 24 fit.",
-                )
-            return h("div", {"class_": "hx-controls"}, h("div", {"class_": "actions"}, buttons), info)
-        return (
-            h("div", {"class_": "hx-controls"}, h("div", {"class_": "actions"}, buttons))
-            if buttons
-            else Markup("")
-        )
+            text = f"Confirm to place {hv.tile_name(tile)}, or undo."
+        return (news[-1] + " " + text) if news else text
 
     def _results(self, ctx: TableContext, view: Mapping[str, Any], names: list[str]) -> Markup:
+        """Return the result panel (the kit's: over part of the board, with View board and Review)."""
+        session = ctx.session
         outcome = view["outcome"]
+        again = h(
+            "button",
+            {
+                "type": "button",
+                "class_": "btn btn-primary",
+                "data_action": "start-game",
+                "data_value": GAME_ID,
+                "id": "hx-again",
+                "autofocus": True,
+            },
+            "Try again" if view["solo"] else "Play again",
+        )
+        new = h("a", {"class_": "btn", "href": f"#/setup/{GAME_ID}", "id": "hx-new"}, "New game")
+        self._remember_again(ctx, view)
+        review = session.move_count() > 0
         if view["solo"]:
-            best = ctx.session.extra.get("hx_max")
+            best = session.extra.get("hx_max")
             placed = outcome["scores"][0]
-            line = f"You fitted {placed} tiles." + (f" The true maximum is {best['max']}." if best else "")
+            line = f"You fitted {hv.tiles_word(placed)}." + (
+                f" The true maximum is {best['max']}." if best else ""
+            )
             if best and placed >= best["max"]:
                 line += " That is the maximum: perfect!"
-            return h(
-                "section",
-                {"class_": "hx-results", "aria_label": "Result"},
-                h("h2", {}, "Puzzle over"),
+            return kit.results_panel(
+                ctx,
+                "Puzzle over",
                 h("p", {}, line),
+                [again, new],
+                note="Your best is kept in Stats.",
+                review=review,
             )
+        you = self._you(ctx)
+        shown = self._shown_names(ctx)
         rows = []
         order = view["eliminated"]
+        two = view["players"] == 2
         for s in sorted(
             range(view["players"]),
             key=lambda s: (outcome["placings"][s], -(order.index(s) if s in order else 99)),
@@ -838,32 +1026,33 @@ class HeptalionScreen(Screen):
             rows.append(
                 h(
                     "tr",
-                    {"class_": "is-winner" if place == 1 else ""},
-                    h("td", {}, "1st" if place == 1 else "2nd (shared)"),
-                    h("th", {"scope": "row"}, names[s]),
+                    {"class_": "is-winner" if place == 1 else "", "data_seat": str(s)},
+                    h("td", {}, "1st" if place == 1 else ("2nd" if two else "2nd (shared)")),
+                    h("th", {"scope": "row"}, hv.swatch(s), shown[s]),
                     h("td", {}, out),
                     h("td", {}, str(outcome["scores"][s])),
                 )
             )
-        return h(
-            "section",
-            {"class_": "hx-results", "aria_label": "Placings"},
-            h("h2", {}, f"{names[outcome['winners'][0]]} wins"),
+        table = h(
+            "table",
+            {"class_": "hx-placings"},
             h(
-                "table",
-                {"class_": "hx-placings"},
-                h(
-                    "thead",
-                    {},
-                    h(
-                        "tr",
-                        {},
-                        [h("th", {"scope": "col"}, c) for c in ("Place", "Player", "", "Tiles left")],
-                    ),
-                ),
-                h("tbody", {}, rows),
+                "thead",
+                {},
+                h("tr", {}, [h("th", {"scope": "col"}, c) for c in ("Place", "Player", "How", "Tiles left")]),
             ),
+            h("tbody", {}, rows),
         )
+        if not session.vs_computer:
+            note = "Games on one device are not counted in the stats."
+        elif session.take_backs:
+            note = f"Not counted in your stats: you took back {kit.plural(session.take_backs, 'move')}."
+        else:
+            note = "Counted in your stats."
+        winner = outcome["winners"][0]
+        title = "You win!" if winner == you else f"{shown[winner]} wins"
+        body = table
+        return kit.results_panel(ctx, title, body, [again, new], note=note, review=review)
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
         """Keep the finished game's setup so "Play again" (and the setup screen) start from it."""
@@ -905,11 +1094,12 @@ class HeptalionScreen(Screen):
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:
         """Handle a click on the table."""
         session = ctx.session
-        if action == "reveal":
-            turn = session.to_move()
-            if turn is not None:
-                ctx.ui["shown"] = (turn, len(self._game(session).covered))
-                self._reset_choice(ctx)
+        if action == "kit-reveal":
+            self._reset_choice(ctx)
+        if kit.handle(ctx, action, value):
+            return
+        if action == "menu":
+            ctx.ui["menu"] = not ctx.ui.get("menu", False)
             ctx.rerender()
             return
         if action == "show-max":
@@ -917,7 +1107,16 @@ class HeptalionScreen(Screen):
             ctx.rerender()
             return
         if action == "toggle-layout":
-            ctx.ui["show_layout"] = not ctx.ui.get("show_layout", True)
+            ctx.ui["show_layout"] = not ctx.ui.get("show_layout", False)
+            ctx.rerender()
+            return
+        if action == "faces":
+            self._faces = ctx.ui["faces"] = not ctx.ui.get("faces", self._faces)
+            ctx.rerender()
+            return
+        if action == "zoom":
+            ctx.ui["zoom"] = max(ZOOM_MIN, min(ZOOM_MAX, self._zoom(ctx) + _int(value, 0)))
+            ctx.ui.pop("pan", None)
             ctx.rerender()
             return
         if action == "takeback":
@@ -933,17 +1132,26 @@ class HeptalionScreen(Screen):
         if action == "tile":
             if (value in targets and value != tile) or (value == tile and first is not None):
                 self._step(ctx, (value, None, None))
+                ctx.ui["focus"] = True  # the keyboard focus moves to the board
         elif action == "space":
             space = _int(value, -1)
             if tile is None or second is not None:
                 return
             if first is None:
-                if space in targets[tile]:
+                if space not in targets[tile]:
+                    return
+                seconds = targets[tile][space]
+                if len(seconds) == 1:  # only one way to lay it from here: no second tap needed
                     self._step(ctx, (tile, space, None))
+                    self._complete(ctx, view, (tile, space, seconds[0]))
+                    return
+                self._step(ctx, (tile, space, None))
             elif space == first:
                 self._step(ctx, (tile, None, None))  # tapping the first space again resets it
             elif space in targets[tile][first]:
-                self._step(ctx, (tile, first, space))
+                self._complete(ctx, view, (tile, first, space))
+                return
+            ctx.ui["focus"] = True
         elif action == "undo":
             if ctx.ui["at"] > 0:
                 ctx.ui["at"] -= 1
@@ -953,18 +1161,36 @@ class HeptalionScreen(Screen):
         elif action == "confirm":
             if tile is None or first is None or second is None:
                 return
-            move = self._move_text(view, tile, first, second)
-            steps, at = ctx.ui["steps"], ctx.ui["at"]
-            self._reset_choice(ctx)
-            if not ctx.play(move):
-                ctx.ui["steps"], ctx.ui["at"] = steps, at
-                ctx.rerender()
-            else:
-                ctx.announce(f"{name_attr(session.seats[viewer].name)} placed {hv.tile_name(tile)}.")
+            self._place(ctx, view, (tile, first, second))
             return
         else:
             return
         ctx.rerender()
+
+    def _complete(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> None:
+        """Finish a choice on its second space: place it at once, or show it for Confirm."""
+        self._step(ctx, choice)
+        if ctx.settings.place_at_once:
+            self._place(ctx, view, choice)
+            return
+        ctx.ui["focus"] = True  # on Confirm
+        ctx.rerender()
+
+    def _place(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> None:
+        """Play the chosen placement (restoring the choice if it is refused)."""
+        session = ctx.session
+        viewer = session.viewer()
+        tile, first, second = choice
+        move = self._move_text(view, tile, first, second)
+        steps, at = ctx.ui["steps"], ctx.ui["at"]
+        self._reset_choice(ctx)
+        ctx.ui["focus"] = True  # back to the tray once the board has no targets
+        who = "You" if viewer == self._you(ctx) else name_attr(session.seats[viewer].name)
+        if not ctx.play(move):
+            ctx.ui["steps"], ctx.ui["at"] = steps, at
+            ctx.rerender()
+        else:
+            ctx.announce(f"{who} placed {hv.tile_name(tile)}.")
 
     def _solve(self, ctx: TableContext) -> None:
         session = ctx.session
@@ -1003,11 +1229,20 @@ class HeptalionScreen(Screen):
         ctx.save()
         ctx.rerender()
 
+    def on_refused(self, ctx: TableContext, message: str) -> bool:
+        """Show a refused placement's reason in the message line (it fades by itself)."""
+        kit.refuse(ctx, message)
+        return True
+
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Keyboard: Backspace undoes a step of the choice, Escape clears it (letters stay free for the
         browser's own shortcuts, which the app cannot tell apart: it passes no modifier keys)."""
         if key == "Backspace" and ctx.ui.get("at", 0) > 0:
             self.on_action(ctx, "undo", "")
+            return True
+        if key == "Escape" and ctx.ui.get("menu"):
+            ctx.ui["menu"] = False
+            ctx.rerender()
             return True
         if key == "Escape" and self._choice(ctx) != (None, None, None):
             self._step(ctx, (None, None, None))
@@ -1016,10 +1251,16 @@ class HeptalionScreen(Screen):
         return False
 
     def after_render(self, ctx: TableContext) -> None:
-        """Read out eliminations and the winner once."""
+        """Read out eliminations and the winner once; in the page, keep the board's pan and move the focus."""
         pending = ctx.ui.pop("announce", None)
         if pending:
             ctx.announce(" ".join(pending))
+        try:
+            from . import heptalion_dom  # browser-only
+        except ImportError:  # under CPython (the screen tests): no page
+            ctx.ui.pop("focus", None)
+            return
+        heptalion_dom.bind(ctx)
 
     def leave(self, ctx: TableContext) -> None:
         """Nothing runs in the background; the save is already current."""

@@ -1,4 +1,4 @@
-"""Heptalion's table as HTML: the seven symbols, the diamond board, tiles, player panels, the log.
+"""Heptalion's table as HTML: the seven symbols, the diamond board, tiles, the log.
 
 Pure Python (no browser): each function takes plain data (the engine's view, the selection) and returns
 Markup, so tests render every piece under CPython. The board is a CSS grid of 11 x 11 cells; every
@@ -116,6 +116,7 @@ def tile_button(tile: str, *, playable: bool, selected: bool = False, small: boo
                 "data_action": "tile",
                 "data_value": tile,
                 "data_tile": tile,
+                "id": f"hx-t-{tile}",
                 "aria_pressed": "true" if selected else "false",
                 "aria_label": f"Tile {label}",
             },
@@ -133,11 +134,6 @@ def tile_button(tile: str, *, playable: bool, selected: bool = False, small: boo
     )
 
 
-def tile_back(count: int) -> Markup:
-    """Return ``count`` face-down tiles (a hidden hand)."""
-    return join([h("span", {"class_": "hx-tile hx-back", "aria_hidden": "true"}) for _ in range(count)])
-
-
 # -- the board ------------------------------------------------------------------------------------
 
 
@@ -150,14 +146,22 @@ def board(
     solution: Sequence[Mapping[str, Any]] | None = None,
     board_id: str | None = "table-board",
     label: str = "The board",
+    names: Sequence[str] = (),
+    faces: bool = False,
+    recent: Iterable[int] = (),
+    focus: int | None = None,
 ) -> Markup:
-    """Return the diamond: every space a cell, covered pairs as face-down dominoes.
+    """Return the diamond: every space a cell, covered pairs as dominoes in their placer's colour.
 
     ``clickable`` spaces are buttons (``data-action="space"``); ``first`` is the chosen first space;
     ``pending`` (tile, first space, second space) is the unconfirmed placement shown face up;
-    ``solution`` (placements with "tile" and "spaces") draws a layout face up instead of the game.
+    ``solution`` (placements with "tile" and "spaces") draws a layout face up instead of the game;
+    ``names`` name the placer of each domino, ``faces`` shows the placed symbols face up, ``recent``
+    are the numbers of the dominoes placed since the viewer's last turn, ``focus`` the space that the
+    keyboard focus moves to.
     """
     clickable = set(clickable)
+    recent = set(recent)
     spaces = view["spaces"]
     covered_by: dict[int, Mapping[str, Any]] = {}
     pieces: list[Markup] = []
@@ -190,10 +194,12 @@ def board(
                         "type": "button",
                         "class_": cls,
                         "style": style,
+                        "id": f"hx-sp-{sid}",
                         "data_action": "space",
                         "data_value": str(sid),
                         "data_space": str(sid),
-                        "aria_label": f"Space {sid}, {name}: {what}",
+                        "data_focus": "true" if sid == focus else None,
+                        "aria_label": f"{name.capitalize()} (space {sid}): {what}",
                     },
                     symbol_icon(sym),
                 )
@@ -207,14 +213,25 @@ def board(
                         "style": style,
                         "data_space": str(sid),
                         "role": "img",
-                        "aria_label": f"Space {sid}, {name}",
+                        "aria_label": f"{name.capitalize()} (space {sid})",
                     },
                     symbol_icon(sym),
                 )
             )
     rows = {sp["id"]: (sp["row"], sp["col"]) for sp in spaces}
     for placed in dominoes:
-        pieces.append(_domino(placed, rows, face_up=solution is not None))
+        owner = placed.get("seat")
+        who = names[owner] if owner is not None and 0 <= owner < len(names) else None
+        pieces.append(
+            _domino(
+                placed,
+                rows,
+                face_up=solution is not None or faces,
+                owner=None if solution is not None else owner,
+                who=who,
+                recent=placed.get("number") in recent,
+            )
+        )
     if pending is not None:
         tile, a, b = pending
         pieces.append(
@@ -227,7 +244,9 @@ def board(
             )
         )
     props = {
-        "class_": "hx-board" + (" is-solution" if solution is not None else ""),
+        "class_": "hx-board"
+        + (" is-solution" if solution is not None else "")
+        + (" is-faces" if faces else ""),
         "role": "group",
         "aria_label": label,
     }
@@ -243,6 +262,9 @@ def _domino(
     face_up: bool,
     pending: bool = False,
     symbols: tuple[str, str] | None = None,
+    owner: int | None = None,
+    who: str | None = None,
+    recent: bool = False,
 ) -> Markup:
     a, b = placed["spaces"]
     (ra, ca), (rb, cb) = rows[a], rows[b]
@@ -252,10 +274,16 @@ def _domino(
         f"grid-row:{top + 1}/span {2 if vertical else 1};grid-column:{left + 1}/span {1 if vertical else 2}"
     )
     cls = "hx-domino " + ("is-v" if vertical else "is-h")
+    if owner is not None:
+        cls += f" hx-own-{owner}"
     if placed.get("latest"):
         cls += " is-latest"
+    if recent:
+        cls += " is-recent"
     if pending:
         cls += " is-pending"
+    by = f", placed by {who}" if who else ""
+    latest = ", the latest" if placed.get("latest") else ""
     if face_up:
         cls += " is-face"
         if symbols is None:
@@ -264,137 +292,72 @@ def _domino(
             symbols = (x, y)
         first_cell = (ra, ca) <= (rb, cb)
         ends = symbols if first_cell else (symbols[1], symbols[0])
-        label = ("Your placement: " if pending else "") + tile_name(placed["tile"])
+        label = ("Your placement: " if pending else "") + tile_name(placed["tile"]) + by + latest
         return h(
             "span",
             {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
             h("span", {"class_": "hx-half"}, symbol_icon(ends[0])),
             h("span", {"class_": "hx-half"}, symbol_icon(ends[1])),
         )
-    label = f"Domino {placed.get('number', '')} face down" + (", the latest" if placed.get("latest") else "")
+    label = "A domino face down" + by + latest
     return h(
         "span",
         {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
     )
 
 
-# -- seats ------------------------------------------------------------------------------------------
+# -- words ------------------------------------------------------------------------------------------
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-def seat_order(players: int, first: int) -> list[int]:
-    """Return the seats in playing order starting with ``first`` (your panel comes first)."""
-    return [(first + i) % players for i in range(players)]
+def tiles_word(count: int) -> str:
+    """Return "1 tile" or "9 tiles"."""
+    return f"{count} tile{'' if count == 1 else 's'}"
 
 
-def status_chip(seat_view: Mapping[str, Any], eliminated: Sequence[int], turn: int | None) -> Markup:
-    """Return a seat's state: to move, eliminated (with its order) or winner."""
-    s = seat_view["seat"]
-    if seat_view["status"] == "winner":
-        return h("span", {"class_": "hx-chip is-winner"}, "Winner")
-    if seat_view["status"] == "eliminated":
-        order = eliminated.index(s) + 1 if s in eliminated else 0
-        return h(
-            "span",
-            {"class_": "hx-chip is-out"},
-            f"Out ({ORDINAL.get(order, str(order))})" if order else "Out",
-        )
-    if turn == s:
-        return h("span", {"class_": "hx-chip is-turn"}, "To move")
-    return Markup("")
+def swatch(seat: int) -> Markup:
+    """Return the small mark in a seat's colour that its placed dominoes carry."""
+    return h("span", {"class_": f"hx-swatch hx-own-{seat}", "aria_hidden": "true"})
 
 
-def panel(
-    seat_view: Mapping[str, Any],
-    *,
-    name: str,
-    who: str,
-    eliminated: Sequence[int],
-    turn: int | None,
-    mine: bool,
-    hand: Sequence[str] | None,
-    playable: Iterable[str] = (),
-    selected: str | None = None,
-    thinking: bool = False,
-) -> Markup:
-    """Return one player's panel: name, ★ for the starting player, state, and the hand."""
-    playable = set(playable)
-    s = seat_view["seat"]
-    star = (
-        h("span", {"class_": "hx-star", "title": "Starting player", "aria_label": "starting player"}, "★")
-        if seat_view["start"]
-        else ""
-    )
-    count = seat_view["tile_count"]
-    head = h(
-        "div",
-        {"class_": "hx-panel-head"},
-        h("span", {"class_": "hx-name"}, name, star),
-        status_chip(seat_view, eliminated, turn),
-    )
-    meta = h(
-        "p",
-        {"class_": "hx-meta"},
-        who,
-        f" · {count} tile{'s' if count != 1 else ''} in hand · {seat_view['placed']} placed",
-        h("span", {"class_": "hx-thinking"}, " · thinking…") if thinking else "",
-    )
-    if hand is None:
-        tiles = h(
-            "div", {"class_": "hx-hand is-hidden", "aria_label": f"{count} hidden tiles"}, tile_back(count)
-        )
-    else:
-        tiles = (
-            h(
-                "div",
-                {
-                    "class_": "hx-hand",
-                    "role": "group",
-                    "aria_label": ("Your tiles" if mine else f"{name}'s tiles"),
-                },
-                [
-                    tile_button(t, playable=t in playable, selected=t == selected, small=not mine)
-                    for t in hand
-                ],
-            )
-            if hand
-            else h("p", {"class_": "hx-meta"}, "No tiles left.")
-        )
-    cls = (
-        "hx-panel"
-        + (" is-mine" if mine else "")
-        + (" is-turn" if turn == s else "")
-        + (" is-out" if seat_view["status"] == "eliminated" else "")
-        + (" is-winner" if seat_view["status"] == "winner" else "")
-    )
-    return h("section", {"class_": cls, "data_seat": str(s), "aria_label": f"{name}"}, head, meta, tiles)
-
-
-def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
-    """Return one public event as a sentence."""
-    who = names[event["seat"]] if 0 <= event["seat"] < len(names) else f"Seat {event['seat'] + 1}"
+def event_text(event: Mapping[str, Any], names: Sequence[str], you: int | None = None) -> str:
+    """Return one public event as a sentence (``you``: the seat worded "You")."""
+    seat = event["seat"]
+    mine = seat == you
+    who = "You" if mine else (names[seat] if 0 <= seat < len(names) else f"Seat {seat + 1}")
     kind = event["kind"]
     if kind == "place":
         tile = event["move"].split("@")[0]
         return f"{who} placed {tile_name(tile)}."
     if kind == "eliminated":
-        return f"{who} is eliminated: no tile fits ({ORDINAL.get(event['order'], event['order'])} out)."
+        order = ORDINAL.get(event["order"], event["order"])
+        if mine:
+            return f"You are out: none of your tiles fits ({order} out)."
+        return f"{who} is eliminated: no tile fits ({order} out)."
     if kind == "winner":
-        return f"{who} wins!"
+        return "You win!" if mine else f"{who} wins!"
     if kind == "no_fit":
         return f"No more tiles fit: {event['placed']} placed."
     return ""
 
 
-def log(history: Sequence[Mapping[str, Any]], names: Sequence[str], limit: int = 8) -> Markup:
-    """Return the latest public events, newest first."""
-    items = [h("li", {"class_": f"hx-ev-{e['kind']}"}, event_text(e, names)) for e in list(history)[-limit:]][
-        ::-1
-    ]
+def log(
+    history: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    limit: int = 12,
+    you: int | None = None,
+    opened: bool = False,
+) -> Markup:
+    """Return the latest public events, newest first, in a "Log" that folds (``opened``: unfolded)."""
+    items = [
+        h("li", {"class_": f"hx-ev-{e['kind']}"}, event_text(e, names, you)) for e in list(history)[-limit:]
+    ][::-1]
     if not items:
         items = [h("li", {"class_": "hx-ev-none"}, "No tiles placed yet.")]
-    return h("details", {"class_": "hx-log", "open": True}, h("summary", {}, "Game log"), h("ol", {}, items))
+    return h(
+        "details", {"class_": "hx-log", "open": opened}, h("summary", {}, "Game log"), h("ol", {}, items)
+    )
 
 
 def legend() -> Markup:

@@ -715,14 +715,14 @@ def heptalion_figures() -> list[Figure]:
 Scene = tuple[tuple[tuple[int, int, int, str], ...], tuple[int, int, int, int, int]]
 BONEFALL_SCENES: dict[str, Scene] = {
     "fall": (((0, 0, 1, "right"), (1, 0, 3, "left"), (2, 0, 5, "right"), (3, 0, 4, "left")), (1, 4, 0, 2, 6)),
-    "tip": (((0, 0, 1, "up"), (0, 1, 3, "down"), (2, 0, 6, "right"), (3, 0, 2, "left")), (0, 2, 0, 4, 5)),
+    "tip": (((0, 0, 1, "up"), (0, 1, 3, "down"), (2, 0, 6, "right"), (3, 0, 2, "left")), (0, 4, 0, 4, 5)),
     "annihilate": (
         ((0, 0, 3, "right"), (1, 0, 5, "left"), (2, 0, 1, "right"), (3, 0, 6, "left")),
-        (0, 2, 1, 2, 3),
+        (0, 3, 1, 2, 3),
     ),
     "cascade": (
         ((0, 0, 1, "right"), (1, 0, 3, "left"), (2, 0, 6, "right"), (3, 0, 4, "left")),
-        (2, 2, 1, 4, 6),
+        (2, 3, 1, 4, 6),
     ),
 }
 WELL_COLS = 4
@@ -775,6 +775,7 @@ def _well_svg(
     *,
     piece: tuple[int, int, int, int, int] | None = None,
     burst: Iterable[tuple[int, int]] = (),
+    ghost: tuple[int, int, int] | None = None,
     label: str = "",
     cls: str = "",
 ) -> Markup:
@@ -798,6 +799,24 @@ def _well_svg(
         link_b = {"right": "left", "left": "right", "down": "up", "up": "down"}[link_a]
         halves.append(well_half(ca, ra - top, a, link_a, c, 4, 0, "art-falling howto-drop"))
         halves.append(well_half(cb, rb - top, b, link_b, c, 4, 0, "art-falling howto-drop"))
+    if ghost is not None:  # where the falling domino will land, as the well shows it
+        gc, gr, go = ghost
+        ca, ra, cb, rb = piece_cells(gc, gr, go)
+        x0, y0 = 4 + min(ca, cb) * c, (min(ra, rb) - top) * c
+        halves.insert(
+            0,
+            h(
+                "rect",
+                {
+                    "class_": "art-target",
+                    "x": _n(x0 + 1.5),
+                    "y": _n(y0 + 1.5),
+                    "width": _n((abs(cb - ca) + 1) * c - 3),
+                    "height": _n((abs(rb - ra) + 1) * c - 3),
+                    "rx": "4",
+                },
+            ),
+        )
     rings = [
         h(
             "rect",
@@ -836,7 +855,9 @@ def _cells(event: dict[str, Any]) -> list[tuple[int, int]]:
 
 def _frames(run: dict[str, Any]) -> list[tuple[Markup, str]]:
     """Return the pictures of a run: the domino about to lock, then the grid before each event, then the end."""
-    pics = [(_well_svg(run["before"], piece=run["piece"], label="A domino falling"), "Falling")]
+    col, row, orient = run["piece"][0], run["landed"][1], run["piece"][2]
+    falling = _well_svg(run["before"], piece=run["piece"], ghost=(col, row, orient), label="A domino falling")
+    pics = [(falling, "Falling")]
     frames, events = run["frames"], run["events"]
     if not events:
         pics.append((_well_svg(run["after"], label="At rest"), "At rest"))

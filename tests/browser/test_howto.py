@@ -57,9 +57,11 @@ def test_every_card_shows_its_picture_in_every_theme(app_page, theme):
     set_theme(page, "felt")
 
 
+@pytest.mark.parametrize("theme", [t for t in THEMES if t != "auto"])
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_how_to_play_shows_the_engines_diagrams(app_page, game_id):
+def test_how_to_play_shows_the_engines_diagrams(app_page, game_id, theme):
     page = app_page
+    set_theme(page, theme)
     page.evaluate(f"location.hash = '#/rules/{game_id}'")
     page.wait_for_selector(".howto-fig")
     figs = howto.figures(game_id)
@@ -71,6 +73,7 @@ def test_how_to_play_shows_the_engines_diagrams(app_page, game_id):
     over = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert over <= 0
     assert not serious(page)
+    set_theme(page, "felt")
 
 
 def start_table(page, base_url: str, game_id: str) -> None:

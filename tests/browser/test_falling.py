@@ -87,14 +87,17 @@ def test_a_scripted_seeded_game_reaches_its_known_scores(app_page):
         assert page.locator(f"#fall-final-{name}").inner_text().startswith(value)
         assert page.locator(f"#fall-{name}").inner_text() == value
     assert page.locator(".fall-best").count() == 3  # first game of the mode: three new bests
-    stats = json.loads(local_storage(page)["boneyard:stats"])
-    assert json.dumps(stats).count("falling:sprint-norm") == 1
+    stats = json.loads(local_storage(page)["boneyard:stats"])["stats"]
+    assert list(stats["bests"]) == ["falling:sprint-norm"]
+    assert len(stats["runs"]["falling:sprint-norm"]) == 1  # game over and finish: kept once
     assert "boneyard:save:falling" not in local_storage(page)  # a finished game is not kept
-    # The Stats screen lists the best scores of the mode.
+    # The Stats screen shows the mode's best Power first, Max and Speed beside it, and a chart.
     page.evaluate("location.hash = '#/stats'")
-    page.wait_for_selector(".stats-table")
-    text = page.locator("#main").inner_text()
-    assert "Sprint Norm" in text and "50" in text and "255.3" in text
+    card = page.locator(".stat-card[data-mode='sprint-norm']")
+    card.wait_for()
+    text = card.inner_text()
+    assert "Sprint · Norm" in text and "50" in text and "best power" in text and "255.3" in text
+    assert card.locator("svg.stats-chart rect").count() == 1
 
 
 def test_the_game_pauses_when_the_page_is_hidden(app_page):
@@ -253,3 +256,35 @@ def test_a_long_demo_does_not_grow_the_heap_and_leaving_releases_the_runner(app_
         "demo_drivers": 0,
         "states": 1,
     }, held
+
+
+def test_the_demo_starts_from_the_setup_screen_and_the_labels_never_wrap(app_page):
+    page = app_page
+    stats = local_storage(page).get("boneyard:stats")
+    page.evaluate("location.hash = '#/setup/falling'")
+    page.wait_for_selector("#fall-watch-demo")
+    page.select_option("#setup-mode", "marathon-max")
+    page.click("#fall-watch-demo")
+    page.wait_for_selector("#fall-table[data-demo='true']")
+    assert page.locator(".fall-demo-tag").inner_text().strip().lower() == "demo"
+    for width in (1280, 360):
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(100)
+        lines = page.evaluate(
+            "[...document.querySelectorAll('.fall-mode > span')].map(s => s.getClientRects().length)"
+        )
+        assert lines == [1, 1, 1]  # each word whole on its line: no "MARATHON ·" left dangling
+    assert page.locator("#fall-left").inner_text() == "1"  # Sets: 1
+    page.click("#fall-demo")
+    page.wait_for_selector("#fall-paused")
+    assert "Your own game is ready" in page.locator("#fall-paused").inner_text()
+    page.set_viewport_size({"width": 1100, "height": 850})
+    box = page.evaluate(
+        "(() => { const r = document.querySelector('.fall-well-wrap').getBoundingClientRect();"
+        " return [r.left + r.width / 2, document.documentElement.clientWidth / 2]; })()"
+    )
+    assert abs(box[0] - box[1]) < 12  # the well centred on a desktop
+    page.click("#fall-resume")
+    wait_view(page, "!v.paused && v.step > 5")
+    reload_ready(page)  # neither the demo nor a reload counts anything
+    assert local_storage(page).get("boneyard:stats") == stats

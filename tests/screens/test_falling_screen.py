@@ -195,7 +195,37 @@ def test_the_table_markup():
     assert 'data-paused="false"' in html
     assert ">28<" in html  # dominoes left in the set (the falling one included)
     marathon = Table("marathon-max")
-    assert "Sets" in marathon.html and "Marathon · Max" in marathon.html
+    assert '<dt>Sets</dt><dd id="fall-left">1</dd>' in marathon.html and "set 1" not in marathon.html
+    assert 'aria-label="Marathon, Max set"' in marathon.html
+    assert (
+        '<span class="fall-mode-part">Marathon</span><span class="fall-mode-part">Max</span>' in marathon.html
+    )
+    # Power leads; the three scores are explained in plain words; "?" opens the rules
+    assert html.index('id="fall-power"') < html.index('id="fall-max"') < html.index('id="fall-speed"')
+    assert "What the scores mean" in html and "(halves cleared − 1)²" in html
+    assert 'data-action="rules" data-value="falling"' in html
+
+
+def test_the_setup_card_explains_the_scores_and_offers_the_demo():
+    html = str(SCREEN.custom_fields({}))
+    assert 'data-action="watch-demo" data-value="falling"' in html and "What the scores mean" in html
+
+
+def test_a_demo_asked_for_on_the_setup_screen_runs_over_the_players_paused_game():
+    table = Table()
+    table.ui["start_demo"] = True
+    table.render()
+    html = table.html
+    assert 'data-demo="true"' in html and "start_demo" not in table.ui
+    assert table.ui["paused"] and table.ui["pause_reason"] == "demo"
+    assert table.session.state.steps == 0  # the player's own game waits, untouched
+
+
+def test_play_again_is_a_new_deal_that_counts_on_its_own():
+    table = Table()
+    uid = table.session.uid
+    SCREEN.on_action(table.ctx(), "again", "")
+    assert table.session.uid != uid
 
 
 def test_keys_move_and_pause_and_resume():

@@ -72,12 +72,23 @@ TOUCH = (
 )
 
 HUD = (
-    ("turn", "Turn"),
+    ("power", "Power"),  # the headline score, across the panel
     ("max", "Max"),
-    ("power", "Power"),
     ("speed", "Speed"),
+    ("turn", "This turn"),
     ("left", "Left"),
     ("level", "Level"),
+)
+
+# The three scores in plain words (the table's "What the scores mean", and How to play).
+EXPLAIN = (
+    (
+        "Power",
+        "your score. Each turn adds (halves cleared − 1)²: 2 halves give 1, 3 give 4, 5 give 16, so one "
+        "long cascade is worth more than many small ones.",
+    ),
+    ("Max", "the most halves you cleared in one turn: the drop and every cascade after it."),
+    ("Speed", "your Power per minute of play."),
 )
 
 SCORE_NAMES = {"max": "Max", "power": "Power", "speed": "Speed"}
@@ -108,7 +119,7 @@ def hud_values(view: dict[str, Any]) -> dict[str, str]:
         "max": str(view["max_score"]),
         "power": str(view["power"]),
         "speed": f"{view['speed']:.1f}",
-        "left": str(left) if view["mode"] == "sprint" else f"set {view['sets_dealt']}",
+        "left": str(left) if view["mode"] == "sprint" else str(view["sets_dealt"]),
         "level": str(view["level"]),
     }
 
@@ -129,7 +140,7 @@ class FallingScreen(Screen):
         return list(MODES)
 
     def custom_fields(self, form: dict[str, Any]) -> Markup:
-        """Return the controls card shown on the setup screen."""
+        """Return the card shown on the setup screen: what to do, the keys, the scores, and the demo."""
         return h(
             "div",
             {"class_": "fall-setup-card"},
@@ -140,6 +151,27 @@ class FallingScreen(Screen):
                 "and may match again.",
             ),
             controls_help(),
+            explain_scores(open_=True),
+            h(
+                "p",
+                {"class_": "fall-setup-demo"},
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn",
+                        "data_action": "watch-demo",
+                        "data_value": "falling",
+                        "id": "fall-watch-demo",
+                    },
+                    "Watch a demo",
+                ),
+                h(
+                    "span",
+                    {"class_": "hint"},
+                    " The computer plays a game of the chosen mode; nothing is saved.",
+                ),
+            ),
         )
 
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
@@ -177,13 +209,16 @@ class FallingScreen(Screen):
     def render(self, ctx: TableContext) -> Markup:
         """Return the table: the well, the side panel, the touch controls and any panel over the well."""
         ui = ctx.ui
+        if ui.pop("start_demo", False) and ui.get("demo") is None:  # the setup screen's Watch a demo
+            self.driver(ctx)
+            self.toggle_demo(ctx)
+            ui["pause_reason"] = "demo"
         demo = ui.get("demo")
         driver = demo if demo is not None else self.driver(ctx)
         state = driver.state
         view = state.view()
         values = hud_values(view)
         sprint = view["mode"] == "sprint"
-        mode_label = f"{TYPES[view['mode']][0]} · {SETS[view['set']][0]}"
         scores = h(
             "dl",
             {"class_": "fall-scores"},
@@ -206,9 +241,13 @@ class FallingScreen(Screen):
             {"class_": "fall-side", "aria_label": "Scores and next domino"},
             h(
                 "div",
-                {"class_": "fall-mode"},
-                mode_label,
-                h("span", {"class_": "fall-demo-tag"}, " · Demo") if demo else "",
+                {
+                    "class_": "fall-mode",
+                    "aria_label": f"{TYPES[view['mode']][0]}, {SETS[view['set']][0]} set",
+                },
+                h("span", {"class_": "fall-mode-part"}, TYPES[view["mode"]][0]),
+                h("span", {"class_": "fall-mode-part"}, SETS[view["set"]][0]),
+                h("span", {"class_": "fall-demo-tag"}, "Demo") if demo else "",
             ),
             h(
                 "div",
@@ -242,7 +281,20 @@ class FallingScreen(Screen):
                     },
                     "Stop demo" if demo else "Demo",
                 ),
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-ghost fall-help",
+                        "data_action": "rules",
+                        "data_value": "falling",
+                        "aria_label": "How to play Bonefall",
+                        "title": "How to play",
+                    },
+                    "?",
+                ),
             ),
+            explain_scores("fall-explain-side"),
             h("div", {"class_": "fall-keys", "aria_label": "Keys"}, controls_help()),
         )
         well = h(
@@ -295,6 +347,7 @@ class FallingScreen(Screen):
                 {"class_": "fall-touch-hint hint"},
                 "Swipe on the well: sideways to move, down to drop, tap to rotate.",
             ),
+            explain_scores("fall-explain-below"),
         )
 
     def pause_button(self, ui: dict[str, Any], state: Any) -> Markup:
@@ -322,6 +375,7 @@ class FallingScreen(Screen):
             text = {
                 "hidden": "Paused while the page was hidden.",
                 "resumed": "Your game is where you left it.",
+                "demo": "Your own game is ready: press Resume to play.",
             }.get(reason, "Take your time.")
             return h(
                 "div",
@@ -434,6 +488,7 @@ class FallingScreen(Screen):
         session.options = dict(options)
         session.recorded = False
         session.extra = {}
+        session.uid = f"{fresh_seed():016x}"  # a new deal: its result counts on its own
         for key in ("driver", "summary", "pause_reason", "demo"):
             ui.pop(key, None)
         ui["paused"] = False
@@ -484,6 +539,16 @@ class FallingScreen(Screen):
         from . import falling_canvas  # browser-only
 
         falling_canvas.unbind(self, ctx)
+
+
+def explain_scores(cls: str = "", open_: bool = False) -> Markup:
+    """Return the three scores explained in plain words (a disclosure: open on the setup screen)."""
+    return h(
+        "details",
+        {"class_": ("fall-explain " + cls).strip(), "open": open_},
+        h("summary", {}, "What the scores mean"),
+        h("dl", {}, [h("div", {}, h("dt", {}, name), h("dd", {}, words)) for name, words in EXPLAIN]),
+    )
 
 
 def controls_help() -> Markup:

@@ -101,6 +101,7 @@ class Runner:
         self.view: dict[str, Any] | None = None
         self.links: dict[tuple[int, int], str | None] = {}
         self.event: dict[str, Any] | None = None
+        self.sounded: tuple[int, int, int] | None = None  # the annihilation last heard
         self.hud_at = 0
         self.raf_id: Any = None
         self.last_ts: float | None = None
@@ -449,6 +450,7 @@ class Runner:
                 self.event = event = view["events"][view["event_index"]]
                 if event["kind"] == "annihilate":
                     hidden = {(cell["col"], cell["row"]) for cell in event["cells"]}
+                    self._cascade_sound(view, view["event_index"])
                 else:
                     hidden = {
                         (half["from"][0], half["from"][1])
@@ -494,6 +496,21 @@ class Runner:
             dy = drop * c
             g.drawImage(sa, ca * c, ra * c + dy)
             g.drawImage(sb, cb * c, rb * c + dy)
+
+    def _cascade_sound(self, view: dict[str, Any], index: int) -> None:
+        """Play the cascade sound once an annihilation (rising with each step of the cascade), in the player's
+        game only and only while Settings.sound is on (``ui.sound.play`` checks it)."""
+        ctx = self.ctx
+        if ctx is None or ctx.ui.get("demo") is not None:
+            return
+        key = (id(ctx.session.state), int(ctx.session.state.turns), index)
+        if key == self.sounded:
+            return
+        self.sounded = key
+        strength = sum(1 for e in view["events"][: index + 1] if e["kind"] == "annihilate")
+        from .. import sound
+
+        sound.play(ctx.settings, "cascade", strength=strength)
 
     def _draw_layer(self, cells: list[dict[str, Any]], hidden: set[tuple[int, int]]) -> None:
         g = self.layer_g

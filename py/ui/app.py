@@ -1059,6 +1059,10 @@ class App:
         tag = str(getattr(target, "tagName", "")).lower() if target is not None else ""
         if tag in ("input", "select", "textarea"):
             return
+        if str(event.key) == "?" and _js(document.querySelector('[data-action="rules"]')) is not None:
+            event.preventDefault()  # "?" opens the rules, as the table's "?" button does
+            self.open_rules(game_id)
+            return
         screen = self.screen(game_id)
         session = self.sessions.get(game_id)
         if (

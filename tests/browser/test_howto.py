@@ -149,6 +149,10 @@ def test_the_question_mark_opens_the_rules_over_the_table_and_closes_back(browse
         dialog.wait_for(state="visible")
         page.mouse.click(5, 300)
         dialog.wait_for(state="detached")
+        page.keyboard.press("?")  # the key opens them as well
+        dialog.wait_for(state="visible")
+        page.keyboard.press("Escape")
+        dialog.wait_for(state="detached")
         assert page.evaluate("location.hash") == before[2]
         watch.assert_clean(page)
     finally:

@@ -79,7 +79,11 @@ def persist_text(persisted: bool | None, checked: bool = True) -> str:
 
 def usage_text(used_chars: int, usage: int | None, quota: int | None) -> str:
     """Return the sentence saying how much room Boneyard's records and the whole site take."""
-    mine = f"Your games, settings and stats take {file_size(2 * used_chars)}."
+    mine = (
+        f"Your games, settings and stats take {file_size(2 * used_chars)}."
+        if used_chars
+        else "Nothing of yours is stored yet."
+    )
     if usage is None:
         return mine
     whole = f" With the game's files kept for offline play, this site uses {file_size(usage)}"

@@ -248,12 +248,12 @@ class Storage:
             if key.startswith(SAVE_PREFIX):
                 game_id = key.removeprefix(SAVE_PREFIX)
                 built: list[Any] = []
+
+                def keep(game: str, state: dict[str, Any], built: list[Any] = built) -> None:
+                    built.append(rebuild(game, state))
+
                 try:
-                    save = saves.load_save(
-                        item,
-                        expected_game=game_id,
-                        validate=lambda g, st, built=built: built.append(rebuild(g, st)),
-                    )
+                    save = saves.load_save(item, expected_game=game_id, validate=keep)
                 except saves.SaveError as exc:
                     raise saves.SaveError(
                         "newer" if exc.kind == "newer" else "corrupt",

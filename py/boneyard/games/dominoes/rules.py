@@ -18,7 +18,9 @@ Layers, one rules path:
 The public path is a hot path (a search plays and takes back millions of moves): every move has one
 shared ``Move`` object that carries its code, ``legal_moves()`` is cached until the next move, the
 history is kept as tuples and turned into dicts only for ``view``/``to_dict``, and undo records are
-tuples.
+tuples. ``view`` builds each history event, hand result and line piece once (cached on the state) and
+hands out fresh lists of those shared entries: a caller may keep or change a view's lists, and reads
+the entries inside them (copy one before changing it).
 
 Move text: ``6-4`` opens the line, ``6-4:L`` / ``6-4:R`` lays 6-4 at the left / right end,
 ``draw`` takes one tile from the boneyard, ``pass`` passes.
@@ -30,6 +32,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat, starmap
 from typing import Any, ClassVar, NamedTuple
 
 from ...core import (
@@ -94,6 +97,27 @@ LEFT_PIECE = tuple((OTHER[k], k % 7) for k in range(TILE_COUNT * 7))
 RIGHT_PIECE = tuple((k % 7, OTHER[k]) for k in range(TILE_COUNT * 7))
 
 
+DRAW_CODES = (DRAW,)
+PASS_CODES = (PASS,)
+# _FITS[fit << 6 | left * 7 + right]: the lay codes of the tiles in the mask ``fit`` against the open ends,
+# filled as hands come up (``_fits``); emptied when it grows large.
+_FITS: dict[int, tuple[int, ...]] = {}
+
+
+def _fits(fit: int, base: int) -> tuple[int, ...]:
+    """Return (and remember) the lay codes of the tiles in ``fit`` at the ends ``base``, lowest tile first."""
+    codes: list[int] = []
+    rest = fit
+    while rest:
+        low = rest & -rest
+        codes += FIT[BIT[low] * 49 + base]
+        rest ^= low
+    if len(_FITS) >= 65536:
+        _FITS.clear()
+    result = _FITS[fit << 6 | base] = tuple(codes)
+    return result
+
+
 def _fit_codes(t: int, left: int, right: int) -> tuple[int, ...]:
     """Return the lay codes of tile t against the open ends; one code when both ends show one number."""
     codes = []
@@ -111,6 +135,7 @@ FIT = tuple(_fit_codes(t, left, right) for t in range(TILE_COUNT) for left in ra
 BIT = {1 << t: t for t in range(TILE_COUNT)}
 BITS = tuple(1 << t for t in range(TILE_COUNT))
 ALL_TILES = tuple(range(TILE_COUNT))
+_NO_ARGS = tuple(repeat((), TILE_COUNT))  # starmap(rng.random, _NO_ARGS): one random number a tile
 # The opening order of the highest-double rule: doubles from 6-6 down, then (with no double dealt)
 # the heaviest tile, ties going to the one with the higher end.
 OPENING_ORDER = tuple(
@@ -337,30 +362,24 @@ class Table:
         if codes is not None:
             return codes
         if self.ended is not None:
-            codes = []
+            codes = ()
         else:
             hand = self.hands[self.turn]
             left = self.left
             if left < 0:
                 if self.opening_tile >= 0:
-                    codes = [OPEN | self.opening_tile << 1]
+                    codes = (OPEN | self.opening_tile << 1,)
                 else:
-                    codes = [OPEN | t << 1 for t in mask_tiles(hand)]
+                    codes = tuple([OPEN | t << 1 for t in mask_tiles(hand)])
             else:
                 base = left * 7 + self.right
                 fit = hand & ENDS_MASK[base]
                 if not fit:
-                    codes = [DRAW] if self.draw_game and self.stock else [PASS]
+                    codes = DRAW_CODES if self.draw_game and self.stock else PASS_CODES
                 elif not fit & (fit - 1):  # one tile fits: the common case
                     codes = FIT[BIT[fit] * 49 + base]
                 else:
-                    codes = []
-                    fits = FIT
-                    bit = BIT
-                    while fit:
-                        low = fit & -fit
-                        codes += fits[bit[low] * 49 + base]
-                        fit ^= low
+                    codes = _FITS.get(fit << 6 | base) or _fits(fit, base)
         self.codes = codes
         return codes
 
@@ -377,67 +396,81 @@ class Table:
         passes = self.passes
         codes = self.codes
         self.codes = None
-        if code == DRAW:
-            t = self.stock.pop()
-            self.hands[turn] |= 1 << t
-            return (
-                turn,
-                code,
-                left,
-                right,
-                codes,
-                passes,
-                t,
-            )  # the same seat plays on: it draws until a tile fits
+        if code < DRAW:  # a lay at an end: the common case
+            t = code >> 1
+            hands = self.hands
+            hand = hands[turn] ^ BITS[t]
+            hands[turn] = hand
+            if code & 1:
+                k = t * 7 + right
+                self.right = OTHER[k]
+                self.line.append(RIGHT_PIECE[k])
+            else:
+                k = t * 7 + left
+                self.left = OTHER[k]
+                self.line.insert(0, LEFT_PIECE[k])
+            if passes:
+                self.passes = 0
+            if hand:
+                turn_next = turn + 1
+                self.turn = turn_next if turn_next < self.players else 0
+            else:
+                self.ended = OUT
+                self.winner = turn
+            return (turn, code, left, right, codes, passes, -1)
         if code == PASS:
-            self.passes = passes + 1
-            if passes + 1 >= self.players:
+            passes_next = passes + 1
+            self.passes = passes_next
+            if passes_next >= self.players:
                 self.ended = BLOCKED
             else:
                 self.turn = turn + 1 if turn + 1 < self.players else 0
             return (turn, code, left, right, codes, passes, -1)
-        t = (code & CODE_MASK) >> 1
+        if code == DRAW:  # the same seat plays on: it draws until a tile fits
+            t = self.stock.pop()
+            self.hands[turn] |= 1 << t
+            return (turn, code, left, right, codes, passes, t)
+        t = (code & CODE_MASK) >> 1  # the opening lay
         hand = self.hands[turn] ^ (1 << t)
         self.hands[turn] = hand
-        if left < 0:
-            self.left = HIGH[t]
-            self.right = LOW[t]
-            self.line.append(TILES[t])
-        elif code & 1:
-            k = t * 7 + right
-            self.right = OTHER[k]
-            self.line.append(RIGHT_PIECE[k])
-        else:
-            k = t * 7 + left
-            self.left = OTHER[k]
-            self.line.insert(0, LEFT_PIECE[k])
+        self.left = HIGH[t]
+        self.right = LOW[t]
+        self.line.append(TILES[t])
         self.passes = 0
-        if not hand:
+        if hand:
+            self.turn = turn + 1 if turn + 1 < self.players else 0
+        else:
             self.ended = OUT
             self.winner = turn
-        else:
-            self.turn = turn + 1 if turn + 1 < self.players else 0
         return (turn, code, left, right, codes, passes, -1)
 
     def revert(self, record: Record) -> None:
         """Take back the last move applied, from the record ``apply`` returned for it."""
         turn, code, left, right, codes, passes, drawn = record
         self.turn = turn
-        self.ended = None
-        self.winner = None
-        self.passes = passes
         self.codes = codes
+        if self.ended is not None:
+            self.ended = None
+            self.winner = None
+        if code < DRAW:
+            self.hands[turn] |= BITS[code >> 1]
+            if code & 1:
+                self.line.pop()
+                self.right = right
+            else:
+                del self.line[0]
+                self.left = left
+            self.passes = passes
+            return
+        self.passes = passes
+        if code == PASS:
+            return
         if code == DRAW:
             self.hands[turn] ^= 1 << drawn
             self.stock.append(drawn)
             return
-        if code == PASS:
-            return
         self.hands[turn] |= 1 << ((code & CODE_MASK) >> 1)
-        if left < 0 or code & 1:
-            self.line.pop()
-        else:
-            del self.line[0]
+        self.line.pop()
         self.left = left
         self.right = right
 
@@ -448,16 +481,12 @@ class Table:
 
 def deal(rng: random.Random, players: int, hand_size: int, draw_game: bool, opener: int | None) -> Table:
     """Shuffle and deal a hand; ``opener`` (the last hand's winner) opens with any tile, else the highest double rule."""
-    random = rng.random
-    keys = [random() for _ in ALL_TILES]  # a uniform shuffle: iid random sort keys, one a tile in order
+    keys = list(starmap(rng.random, _NO_ARGS))  # a uniform shuffle: iid random sort keys, one a tile in order
     order = sorted(ALL_TILES, key=keys.__getitem__)
     hands = []
     bits = BITS
     for seat in range(players):
-        mask = 0
-        for t in order[seat * hand_size : (seat + 1) * hand_size]:
-            mask |= bits[t]
-        hands.append(mask)
+        hands.append(sum(map(bits.__getitem__, order[seat * hand_size : (seat + 1) * hand_size])))
     stock = order[players * hand_size :]
     if opener is not None:
         return Table(players, draw_game, hands, stock, opener, -1)
@@ -489,7 +518,7 @@ class HandScore(NamedTuple):
 
 def score_hand(table: Table) -> HandScore:
     """Score a finished hand: out scores every opponent's pips; blocked, the lowest total scores the others'."""
-    pips = tuple(table.pip_totals())
+    pips = tuple(map(mask_pips, table.hands))
     total = sum(pips)
     if table.ended == OUT:
         winner = table.winner
@@ -550,27 +579,91 @@ def _sorted_hand(mask: int) -> list[list[int]]:
 Event = Record
 
 
+def _event_json(event: Event) -> dict[str, Any]:
+    """Return a history event as a fresh dict: draw/pass with the ends it was made on, a lay with tile and end."""
+    seat, code, left, right = event[0], event[1], event[2], event[3]
+    lay = _EVENT_LAY[code]
+    if lay is None:
+        return {"seat": seat, "move": TEXT_OF[code], "ends": [left, right]}
+    move, a, b, end = lay
+    return {"seat": seat, "move": move, "tile": [a, b], "end": end}
+
+
 def _events_json(events: list[Event]) -> list[dict[str, Any]]:
-    """Return history events as fresh dicts: draw/pass with the ends they were made on, lays with tile and end."""
-    out: list[dict[str, Any]] = []
-    append = out.append
-    lays = _EVENT_LAY
-    text = TEXT_OF
-    for seat, code, left, right, _, _, _ in events:
-        lay = lays[code]
-        if lay is None:
-            append({"seat": seat, "move": text[code], "ends": [left, right]})
-        else:
-            move, a, b, end = lay
-            append({"seat": seat, "move": move, "tile": [a, b], "end": end})
-    return out
+    """Return history events as fresh dicts (``_event_json``)."""
+    return [_event_json(e) for e in events]
 
 
-def _line_json(line: list[tuple[int, int]]) -> list[dict[str, Any]]:
-    return [{"tile": [a, b], "double": a == b} for a, b in line]
+# What the view shows of a line piece and of a tile in hand. The view hands out these shared objects
+# (its lists are fresh, the entries are read-only).
+PIECE_JSON: dict[tuple[int, int], dict[str, Any]] = {
+    (a, b): {"tile": [a, b], "double": a == b} for a in range(7) for b in range(7)
+}
+TILE_JSON: tuple[list[int], ...] = tuple([a, b] for a, b in TILES)
+# _BYTE_JSON[chunk][byte]: the TILE_JSON entries of the tiles in one byte of a hand mask.
+_BYTE_JSON = tuple(
+    tuple(
+        tuple(TILE_JSON[8 * chunk + b] for b in range(8) if value >> b & 1 and 8 * chunk + b < TILE_COUNT)
+        for value in range(256)
+    )
+    for chunk in range(4)
+)
+
+
+def _hand_json(mask: int) -> list[list[int]]:
+    """Return a hand as the view shows it, heaviest tile first (shared TILE_JSON entries)."""
+    j = _BYTE_JSON
+    return [*j[0][mask & 255], *j[1][mask >> 8 & 255], *j[2][mask >> 16 & 255], *j[3][mask >> 24]]
+
+
+class _Result(NamedTuple):
+    """A finished hand, kept compact until a view or a save asks for its dict (``_result_json``)."""
+
+    hand: int
+    score: HandScore
+    hands: tuple[int, ...]  # the tile masks left in each hand
+    scores: tuple[int, ...]  # the match scores after the hand
+    match: bool  # a match (the hand's points count) rather than a single round
+
+
+def _result_json(result: _Result | Mapping[str, Any]) -> dict[str, Any]:
+    """Return a finished hand's result as a fresh dict (the form the view and the save show)."""
+    if not isinstance(result, _Result):
+        return _copy_result(result)
+    score = result.score
+    return {
+        "hand": result.hand,
+        "winner": score.winner,
+        "ended": score.ended,
+        "pips": list(score.pips),
+        "points": score.points if result.match else 0,
+        "tied": list(score.tied),
+        "hands": [_tile_list(h) for h in result.hands],
+        "scores": list(result.scores),
+    }
+
+
+def _synced(cache: list[Any], built_from: list[Any], entries: list[Any], build: Any) -> list[Any]:
+    """Return a fresh list of ``build(entry)`` for ``entries``, building only the entries not cached yet.
+
+    ``built_from`` holds the entries the cache was built from. The entries are a stack of unique objects
+    (history events, hand results: a move pushes one, undo pops it), so the cache is good up to the
+    last position where both hold the same object, and rebuilt from there.
+    """
+    have = len(built_from)
+    if have != len(entries) or (have and built_from[-1] is not entries[-1]):
+        keep = min(have, len(entries))
+        while keep and built_from[keep - 1] is not entries[keep - 1]:
+            keep -= 1
+        del cache[keep:], built_from[keep:]
+        for entry in entries[keep:]:
+            cache.append(build(entry))
+            built_from.append(entry)
+    return cache[:]
 
 
 _ROUND_ENDS: dict[tuple[Any, ...], Outcome] = {}  # a single round's outcomes are few: share each one
+_ROUND_OUTCOMES: dict[tuple[Any, ...], Outcome] = {}  # (winner, ended, pips) -> the round's outcome
 
 
 def _round_end(winners: tuple[int, ...], termination: Termination, placings: tuple[int, ...]) -> Outcome:
@@ -597,7 +690,7 @@ class _HandEnd:
     __slots__ = ("events", "hand_number", "rng_state", "scores", "table")
 
     def __init__(self, scores: list[int]) -> None:
-        self.scores = scores  # the match scores before the hand was scored
+        self.scores = scores  # the match scores before the hand was scored (the state then has a copy)
         self.table: Table | None = None  # set when the next hand was dealt: the finished hand's table
         self.events: list[Event] = []
         self.hand_number = 0
@@ -617,6 +710,31 @@ class DominoesState(TurnState):
     _events: list[Event]  # public events of the hand in progress
     _floor: int  # the turn number when this state was dealt or loaded
     _undo: list[tuple[int, _HandEnd]]  # the moves that ended a hand
+    _results: list[_Result | dict[str, Any]]  # the finished hands (dicts: loaded from a save)
+    # The view's JSON of the history and of the hand results, built once an entry (see ``_synced``).
+    _history_json: list[dict[str, Any]]
+    _history_of: list[Event]
+    _results_json: list[dict[str, Any]]
+    _results_of: list[_Result | dict[str, Any]]
+
+    def _caches(self) -> None:
+        """Start the view's caches empty."""
+        self._history_json = []
+        self._history_of = []
+        self._results_json = []
+        self._results_of = []
+        self._line_cache: list[dict[str, Any]] = []
+        self._line_of: list[tuple[int, int]] | None = None
+        self._line_last: Event | None = None
+
+    @property
+    def hand_results(self) -> list[dict[str, Any]]:
+        """Return the results of the finished hands (fresh dicts), as the view and the save show them."""
+        return [_result_json(r) for r in self._results]
+
+    @hand_results.setter
+    def hand_results(self, results: list[Mapping[str, Any]]) -> None:
+        self._results = [_copy_result(r) for r in results]
 
     def __init__(self, options: Mapping[str, Any], rng: random.Random) -> None:
         self.options = dict(options)
@@ -624,8 +742,9 @@ class DominoesState(TurnState):
         self._floor = 0
         self.scores = [0] * self.players
         self.hand_number = 1
-        self.hand_results: list[dict[str, Any]] = []
+        self._results: list[_Result | dict[str, Any]] = []
         self._events = []
+        self._caches()
         self.table = deal(rng, self.players, self.options["hand_size"], self.options["draw"], None)
 
     # -- Engine API ------------------------------------------------------------------------------
@@ -656,14 +775,14 @@ class DominoesState(TurnState):
         undo record is also the move's history event (``_apply`` and ``_revert`` are inlined in ``play``
         and ``undo``).
         """
-        if self._outcome is not None:
-            raise IllegalMoveError("the game is over")
-        code = move._code if move.__class__ is Move else -1
         table = self.table
         codes = table.codes
         if codes is None:
             codes = table.moves()
-        if code < 0 or code not in codes:
+        code = move._code if move.__class__ is Move else -1
+        if code not in codes:  # also every move once the game is over (a finished hand lists none)
+            if self._outcome is not None:
+                raise IllegalMoveError("the game is over")
             code = self._accept(as_move(move, parse_move, Move, self.NAME))
         self._events.append(table.apply(code))
         self.turn_number += 1
@@ -752,40 +871,44 @@ class DominoesState(TurnState):
         other.table = self.table.copy()
         other._events = self._events[:]
         other.scores = self.scores[:]
-        other.hand_results = self.hand_results[:]  # the result dicts are never changed once written
+        other._results = self._results[:]  # the results are never changed once written
+        other._history_json = self._history_json[:]
+        other._history_of = self._history_of[:]
+        other._results_json = self._results_json[:]
+        other._results_of = self._results_of[:]
+        if self._line_of is self.table.line:  # the cached line is the line (if the history agrees)
+            other._line_of = other.table.line
 
     # -- hands and the match ---------------------------------------------------------------------
 
     def _finish_hand(self) -> _HandEnd:
-        """Record the finished hand, score it in a match, and deal the next hand unless the game is over."""
-        end = _HandEnd(self.scores[:])
+        """Record the finished hand, score it in a match, and deal the next hand unless the game is over.
+
+        The hand's result is kept compact (``_Result``) and turned into its dict only when a view or a
+        save asks: a search ends and takes back hands all the time.
+        """
         table = self.table
         result = score_hand(table)
         target = self.options["target"]
-        if target is not None and result.winner is not None:
-            self.scores[result.winner] += result.points
-        self.hand_results.append(
-            {
-                "hand": self.hand_number,
-                "winner": result.winner,
-                "ended": result.ended,
-                "pips": list(result.pips),
-                "points": result.points if target is not None else 0,
-                "tied": list(result.tied),
-                "hands": [_tile_list(h) for h in table.hands],
-                "scores": self.scores[:],
-            }
+        scores = self.scores
+        end = _HandEnd(scores)
+        if target is not None:
+            scores = self.scores = scores[:]
+            if result.winner is not None:
+                scores[result.winner] += result.points
+        self._results.append(
+            _Result(self.hand_number, result, tuple(table.hands), tuple(scores), target is not None)
         )
         if target is None:
             self._outcome = self._round_outcome(result)
             return end
-        best = max(self.scores)
+        best = max(scores)
         if best >= target:
-            winner = self.scores.index(best)
+            winner = scores.index(best)
             placings = [0] * self.players
             for seat in range(self.players):
-                placings[seat] = 1 + sum(1 for s in range(self.players) if self.scores[s] > self.scores[seat])
-            self._outcome = Outcome((winner,), Termination.TARGET, tuple(placings), tuple(self.scores))
+                placings[seat] = 1 + sum(1 for s in range(self.players) if scores[s] > scores[seat])
+            self._outcome = Outcome((winner,), Termination.TARGET, tuple(placings), tuple(scores))
             return end
         end.table = table
         end.events = self._events
@@ -800,8 +923,8 @@ class DominoesState(TurnState):
 
     def _unfinish(self, end: _HandEnd) -> None:
         """Undo ``_finish_hand`` (the move that ended the hand is then taken back as any other)."""
-        self.hand_results.pop()
-        self.scores = end.scores[:]
+        self._results.pop()
+        self.scores = end.scores
         self._outcome = None
         if end.table is not None:
             # Copies: a clone shares this record, and the finished table is never changed again.
@@ -811,7 +934,17 @@ class DominoesState(TurnState):
             self.rng.setstate(end.rng_state)
 
     def _round_outcome(self, result: HandScore) -> Outcome:
-        """Return the outcome of a single round (facts only: the table screen words them)."""
+        """Return the outcome of a single round (facts only: the table screen words them), remembered."""
+        key = (result.winner, result.ended, result.pips)
+        outcome = _ROUND_OUTCOMES.get(key)
+        if outcome is None:
+            if len(_ROUND_OUTCOMES) >= 65536:
+                _ROUND_OUTCOMES.clear()
+            outcome = _ROUND_OUTCOMES[key] = self._placed_round(result)
+        return outcome
+
+    def _placed_round(self, result: HandScore) -> Outcome:
+        """Return the outcome of a single round from its result."""
         pips = result.pips
         winner = result.winner
         if result.ended == OUT:
@@ -864,20 +997,35 @@ class DominoesState(TurnState):
             "over": over,
             "hand_counts": [h.bit_count() for h in table.hands],
             "legal_moves": [TEXT_OF[c] for c in table.moves()] if turn == seat else [],
-            "history": _events_json(self._events),
+            "history": _synced(self._history_json, self._history_of, self._events, _event_json),
             "outcome": outcome.to_dict() if outcome is not None else None,
             "options": dict(self.options),
             "target": target,
             "hand_number": self.hand_number,
-            "line": _line_json(table.line),
+            "line": self._line_json(table),
             "open_ends": None if table.left < 0 else [table.left, table.right],
-            "hand": _sorted_hand(hand),
+            "hand": _hand_json(hand),
             "pips": mask_pips(hand),
             "stock": len(table.stock),
             "opening": table.left < 0,
             "scores": self.scores[:] if target is not None else None,
-            "hand_results": [_copy_result(r) for r in self.hand_results],
+            "hand_results": _synced(self._results_json, self._results_of, self._results, _result_json),
         }
+
+    def _line_json(self, table: Table) -> list[dict[str, Any]]:
+        """Return the line as the view shows it, cached while the line and the history stay as they were.
+
+        The line changes only by a move, which pushes or pops a history event (a unique object): the
+        same line list, as long, under the same last event, is the same line.
+        """
+        line = table.line
+        events = self._events
+        last = events[-1] if events else None
+        if self._line_of is not line or self._line_last is not last or len(self._line_cache) != len(line):
+            self._line_of = line
+            self._line_last = last
+            self._line_cache = [PIECE_JSON[piece] for piece in line]
+        return self._line_cache[:]
 
     def _view(self, seat: int) -> dict[str, Any]:
         view = self.view(seat)
@@ -896,7 +1044,7 @@ class DominoesState(TurnState):
             "scores": self.scores[:],
             "hand_number": self.hand_number,
             "turn_number": self.turn_number,
-            "hand_results": [_copy_result(r) for r in self.hand_results],
+            "hand_results": self.hand_results,
             "history": _events_json(self._events),
             "outcome": self._outcome.to_dict() if self._outcome else None,
             "table": {
@@ -995,7 +1143,8 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     state.hand_number = hand_number
     results = data["hand_results"]
     _check(isinstance(results, list), "hand_results must be a list")
-    state.hand_results = [_check_result(r, players) for r in results]
+    state._results = [_check_result(r, players) for r in results]
+    state._caches()
     history = data["history"]
     _check(isinstance(history, list), "history must be a list")
     state._events = [_check_event(e, players) for e in history]

@@ -255,7 +255,8 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
     state._floor = state.turn_number
     state.scores = list(view["scores"]) if view["scores"] is not None else [0] * players
     state.hand_number = view["hand_number"]
-    state.hand_results = results
+    state._results = list(results)
+    state._caches()
     state._events = events
     state._outcome = None if view["outcome"] is None else Outcome.from_dict(view["outcome"])
     masks = [tiles_mask(h) for h in hands]

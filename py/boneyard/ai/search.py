@@ -177,6 +177,10 @@ def search(
     info: Any, view: Mapping[str, Any], rng: random.Random, features: Features, budget: Budget
 ) -> Generator[None, None, SearchResult]:
     """Search the seat's position; the generator's value is the ``SearchResult``."""
+    direct = getattr(features, "direct", None)
+    if direct is not None:  # a game without chance once dealt searches its deals deep instead
+        found: SearchResult = yield from direct(view, rng)
+        return found
     texts = list(view["legal_moves"])
     if not texts:
         raise ValueError("no legal move in this view: it is not this seat's turn")

@@ -2,6 +2,7 @@
 
 - ``easy``: any legal tile at random.
 - ``medium``: doubles first, then the heaviest tiles (fewer pips in hand if the line jams).
+- ``expert``: ``boneyard.ai``'s search (determinized Monte Carlo with Hard-like rollouts).
 - ``hard``: as medium, and it remembers which numbers each rival could not match (drew or passed on),
   from the public history, and prefers plays that leave those numbers on the ends, above all against
   the next player. It also counts the tiles of each number already seen (line and own hand), keeps a
@@ -14,10 +15,11 @@ import random
 from math import comb
 from typing import Any
 
+from ...ai import expert_bot as _expert_bot
 from ...core import random_bot
 from .rules import Move, parse_move
 
-__all__ = ["BOTS", "easy_bot", "hard_bot", "medium_bot", "rival_voids"]
+__all__ = ["BOTS", "easy_bot", "expert_bot", "hard_bot", "medium_bot", "rival_voids"]
 
 
 def _forced(view: dict[str, Any]) -> Move | None:
@@ -145,34 +147,4 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
 
-
-def _expert() -> Any:
-    from ...ai import expert_bot
-
-    return expert_bot("dominoes")
-
-
-class _LazyExpert:
-    """Expert (``boneyard.ai``), imported on its first move."""
-
-    __name__ = "expert"
-
-    def __init__(self) -> None:
-        self._bot: Any = None
-
-    def _get(self) -> Any:
-        if self._bot is None:
-            self._bot = _expert()
-        return self._bot
-
-    def __call__(self, view: dict[str, Any], rng: random.Random) -> Move:
-        move: Move = self._get()(view, rng)
-        return move
-
-    def think(self, view: dict[str, Any], rng: random.Random) -> Any:
-        """Think in slices (see ``core.think``)."""
-        return self._get().think(view, rng)
-
-
-expert_bot = _LazyExpert()
-BOTS["expert"] = expert_bot
+BOTS["expert"] = expert_bot = _expert_bot("dominoes")  # boneyard.ai's search

@@ -66,7 +66,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     **lazy_engine(f"{__name__}.rules", sample=f"{__name__}.sample"),
-    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
+    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard", "expert")),
     options=(
         Option(
             "players", "Players", 2, (1, 2, 3, 4), "2-4 players; 1 is the solo puzzle 'How many can you fit?'"

@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
+from ...ai import expert_bot as _expert_bot
 from ...core import random_bot, run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
 from .rules import Move, arrive, board_from_view, free_placements, next_alive, parse_move
@@ -371,3 +372,4 @@ def make_hard_bot(
 hard_bot = make_hard_bot()
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
+BOTS["expert"] = expert_bot = _expert_bot("heptalion")  # boneyard.ai's search

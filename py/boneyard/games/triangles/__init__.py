@@ -60,7 +60,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     **lazy_engine(f"{__name__}.rules", sample=f"{__name__}.sample"),
-    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard")),
+    bots=LazyBots(f"{__name__}.bots", "BOTS", ("easy", "medium", "hard", "expert")),
     options=(Option("players", "Players", 2, (2, 3, 4), "How many seats at the table"),),
     order=20,
 )

@@ -1,0 +1,131 @@
+"""What the search knows of Heptalion: a deep alpha-beta of every deal instead of rollouts.
+
+Heptalion has no chance once the tiles are dealt, and with two players (hands shown or not: the
+unseen tiles are the opponent's hand) one deal is the position itself, so Expert searches it deep:
+the same iterative-deepening alpha-beta as Hard (``games.heptalion.bots.Searcher``, its evaluation
+and the rules path on bit masks) with ``EXPERT_NODES`` nodes, three times Hard's, and it plays a
+proven win at once. With hidden hands at three or four players it deals the unseen tiles
+(``DEALS`` deals) and the deals vote, each searched with its share of the nodes. The values it
+reports (for hints and the review) are the root scores turned into a chance: a proven win 1, a
+proven loss 0, else a logistic of the evaluation.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Generator, Mapping
+from typing import Any
+
+from ..games.heptalion.bots import (
+    HARD_NODES,
+    WIN,
+    Position,
+    Searcher,
+    _Budget,
+    _move_text,
+    sample_positions,
+    without,
+)
+from ..games.heptalion.rules import board_from_view, free_placements, next_alive
+from .search import MoveStats, SearchResult
+
+__all__ = ["DEALS", "EXPERT_NODES", "FEATURES", "HeptalionFeatures", "chance"]
+
+EXPERT_NODES = 3 * HARD_NODES
+DEALS = 6
+
+
+def chance(score: float) -> float:
+    """Return a root score of the alpha-beta as a chance of winning (0..1)."""
+    if score >= WIN - 100:
+        return 1.0
+    if score <= -WIN + 100:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / 6.0))
+
+
+class _RootSearcher(Searcher):
+    """Hard's searcher that also keeps every root move's score at the deepest finished depth."""
+
+    def __init__(self, pos: Position, me: int, nodes: int) -> None:
+        super().__init__(pos, me, nodes)
+        self.scores: dict[tuple[int, int], int] = {}
+
+    def think(self) -> Generator[None, None, tuple[int, int] | None]:
+        """Search as ``Searcher.think`` does, keeping the root scores; the value is the best move."""
+        pos = self.pos
+        root_moves = free_placements(pos.masks, pos.occ, pos.hands[self.me])
+        if not root_moves:
+            return None
+        root_moves = self._order(pos.occ, pos.hands, pos.alive, self.me, root_moves)
+        best = root_moves[0]
+        self.scores = dict.fromkeys(root_moves, 0)
+        if pos.players == 1 or len(root_moves) == 1:
+            return best
+        nxt = next_alive(pos.alive, self.me)
+        depth = 1
+        while depth <= 2 * 28:
+            scores: dict[tuple[int, int], int] = {}
+            try:
+                alpha = -WIN * 2
+                found = root_moves[0]
+                for t, m in root_moves:
+                    hands = without(pos.hands, self.me, t)
+                    val = yield from self.value(
+                        pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
+                    )
+                    scores[(t, m)] = val
+                    if val > alpha:
+                        alpha = val
+                        found = (t, m)
+            except _Budget:
+                break  # as Hard does: a depth not finished is not trusted
+            best = found
+            self.scores = scores
+            root_moves.remove(found)
+            root_moves.insert(0, found)
+            if abs(alpha) >= WIN - 100:
+                break
+            depth += 1
+        return best
+
+
+class HeptalionFeatures:
+    """The search's view of Heptalion: it searches whole deals deep (``direct``)."""
+
+    game = "heptalion"
+
+    def direct(
+        self, view: Mapping[str, Any], rng: random.Random, nodes: int = EXPERT_NODES
+    ) -> Generator[None, None, SearchResult]:
+        """Search the view's deals with alpha-beta; the generator's value is the ``SearchResult``."""
+        texts = list(view["legal_moves"])
+        if not texts:
+            raise ValueError("no legal move in this view: it is not this seat's turn")
+        result = SearchResult(texts[0], {t: MoveStats(t) for t in texts})
+        if len(texts) == 1:
+            return result
+        positions = sample_positions(view, rng, DEALS)
+        me = view["seat"]
+        board = board_from_view(view)
+        votes: dict[str, int] = {}
+        for pos in positions:
+            searcher = _RootSearcher(pos, me, max(1, nodes // len(positions)))
+            move = yield from searcher.think()
+            result.deals += 1
+            if move is None:
+                continue
+            text = _move_text(board, *move)
+            votes[text] = votes.get(text, 0) + 1
+            for (t, m), score in searcher.scores.items():
+                stats = result.stats[_move_text(board, t, m)]
+                stats.weight += 1.0
+                stats.total += chance(score)
+                stats.samples += 1
+        if votes:
+            result.move = max(texts, key=lambda t: (votes.get(t, 0), result.stats[t].mean))
+        return result
+
+
+FEATURES = HeptalionFeatures()

@@ -16,6 +16,7 @@ Pure Python (no browser): ``ui.screens.rules`` and the rules dialog over a table
 from __future__ import annotations
 
 import re
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -986,7 +987,13 @@ FIGURES: dict[str, Callable[[], list[Figure]]] = {
 def figures(game_id: str) -> tuple[Figure, ...]:
     """Return a game's diagrams (worked out once: the engine is deterministic)."""
     make = FIGURES.get(game_id)
-    return tuple(make()) if make else ()
+    if make is None:
+        return ()
+    try:
+        return tuple(make())
+    except Exception:  # a diagram must never take the rules text down with it (the unit tests catch it)
+        traceback.print_exc()
+        return ()
 
 
 def figure_markup(fig: Figure, prefix: str = "") -> Markup:

@@ -178,7 +178,7 @@ def runs_chart(runs: Sequence[Run], score: str) -> Markup:
         h(
             "text",
             {"x": "0", "y": str(CHART_H - 2), "class_": "chart-label"},
-            f"Last {len(shown)} games · {label}",
+            f"{label}, last {len(shown)} game{'s' * (len(shown) != 1)}",
         ),
     )
 
@@ -324,5 +324,10 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
             ]
             body += [leaderboard(stats, info), bests]
         sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), body))
-    note = h("p", {"class_": "hint"}, "Only games against the computer count. Stats stay on this device.")
+    note = h(
+        "p",
+        {"class_": "hint stats-note"},
+        "Games against the computer count, and the scores of solo games; games between people on one device "
+        "do not. Stats stay on this device (Settings › Your data exports them).",
+    )
     return frame("Stats", join([note, *sections]), current="stats")

@@ -91,7 +91,7 @@ EXPLAIN = (
     ("Speed", "your Power per minute of play."),
 )
 
-SCORE_NAMES = {"max": "Max", "power": "Power", "speed": "Speed"}
+SCORE_NAMES = {"power": "Power", "max": "Max", "speed": "Speed"}  # Power leads
 
 
 def cascade_steps_for(animations: bool) -> int:

@@ -1,0 +1,133 @@
+"""Stats in Chromium: a card per mode with its chart, the leaderboard only once two names have played,
+Bonefall's bests per mode and set, the same numbers after a reload, and an audit of Stats and Settings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from .conftest import Watch, local_storage, new_context, open_app, reload_ready
+
+
+def tally(name: str, wins: int, losses: int, days: list[list]) -> dict:
+    return {
+        "game": "dominoes",
+        "mode": "classic-2",
+        "label": "Classic, 2 players",
+        "name": name,
+        "wins": wins,
+        "losses": losses,
+        "draws": 0,
+        "streak": 1,
+        "best_streak": 2,
+        "last": days[-1][0] if days else "",
+        "days": days,
+    }
+
+
+def stats_record(*tallies: dict) -> str:
+    return json.dumps(
+        {
+            "schema": 1,
+            "stats": {
+                "tallies": list(tallies),
+                "bests": {
+                    "falling:marathon-max": {
+                        "max": {"value": 7, "date": "2026-11-29"},
+                        "power": {"value": 121, "date": "2026-11-29"},
+                        "speed": {"value": 9.8, "date": "2026-11-29"},
+                    }
+                },
+                "counted": [],
+                "runs": {
+                    "falling:marathon-max": [
+                        {"date": "2026-11-28", "scores": {"max": 5, "power": 60, "speed": 7.5}},
+                        {"date": "2026-11-29", "scores": {"max": 7, "power": 121, "speed": 9.8}},
+                    ]
+                },
+            },
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def stats_page(browser, base_url):
+    watch = Watch()
+    context = new_context(browser, watch)
+    days = [["2026-11-28", 2, 1, 0], ["2026-11-29", 1, 0, 0], ["2026-11-30", 0, 1, 0]]
+    record = stats_record(tally("Player", 3, 2, days))
+    context.add_init_script(
+        f"if (!localStorage.getItem('boneyard:stats')) localStorage.setItem('boneyard:stats', {json.dumps(record)});"
+    )
+    page = open_app(context, base_url, watch, "#/stats")
+    page.wait_for_selector(".stat-card")
+    yield page
+    watch.assert_clean(page)
+    context.close()
+
+
+def test_a_mode_card_shows_win_rate_streaks_and_a_chart(stats_page):
+    page = stats_page
+    card = page.locator(".stat-card[data-mode='classic-2']")
+    text = card.inner_text()
+    assert "60%" in text and "5 played · 3 won · 2 lost" in text and "Best streak 2" in text
+    chart = card.locator("svg.stats-chart")
+    assert chart.get_attribute("aria-label").startswith("Results by day. 28 Nov: 2 won, 1 lost")
+    assert chart.locator("rect").count() == 4
+    box = chart.bounding_box()
+    assert box and box["width"] > 150 and box["height"] > 30
+
+
+def test_no_leaderboard_for_one_name_then_one_for_two(stats_page):
+    page = stats_page
+    assert page.locator(".leaderboard").count() == 0
+    stored = json.loads(local_storage(page)["boneyard:stats"])
+    stored["stats"]["tallies"].append(tally("Bo", 1, 0, [["2026-11-30", 1, 0, 0]]))
+    page.evaluate("text => localStorage.setItem('boneyard:stats', text)", json.dumps(stored))
+    reload_ready(page)
+    board = page.locator(".leaderboard")
+    board.wait_for()
+    rows = board.locator("tbody tr").all_inner_texts()
+    assert len(rows) == 2 and "Player" in rows[0] and "Bo" in rows[1]
+
+
+def test_bonefall_shows_its_bests_per_mode_and_set(stats_page):
+    page = stats_page
+    card = page.locator(".stat-card[data-mode='marathon-max']")
+    text = card.inner_text()
+    assert "Marathon · Max" in text and "121" in text and "best power" in text
+    assert "7" in text and "9.8" in text
+    assert card.locator("rect.bar-best").count() == 1
+
+
+def test_a_reload_changes_nothing(stats_page):
+    page = stats_page
+    before = (local_storage(page)["boneyard:stats"], page.locator("#main").inner_html())
+    reload_ready(page)
+    page.wait_for_selector(".stat-card")
+    assert (local_storage(page)["boneyard:stats"], page.locator("#main").inner_html()) == before
+
+
+@pytest.mark.parametrize("theme", ["felt", "light", "dark"])
+def test_stats_and_settings_pass_the_accessibility_audit(stats_page, theme):
+    page = stats_page
+    page.evaluate(
+        "theme => { const s = JSON.parse(localStorage.getItem('boneyard:settings') || "
+        '\'{"schema": 1, "settings": {}}\'); s.settings.theme = theme;'
+        " localStorage.setItem('boneyard:settings', JSON.stringify(s)); }",
+        theme,
+    )
+    reload_ready(page)
+    for hash_ in ("#/stats", "#/settings"):
+        page.evaluate(f"location.hash = '{hash_}'")
+        page.wait_for_selector(".stat-card" if hash_ == "#/stats" else "#set-name")
+        page.wait_for_timeout(300)
+        results = Axe().run(page)
+        serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, (
+            theme,
+            hash_,
+            [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious],
+        )

@@ -69,10 +69,10 @@ def after(seed: int, moves: int) -> Session:
 
 def plant(page, session: Session) -> None:
     """Load ``session`` into the page as if another tab had saved it, and show its table."""
-    page.wait_for_function("!document.querySelector('#tri-table[data-turn=\"wait\"]')")
+    page.wait_for_function("!document.querySelector('.tri-table[data-turn=\"wait\"]')")
     text = saves.dump_save("triangles", session.to_json())
     moves = len(session.state.history)
-    shown = page.get_attribute("#tri-table", "data-moves") if page.query_selector("#tri-table") else None
+    shown = page.get_attribute(".tri-table", "data-moves") if page.query_selector(".tri-table") else None
     if shown is not None and int(shown) > moves:
         # Going back to an earlier position: the app never lets another tab's shorter history replace a
         # longer one of the same game, so this takes a reload.
@@ -85,7 +85,7 @@ def plant(page, session: Session) -> None:
             " window.dispatchEvent(new StorageEvent('storage', {key})); location.hash = '#/play/triangles'; }",
             [KEY, text],
         )
-    page.wait_for_selector(f"#tri-table[data-moves='{moves}']")
+    page.wait_for_selector(f".tri-table[data-moves='{moves}']")
     page.evaluate("document.querySelectorAll('.toast').forEach(t => t.remove())")
 
 
@@ -111,8 +111,8 @@ def cells_for(session: Session, tile: str) -> dict[tuple[int, int], list[int]]:
 
 
 def wait_for_person(page) -> str:
-    page.wait_for_selector("#tri-table:not([data-turn='wait'])")
-    return page.get_attribute("#tri-table", "data-turn")
+    page.wait_for_selector(".tri-table:not([data-turn='wait'])")
+    return page.get_attribute(".tri-table", "data-turn")
 
 
 @pytest.fixture(scope="module")
@@ -148,8 +148,8 @@ def test_every_marked_spot_takes_the_tile_and_no_unmarked_cell_does(page, watch)
     for value in open_cells[:4]:
         page.click(f".tri-open[data-value='{value}']")
         r, c = value.split(",")
-        page.wait_for_selector(f"#tri-msg:has-text('does not fit at row {r}, column {c}')")
-        assert page.get_attribute("#tri-table", "data-moves") == str(moves)
+        page.wait_for_selector(f".kit-refusal:has-text('does not fit at row {r}, column {c}')")
+        assert page.get_attribute(".tri-table", "data-moves") == str(moves)
         assert tuple(int(x) for x in value.split(",")) not in expected
     assert saved(page).state.history == position.state.history
     # Every marked spot (up to five) accepts the tile: reset the position before each.
@@ -159,7 +159,7 @@ def test_every_marked_spot_takes_the_tile_and_no_unmarked_cell_does(page, watch)
         page.click(f"#spot-{cell[0]}_{cell[1]}")
         if len(expected[cell]) > 1:
             page.click("#tri-confirm")
-        page.wait_for_function(f"+document.querySelector('#tri-table').dataset.moves > {moves}")
+        page.wait_for_function(f"+document.querySelector('.tri-table').dataset.moves > {moves}")
         wait_for_person(page)
         after_move = saved(page)
         state = after_move.state if after_move is not None else None
@@ -212,35 +212,35 @@ def test_a_seeded_game_against_the_computer_to_the_end_by_clicking_with_a_reload
     reference = deal(seed)  # played alongside by the same policy: the page must end the same way
     computers(reference)
     plant(page, game)
-    assert "you open with" in page.inner_text("#tri-turn-text")
+    assert "you open with" in page.inner_text("#kit-turn")
     reloaded = False
     for turn in range(200):
         state = wait_for_person(page)
         if state == "over":
             break
-        moves = int(page.get_attribute("#tri-table", "data-moves"))
+        moves = int(page.get_attribute(".tri-table", "data-moves"))
         assert moves == len(reference.state.history)
         expected = policy(reference)
         click_turn(page)
-        page.wait_for_function(f"+document.querySelector('#tri-table').dataset.moves > {moves}")
+        page.wait_for_function(f"+document.querySelector('.tri-table').dataset.moves > {moves}")
         reference.play(expected)
         computers(reference)
         if turn == 3 and not reloaded:
             wait_for_person(page)
-            tiles = page.get_attribute("#tri-table", "data-tiles")
+            tiles = page.get_attribute(".tri-table", "data-tiles")
             hand = page.eval_on_selector_all(".tri-hand-tile", "els => els.map(e => e.dataset.value)")
             reload_ready(page)
-            page.wait_for_selector("#tri-table")
-            assert page.get_attribute("#tri-table", "data-tiles") == tiles
+            page.wait_for_selector(".tri-table")
+            assert page.get_attribute(".tri-table", "data-tiles") == tiles
             assert page.eval_on_selector_all(".tri-hand-tile", "els => els.map(e => e.dataset.value)") == hand
             reloaded = True
     else:
         raise AssertionError("the game did not end")
     assert reloaded and reference.state.is_over()
     outcome = reference.state.outcome()
-    summary = page.inner_text("#tri-summary")
+    summary = page.inner_text("#kit-results")
     rows = page.eval_on_selector_all(
-        "#tri-summary tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.innerText))"
+        "#kit-results tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.innerText))"
     )
     assert [int(r[2]) for r in rows] == list(outcome.scores)
     assert ("You win!" in summary) == (outcome.winners == (0,))
@@ -264,7 +264,7 @@ def test_the_keyboard_chooses_a_tile_and_places_it(page, watch):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.classList.contains('tri-spot')")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"+document.querySelector('#tri-table').dataset.moves > {moves}")
+    page.wait_for_function(f"+document.querySelector('.tri-table').dataset.moves > {moves}")
     watch.assert_clean(page)
 
 
@@ -283,7 +283,7 @@ def test_pan_and_zoom_never_place_a_tile_and_fit_comes_back(page, watch):
     page.mouse.up()
     panned = page.get_attribute("#tri-svg", "viewBox")
     assert panned != fit
-    assert page.get_attribute("#tri-table", "data-moves") == str(moves)  # the drag started on a spot
+    assert page.get_attribute(".tri-table", "data-moves") == str(moves)  # the drag started on a spot
     page.mouse.move(x, y)
     page.mouse.wheel(0, -300)
     page.wait_for_function(f"document.querySelector('#tri-svg').getAttribute('viewBox') !== '{panned}'")
@@ -293,7 +293,7 @@ def test_pan_and_zoom_never_place_a_tile_and_fit_comes_back(page, watch):
     assert float(page.get_attribute("#tri-svg", "viewBox").split()[2]) < zoomed[2]
     page.click("#tri-zoom-fit")
     assert page.get_attribute("#tri-svg", "viewBox") == fit
-    assert page.get_attribute("#tri-table", "data-moves") == str(moves)
+    assert page.get_attribute(".tri-table", "data-moves") == str(moves)
     watch.assert_clean(page)
 
 
@@ -301,12 +301,12 @@ def test_a_shared_device_covers_the_tiles_between_turns(page, watch):
     session = deal(5, players=3, device=True)
     plant(page, session)
     seat = session.to_move()
-    assert page.locator(".tri-privacy").is_visible()
-    assert f"Pass the device to P{seat + 1}" in page.inner_text(".tri-privacy")
+    assert page.locator(".kit-gate").is_visible()
+    assert f"Pass the device to P{seat + 1}" in page.inner_text(".kit-gate")
     assert page.locator(".tri-hand-tile").count() == 0
-    page.click("#tri-reveal")
+    page.click("#reveal")
     page.wait_for_selector(".tri-hand-tile")
-    assert page.locator(".tri-privacy").count() == 0
+    assert page.locator(".kit-gate").count() == 0
     hand = page.eval_on_selector_all(".tri-hand-tile", "els => els.map(e => e.dataset.value)")
     assert hand == session.state.view(seat)["hand"]
     watch.assert_clean(page)

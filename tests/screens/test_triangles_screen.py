@@ -96,6 +96,13 @@ class Harness:
         return self.render()
 
 
+def enabled(markup: str, button_id: str) -> bool:
+    """Tell whether the button with this id is in the markup and enabled (it must be there)."""
+    found = re.search(rf'<button[^>]* id="{button_id}"[^>]*>', markup)
+    assert found, button_id
+    return " disabled" not in found.group(0)
+
+
 def spots_in(markup: str) -> set[tuple[int, int]]:
     return {
         (int(r), int(c)) for r, c in re.findall(r'class="tri-spot[^"]*" id="spot-(-?\d+)_(-?\d+)"', markup)
@@ -256,9 +263,9 @@ def test_draw_is_offered_only_when_nothing_fits_and_shows_the_draws_left():
     harness = Harness(session)
     page = harness.render()
     left = session.state.view(0)["draws_left"]
-    assert re.search(r'data-action="draw" id="tri-draw"', page)
+    assert enabled(page, "tri-draw")
     assert f"{left} draw{'s' if left != 1 else ''} left this turn" in page and "nothing fits" in page
-    assert re.search(r'data-action="pass" disabled', page)
+    assert not enabled(page, "tri-pass")
     hand = len(session.state.view(0)["hand"])
     page = harness.act("draw")
     assert harness.played == ["draw"]
@@ -274,8 +281,7 @@ def test_draw_and_pass_are_disabled_while_a_tile_fits():
     session = placeable()
     assert any("@" in str(m) for m in session.state.legal_moves())
     page = Harness(session).render()
-    assert re.search(r'data-action="draw" disabled', page)
-    assert re.search(r'data-action="pass" disabled', page)
+    assert not enabled(page, "tri-draw") and not enabled(page, "tri-pass")
     harness = Harness(session)
     harness.act("draw")
     harness.act("pass")
@@ -286,7 +292,7 @@ def test_pass_when_the_engine_says_so():
     session = find(lambda s: [str(m) for m in s.state.legal_moves()] == ["pass"], range(20, 80, 3))
     harness = Harness(session)
     page = harness.render()
-    assert re.search(r'data-action="pass" id="tri-pass"', page)
+    assert enabled(page, "tri-pass")
     harness.act("pass")
     assert harness.played == ["pass"]
 
@@ -299,7 +305,7 @@ def test_the_privacy_cover_hides_the_next_persons_tiles_until_they_ask():
     harness = Harness(session)
     seat = session.to_move()
     page = harness.render()
-    assert f"Pass the device to P{seat + 1}" in page and 'id="tri-reveal"' in page
+    assert f"Pass the device to P{seat + 1}" in page and 'id="reveal"' in page
     assert "tri-hand-tile" not in page and 'data-turn="privacy"' in page
     page = harness.act("reveal")
     assert "Pass the device" not in page and 'data-turn="you"' in page
@@ -336,9 +342,10 @@ def test_the_summary_shows_each_seats_pips_and_new_game_and_home(seed):
     play_out(session)
     outcome = session.state.outcome()
     page = Harness(session).render()
-    assert 'data-turn="over"' in page and 'id="tri-summary"' in page
+    assert 'data-turn="over"' in page and 'id="kit-results"' in page
     assert 'data-action="new-game" data-value="triangles"' in page and 'data-action="home"' in page
-    assert 'id="tri-draw"' not in page
+    assert not enabled(page, "tri-draw") and not enabled(page, "tri-pass")  # kept in place, disabled
+    assert 'id="tri-again" autofocus' in page and "Play again" in page
     names = ["You", "Computer 1", "Computer 2"]
     rows = re.findall(
         r'<tr[^>]*><th scope="row">([^<]+)</th><td data-place="(\d+)">[^<]*</td><td>(\d+)</td>', page
@@ -473,3 +480,60 @@ def test_a_blocked_ending_says_who_has_the_lowest_pip_total(hands, words):
     session.state.play("pass")
     assert session.state.outcome().termination == "blocked"
     assert words in Harness(session).render()
+
+
+# -- the kit: review, take-back, seats, the readable fit ------------------------------------------------
+
+
+def test_the_review_draws_the_board_as_it_was_with_every_hand_face_up():
+    session = start(seed=3, players=2)
+    play_out(session)
+    harness = Harness(session)
+    total = session.move_count()
+    assert total == len(session.state.history)
+    assert SCREEN.on_action(harness.ctx, "kit-review", "open") is None and harness.ui["kit_review"] == total
+    page = harness.render()
+    assert 'data-turn="review"' in page and f"Move {total} of {total}" in page
+    assert page.count('class="tri-tile') == len(session.state.view(0)["table"])
+    harness.act("kit-review", "first")
+    page = harness.render()
+    assert "Move 0 of" in page and 'class="tri-tile' not in page
+    first_hand = session.replay(0).view(1)["hand"]
+    assert all(f'aria-label="{t}"' in page for t in first_hand), "the other seat's hand is face up"
+    assert "disabled" in re.search(r'<button[^>]*class="tri-hand-tile[^>]*>', page).group(0)
+    harness.act("kit-review", "forward")
+    assert harness.render().count('class="tri-tile') == 1
+    harness.act("kit-review", "close")
+    assert 'id="kit-results"' in harness.render()
+
+
+def test_take_back_is_offered_against_the_computer_only():
+    session = placeable()
+    page = Harness(session).render()
+    assert 'id="take-back"' in page
+    shared = Harness(start(seed=5, players=3, device=True)).render()
+    assert 'id="take-back"' not in shared
+
+
+def test_seats_carry_full_names_and_counts_in_words():
+    session = start(seed=11, players=4)
+    page = Harness(session).render()
+    for n in (1, 2, 3):
+        assert f'<span class="kit-seat-name">Computer {n}</span>' in page
+    assert re.search(r'aria-label="Computer 1 \(Easy\): \d+ tiles?', page)
+    assert "You" not in re.findall(r'class="kit-seat-name">([^<]+)<', page)  # your seat is the tray
+
+
+def test_the_fit_keeps_the_numbers_readable_and_follows_the_play():
+    full = (-10.0, -6.0, 20.0, 12.0)
+    assert lay.readable_box(full, 2000, 1200) == full  # 100 px a side: all of it
+    box = lay.readable_box(full, 334, 281, [(0, 0)])
+    assert box[2] == pytest.approx(334 / lay.MIN_PX) and box[3] == pytest.approx(281 / lay.MIN_PX)
+    assert full[0] <= box[0] and box[0] + box[2] <= full[0] + full[2]
+    assert full[1] <= box[1] and box[1] + box[3] <= full[1] + full[3]
+    from boneyard.games.triangles import grid
+
+    cx, cy = grid.cell_centre((0, 0))
+    assert box[0] < cx < box[0] + box[2] and box[1] < cy < box[1] + box[3]
+    corner = lay.readable_box(full, 334, 281, [(-20, -30)])  # far outside: kept inside the layout
+    assert corner[0] == pytest.approx(full[0]) and corner[1] == pytest.approx(full[1])

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..html import Markup, h, join, name_attr
+from .. import kit
+from ..html import Markup, h, join
 from ..screen import Mode, Screen, TableContext
-from ..screens import button
+from ..screens import LEVEL_LABELS, button
 from . import triangles_layout as lay
+
+plural = kit.plural
 
 PLAYERS = (2, 3, 4)
 
@@ -48,23 +51,27 @@ class TrianglesScreen(Screen):
         return Mode(f"players-{players}", f"{players} players", {"players": players}), players
 
     # -- reading the position ----------------------------------------------------------------------
-    def facts(self, ctx: TableContext) -> dict[str, Any]:
-        """Return what one drawing of the table needs, with the UI state checked against the game."""
+    def facts(self, ctx: TableContext, state: Any = None) -> dict[str, Any]:
+        """Return what one drawing of the table needs, with the UI state checked against the game.
+
+        ``state`` is a replayed position for the review (nothing is playable in it).
+        """
         session = ctx.session
         viewer = session.viewer()
-        view = session.state.view(viewer)
+        review = state is not None
+        view = (state or session.state).view(viewer)
         to_move = view["turn"]
         over = view["outcome"] is not None
-        humans = session.human_seats
-        shared = len(humans) > 1
-        privacy = (
-            shared
+        shared = len(session.human_seats) > 1
+        privacy = not review and kit.gate_needed(ctx, session, view)
+        hidden = not review and kit.hands_private(session, view, ctx)
+        mine = (
+            not review
             and not over
-            and to_move is not None
-            and not session.seats[to_move].is_computer
-            and ctx.ui.get("shown") != to_move
+            and not hidden
+            and to_move == viewer
+            and not session.seats[viewer].is_computer
         )
-        mine = not over and to_move == viewer and not session.seats[viewer].is_computer and not privacy
         legal = list(view["legal_moves"]) if mine else []
         by_tile = lay.placements_by_tile(legal)
         sel = ctx.ui.get("sel")
@@ -85,6 +92,8 @@ class TrianglesScreen(Screen):
             "over": over,
             "shared": shared,
             "privacy": privacy,
+            "hidden": hidden,
+            "review": review,
             "mine": mine,
             "legal": legal,
             "by_tile": by_tile,
@@ -95,74 +104,169 @@ class TrianglesScreen(Screen):
             "open": lay.frontier(placed),
         }
 
+    def names(self, ctx: TableContext) -> list[str]:
+        """Return each seat's full name as the table shows it ("You" for the one person against computers)."""
+        return kit.display_names(ctx.session)
+
     def name(self, ctx: TableContext, seat: int) -> str:
         """Return how the table calls a seat: "You" for the person playing the computer."""
-        session = ctx.session
-        if session.vs_computer and not session.seats[seat].is_computer:
-            return "You"
-        return name_attr(
-            session.seats[seat].name
-        )  # isolated: a right-to-left name keeps the sentence in order
+        return self.names(ctx)[seat]
 
-    def auto_box(self, f: dict[str, Any]) -> lay.Box:
-        """Return the view box that fits the whole layout and the cells around it."""
-        return lay.fit_box(f["placed"] + f["open"])
+    def auto_box(self, ctx: TableContext, f: dict[str, Any]) -> lay.Box:
+        """Return the view box that fits the layout and the cells around it, as long as the numbers stay
+        readable in the board's measured size; past that, a readable box about the chosen tile's spots or
+        the last tile laid (zoom out or pan for the rest)."""
+        full = lay.fit_box(f["placed"] + f["open"])
+        focus: list[lay.Cell] = list(f["spots"]) or f["placed"][-1:]
+        return lay.readable_box(full, ctx.board_width, ctx.board_height, focus)
 
     def box(self, ctx: TableContext, f: dict[str, Any]) -> lay.Box:
         """Return the view box to draw: the player's own, else the fit."""
-        return lay.valid_box(ctx.ui.get("view")) or self.auto_box(f)
+        return lay.valid_box(ctx.ui.get("view")) or self.auto_box(ctx, f)
 
     # -- drawing -------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
-        """Return the table: seats, the message line, the board (results over it), the tray, the log."""
-        f = self.facts(ctx)
+        """Return the table on the kit: seats, the board (results or review over it), message, tray."""
+        session = ctx.session
+        step = kit.reviewing(ctx)
+        if step is not None and session.move_count():
+            step = min(step, session.move_count())
+            f = self.facts(ctx, session.replay(step))
+        else:
+            step = None
+            f = self.facts(ctx)
         view = f["view"]
-        turn_state = "over" if f["over"] else "you" if f["mine"] else "privacy" if f["privacy"] else "wait"
-        stage = h(
-            "div",
-            {"class_": "tri-stage"},
-            h(
-                "div",
-                {"id": "table-board", "class_": "tri-board"},
-                lay.board_svg(
-                    view["table"],
-                    self.box(ctx, f),
-                    spots=f["spots"],
-                    tile=f["sel"],
-                    open_cells=f["open"],
-                    pending=f["pending"],
-                    fresh_from=ctx.ui.get("seen") if ctx.animations else None,
-                ),
-            ),
-            self.zoom_controls(ctx),
-            self.placing(ctx, f),
-            self.summary(ctx, f) if f["over"] else "",
+        names = self.names(ctx)
+        beats = self.beats(view["history"])
+        turn_state = (
+            "review"
+            if f["review"]
+            else "over"
+            if f["over"]
+            else "you"
+            if f["mine"]
+            else "privacy"
+            if f["privacy"]
+            else "wait"
         )
-        return h(
-            "div",
-            {
-                "class_": f"tri-table players-{len(view['hand_counts'])}",
-                "id": "tri-table",
-                "data_turn": turn_state,
-                "data_moves": len(view["history"]),
-                "data_tiles": len(view["table"]),
+        face_up = f["review"] or (f["over"] and bool(ctx.ui.get("kit_face_up")))
+        panel: Any = ""
+        if f["review"]:
+            last = beats[-1] if beats else None
+            caption = f"{names[last.seat]} {last.text}" if last else "the deal"
+            panel = h(
+                "section",
+                {"class_": "kit-review-panel", "aria_label": "Review"},
+                kit.review_bar(int(step or 0), session.move_count(), caption),
+            )
+        elif f["over"]:
+            panel = self.summary(ctx, f)
+        gate: Any = ""
+        if f["privacy"]:
+            who = f["to_move"]
+            gate = kit.privacy_gate(names[who], kit.since_last_turn(beats, who, names))
+        return kit.table(
+            game_id=self.game_id,
+            board=self.board(ctx, f),
+            message=self.turn_line(ctx, f),
+            tray_=self.tray(ctx, f),
+            seats_=kit.seats(self.seat_views(ctx, f, beats, face_up), f["viewer"]),
+            tools_=kit.tools(self.game_id, ctx.settings.sound),
+            panel=panel,
+            gate=gate,
+            board_extra=join([self.board_bar(ctx, f), self.placing(ctx, f)]),
+            cls=f"tri-table players-{len(view['hand_counts'])}" + (" is-my-turn" if f["mine"] else ""),
+            data={
+                "turn": turn_state,
+                "moves": len(view["history"]),
+                "tiles": len(view["table"]),
             },
-            self.turn_line(ctx, f),
-            stage,
-            self.tray(ctx, f),
-            h(
-                "aside",
-                {"class_": "tri-side", "aria_label": "Players and moves"},
-                self.seats(ctx, f),
-                self.log(ctx, f),
-            ),
-            self.privacy(ctx, f) if f["privacy"] else "",
         )
 
-    def is_you(self, ctx: TableContext, seat: int) -> bool:
-        """Tell whether a seat is the one person playing the computer (a seat flag, never a name)."""
+    def board(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
+        """Return the board's SVG: the layout, and the chosen tile's spots."""
+        view = f["view"]
+        return lay.board_svg(
+            view["table"],
+            self.box(ctx, f),
+            spots=f["spots"],
+            tile=f["sel"],
+            open_cells=f["open"],
+            pending=f["pending"],
+            fresh_from=ctx.ui.get("seen") if ctx.animations and not f["review"] else None,
+            since_from=None if f["review"] or f["over"] else self.since_turn(f),
+        )
+
+    def since_turn(self, f: dict[str, Any]) -> int | None:
+        """Return the number of tiles laid before the viewer's last action (later ones are highlighted)."""
+        if f["shared"] and f["hidden"]:
+            return None
+        lays = 0
+        since = None
+        for event in f["view"]["history"]:
+            if event["seat"] == f["viewer"]:
+                since = lays + (0 if event["move"] in ("draw", "pass") else 1)
+            if event["move"] not in ("draw", "pass"):
+                lays += 1
+        return since
+
+    def beats(self, history: list[dict[str, Any]]) -> list[kit.Beat]:
+        """Return the public actions in words, a seat's run of draws as one beat ("drew 3")."""
+        out = []
+        for event in history:
+            move = str(event["move"])
+            if move == "draw":
+                out.append(kit.Beat(int(event["seat"]), "drew 1", "draw"))
+            elif move == "pass":
+                out.append(kit.Beat(int(event["seat"]), "passed", "pass"))
+            else:
+                out.append(kit.Beat(int(event["seat"]), f"laid {move.split('@', 1)[0]}", "lay"))
+        return kit.merge_beats(out)
+
+    def seat_views(
+        self, ctx: TableContext, f: dict[str, Any], beats: list[kit.Beat], face_up: bool
+    ) -> list[kit.SeatView]:
+        """Return every seat as the kit shows it: full name, tiles left, last action, whose turn."""
         session = ctx.session
-        return session.vs_computer and not session.seats[seat].is_computer
+        view = f["view"]
+        names = self.names(ctx)
+        last = kit.last_beats(beats)
+        live = not f["over"] and not f["review"]
+        state = session.replay(len(view["history"])) if f["review"] else session.state
+        out = []
+        for seat, count in enumerate(view["hand_counts"]):
+            player = session.seats[seat]
+            shown = None
+            if face_up:
+                shown = h(
+                    "span",
+                    {"class_": "tri-face-up"},
+                    [lay.hand_tile_svg(t, label=True) for t in state.view(seat)["hand"]],
+                )
+            out.append(
+                kit.SeatView(
+                    seat=seat,
+                    name=names[seat],
+                    level=LEVEL_LABELS.get(player.level or "", "") if player.is_computer else "",
+                    count=count,
+                    last=last.get(seat, ""),
+                    to_move=live and view["turn"] == seat,
+                    thinking=live and view["turn"] == seat and player.is_computer,
+                    local=seat == f["viewer"],
+                    backs=self.backs(count),
+                    face_up=shown,
+                )
+            )
+        return out
+
+    @staticmethod
+    def backs(count: int) -> Markup:
+        """Return a seat's tiles face down: small triangles (up to ten)."""
+        return h(
+            "span",
+            {"class_": "tri-backs", "aria_hidden": "true"},
+            [h("i", {"class_": "tri-back"}) for _ in range(min(count, 10))],
+        )
 
     def opening_words(self, view: dict[str, Any]) -> str:
         """Return how the opener is told to lay the opening tile (how to turn it comes once it is down)."""
@@ -171,46 +275,64 @@ class TrianglesScreen(Screen):
         why = "the highest triple" if a == b == c else "the highest total (no triple was dealt)"
         return f"you open with {tile}, {why}. Choose it and tap the marked spot."
 
-    def turn_line(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the message line: whose turn it is and what to do, and the latest notice under it."""
+    def status_text(self, ctx: TableContext, f: dict[str, Any]) -> str:
+        """Return the message line's words: whose turn it is and what to do (or what just happened)."""
         view = f["view"]
-        msg = ctx.ui.get("msg") if f["mine"] else None
+        names = self.names(ctx)
+        if f["review"]:
+            return "Review: step through the game with the buttons over the board."
         if f["over"]:
-            text, cls = self.result_head(ctx, view["outcome"]), "tri-turn is-over"
-        elif f["privacy"]:
-            text, cls = f"{self.name(ctx, f['to_move'])} is next", "tri-turn"
-        elif f["mine"]:
-            cls = "tri-turn is-mine"
-            who = "Your turn" if ctx.session.vs_computer else f"{self.name(ctx, f['viewer'])}, your turn"
-            if not view["table"]:
-                text = f"{who}: {self.opening_words(view)}"
-            elif f["sel"] and f["spots"]:
-                n = len(f["spots"])
-                text = (
-                    f"{who}: tap one of the {n} marked spots for {f['sel']}."
-                    if n > 1
-                    else f"{who}: tap the marked spot for {f['sel']}."
-                )
-                if f["pending"]:
-                    text = f"{who}: tap the spot again to turn {f['sel']}, then press Place."
-            elif f["sel"]:
-                text = f"{who}: {f['sel']} fits nowhere now. Choose another tile."
-            elif "draw" in f["legal"]:
-                left = view["draws_left"]
-                text = f"{who}: nothing fits. Draw a tile ({left} draw{'s' if left != 1 else ''} left this turn)."
-            elif "pass" in f["legal"]:
-                text = f"{who}: nothing fits and you cannot draw. Pass."
-            else:
-                text = f"{who}: choose a tile."
-        else:
-            seat = f["to_move"]
-            text, cls = f"{self.name(ctx, seat)} is thinking…", "tri-turn is-waiting"
-        return h(
+            return self.result_head(ctx, view["outcome"])
+        turn = f["to_move"]
+        if ctx.session.seats[turn].is_computer:
+            return f"{names[turn]} is thinking…"
+        if f["hidden"]:
+            return f"{names[turn]}'s turn."
+        msg = ctx.ui.get("msg")
+        if msg:
+            return str(msg)
+        who = "Your turn" if len(ctx.session.human_seats) == 1 else f"{names[turn]}, your turn"
+        if not view["table"]:
+            return f"{who}: {self.opening_words(view)}"
+        if f["sel"] and f["spots"]:
+            if f["pending"]:
+                return f"{who}: tap the spot again to turn {f['sel']}, then press Place."
+            n = len(f["spots"])
+            return (
+                f"{who}: tap one of the {n} marked spots for {f['sel']}."
+                if n > 1
+                else f"{who}: tap the marked spot for {f['sel']}."
+            )
+        if f["sel"]:
+            return f"{who}: {f['sel']} fits nowhere now. Choose another tile."
+        if "draw" in f["legal"]:
+            left = view["draws_left"]
+            return f"{who}: nothing fits. Draw a tile ({plural(left, 'draw')} left this turn)."
+        if "pass" in f["legal"]:
+            return f"{who}: nothing fits and you cannot draw. Pass."
+        return f"{who}: choose a tile."
+
+    def turn_line(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
+        """Return the kit's message line with this table's words."""
+        return kit.message_line(ctx, self.status_text(ctx, f), tone="turn" if f["mine"] else "")
+
+    def board_bar(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
+        """Return the band over the board: the stock (and draws left) at the left, zoom at the right."""
+        view = f["view"]
+        stock = view["stock"]
+        words = plural(stock, "tile") + " in stock"
+        chip = h(
             "div",
-            {"class_": cls, "id": "tri-line"},
-            h("p", {"class_": "tri-turn-text", "id": "tri-turn-text"}, text),
-            h("p", {"class_": "tri-msg", "id": "tri-msg", "role": "status"}, msg or ""),
+            {"class_": "tri-stock", "id": "tri-stock", "role": "img", "aria_label": "Stock: " + words},
+            h(
+                "span",
+                {"class_": "tri-pile", "aria_hidden": "true"},
+                [h("i", {}) for _ in range(min(3, stock))],
+            ),
+            h("b", {}, stock),
+            h("span", {"class_": "tri-stock-word"}, (" tile" if stock == 1 else " tiles") + " in stock"),
         )
+        return h("div", {"class_": "kit-board-bar"}, chip, self.zoom_controls(ctx))
 
     def zoom_controls(self, ctx: TableContext) -> Markup:
         """Return the zoom buttons over the board (for keyboards; fingers and wheels work too)."""
@@ -247,77 +369,49 @@ class TrianglesScreen(Screen):
         parts.append(button("Cancel", "cancel", id="tri-cancel", aria_label="Put the tile back"))
         return h("div", {"class_": "tri-placing", "role": "group", "aria_label": "Placing"}, parts)
 
-    def actions(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return Draw (with the stock and the draws left) and Pass, enabled only when legal; at the end
-        Play again and Home in their place."""
-        if f["over"]:
-            return h(
-                "div",
-                {"class_": "tri-actions", "role": "group", "aria_label": "Actions"},
-                button("Play again", "start-game", self.game_id, kind="primary", id="tri-again"),
-                button("Home", "home", id="tri-home"),
-            )
-        view = f["view"]
-        left = view["draws_left"] if f["mine"] else 0
-        draw_ok = "draw" in f["legal"]
-        stock = view["stock"]
-        parts = [
-            button(
-                join(
-                    [
-                        "Draw",
-                        h(
-                            "span",
-                            {"class_": "tri-badge", "id": "tri-stock-badge"},
-                            left if draw_ok else stock,
-                        ),
-                    ]
-                ),
-                "draw",
-                id="tri-draw",
-                disabled=not draw_ok,
-                aria_label=(
-                    f"Draw a tile, {left} draw{'s' if left != 1 else ''} left this turn"
-                    if draw_ok
-                    else f"Draw (not now), {stock} tile{'s' if stock != 1 else ''} in the stock"
-                ),
-                title=(
-                    f"{left} draw{'s' if left != 1 else ''} left this turn"
-                    if draw_ok
-                    else f"{stock} tile{'s' if stock != 1 else ''} in the stock"
-                ),
-                kind="primary" if draw_ok else "",
-            ),
-            button(
-                "Pass",
-                "pass",
-                id="tri-pass",
-                disabled="pass" not in f["legal"],
-                kind="primary" if "pass" in f["legal"] else "",
-            ),
-        ]
-        return h("div", {"class_": "tri-actions", "role": "group", "aria_label": "Actions"}, parts)
-
     def tray(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the tray docked under the board: the hand and Draw / Pass (the same size every turn)."""
+        """Return the kit's hand tray: the tiles, Draw, Pass and Take back (kept in place, disabled)."""
         view = f["view"]
-        covered = f["privacy"]
+        session = ctx.session
+        names = self.names(ctx)
+        seat = f["viewer"]
+        label = "Your tiles" if len(session.human_seats) == 1 else f"{names[seat]}'s tiles"
         count, pips = len(view["hand"]), view["pips"]
-        who = "Your tiles"
-        if f["shared"] and not ctx.session.vs_computer:
-            who = f"{self.name(ctx, f['viewer'])}'s tiles"
-        if covered:
-            who, detail = "Tiles hidden", ""
+        info = f"{plural(count, 'tile')} · {plural(pips, 'pip')}"
+        hidden = ""
+        if f["hidden"]:
+            turn = f["to_move"]
+            info = ""
+            hidden = (
+                f"{names[turn]}'s tiles are hidden."
+                if turn is not None and not session.seats[turn].is_computer
+                else "Tiles are hidden between turns."
+            )
+        if f["review"]:
+            buttons: list[Any] = []
         else:
-            detail = f"{count} tile{'s' if count != 1 else ''} · {pips} pip{'s' if pips != 1 else ''}"
-        title = h(
-            "h2",
-            {"class_": "tri-hand-title", "id": "tri-hand-title"},
-            f"{who} ",
-            h("span", {"class_": "tri-pips"}, detail),
-        )
-        return h(
-            "div", {"class_": "tri-tray", "id": "tri-tray"}, title, self.hand(ctx, f), self.actions(ctx, f)
+            draw_on = "draw" in f["legal"]
+            pass_on = "pass" in f["legal"]
+            buttons = [
+                kit.button(
+                    "draw",
+                    "Draw",
+                    enabled=draw_on,
+                    primary=draw_on,
+                    bid="tri-draw",
+                    key="D",
+                    title="Draw a tile from the stock",
+                ),
+                kit.button("pass", "Pass", enabled=pass_on, primary=pass_on, bid="tri-pass", key="P"),
+                kit.take_back_button(session, enabled=not f["over"]),
+            ]
+        return kit.tray(
+            self.hand(ctx, f),
+            buttons,
+            label=label,
+            info=info,
+            my_turn=f["mine"],
+            hidden=hidden,
         )
 
     def hand(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
@@ -325,12 +419,13 @@ class TrianglesScreen(Screen):
         view = f["view"]
         suggest = ctx.settings.suggestions and f["mine"]
         tiles = []
-        for tile in [] if f["privacy"] else view["hand"]:
+        for tile in [] if f["hidden"] else view["hand"]:
             playable = tile in f["by_tile"]
             cls = (
                 "tri-hand-tile"
                 + (" is-selected" if tile == f["sel"] else "")
                 + (" is-playable" if suggest and playable else "")
+                + (" kit-shake" if kit.shake(ctx, tile) else "")
             )
             tiles.append(
                 h(
@@ -350,86 +445,26 @@ class TrianglesScreen(Screen):
             )
         count = max(len(tiles), 1)
         return h(
-            "section",
-            {
-                "class_": "tri-hand",
-                "aria_labelledby": "tri-hand-title",
-                "tabindex": "-1",
-                "data_focus_home": True,
-                "id": "tri-hand",
-                "style": f"--n:{count};--half:{(count + 1) // 2}",
-            },
-            h("div", {"class_": "tri-rack"}, tiles),
-        )
-
-    def seats(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return every seat with its tile count and whose turn it is (the local player's seat last)."""
-        view = f["view"]
-        items = []
-        for seat, count in enumerate(view["hand_counts"]):
-            now = seat == f["to_move"]
-            who = ctx.session.seats[seat]
-            tag = "computer" if who.is_computer else "person"
-            mine = self.is_you(ctx, seat)
-            items.append(
-                h(
-                    "li",
-                    {
-                        "class_": "tri-seat" + (" is-turn" if now else "") + (" is-you" if mine else ""),
-                        "aria_current": "true" if now else None,
-                        "data_seat": seat,
-                    },
-                    h("span", {"class_": f"tri-seat-icon is-{tag}", "aria_hidden": "true"}),
-                    h("span", {"class_": "tri-seat-name"}, self.name(ctx, seat)),
-                    h("span", {"class_": "tri-seat-count"}, f"{count} tile{'s' if count != 1 else ''}"),
-                    h("span", {"class_": "sr-only"}, ", to move") if now else "",
-                )
-            )
-        return h("ul", {"class_": "tri-seats", "aria_label": "Players"}, items)
-
-    def log(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the last few turns, newest last."""
-        lines = lay.log_lines(f["view"]["history"], lambda seat: self.name(ctx, seat), limit=6)
-        body = (
-            h("ol", {"class_": "tri-log-list"}, [h("li", {}, line) for line in lines])
-            if lines
-            else h("p", {"class_": "hint"}, "No moves yet.")
-        )
-        return h(
-            "section", {"class_": "tri-log", "aria_label": "Last moves"}, h("h2", {}, "Last moves"), body
-        )
-
-    def privacy(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the cover shown between two people's turns on one device."""
-        who = self.name(ctx, f["to_move"])
-        return h(
             "div",
             {
-                "class_": "overlay privacy tri-privacy",
-                "role": "dialog",
-                "aria_modal": "true",
-                "aria_labelledby": "tri-privacy-title",
+                "class_": "tri-rack",
+                "id": "tri-hand",
+                "style": f"--n:{count};--half:{count if count <= 6 else (count + 1) // 2}",
             },
-            h(
-                "div",
-                {"class_": "dialog"},
-                h("h2", {"id": "tri-privacy-title"}, f"Pass the device to {who}"),
-                h("p", {}, f"{who}, press the button when nobody else can see the screen."),
-                h(
-                    "div",
-                    {"class_": "actions"},
-                    button("Show my tiles", "reveal", kind="primary", id="tri-reveal"),
-                    button("Home", "home", id="tri-privacy-home"),
-                ),
-            ),
+            tiles,
         )
+
+    def is_you(self, ctx: TableContext, seat: int) -> bool:
+        """Tell whether a seat is the one person playing the computer (a seat flag, never a name)."""
+        session = ctx.session
+        return len(session.human_seats) == 1 and not session.seats[seat].is_computer
 
     def result_head(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
         """Return the headline of the result: "You win!", "Ben wins", "A draw: Ada and Ben tie"."""
         winners = list(outcome["winners"])
         if len(winners) == 1:
             return "You win!" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} wins"
-        return "A draw: " + " and ".join(self.name(ctx, w) for w in winners) + " tie"
+        return "A draw: " + kit.describe_list([self.name(ctx, w) for w in winners]) + " tie"
 
     def result_how(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
         """Return how the game ended, worded from the facts."""
@@ -445,7 +480,7 @@ class TrianglesScreen(Screen):
         if len(winners) == 1:
             who = "you have" if self.is_you(ctx, winners[0]) else self.name(ctx, winners[0]) + " has"
             return f"The game is blocked: {who} the lowest pip total, {low}."
-        names = " and ".join(self.name(ctx, w) for w in winners)
+        names = kit.describe_list([self.name(ctx, w) for w in winners])
         return f"The game is blocked: {names} tie for the lowest pip total, {low}."
 
     @staticmethod
@@ -455,16 +490,16 @@ class TrianglesScreen(Screen):
         return ("=" if tied else "") + f"{place}{suffix}"
 
     def summary(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the result over the board: who won and how, each seat's place, pips and tiles left."""
+        """Return the kit's results panel: who won and how, each seat's place, pips and tiles left."""
         outcome = f["view"]["outcome"]
+        session = ctx.session
         winners = list(outcome["winners"])
         scores = list(outcome.get("scores") or [])
         placings = list(outcome.get("placings") or [])
-        count = len(ctx.session.seats)
-        hidden = bool(ctx.ui.get("result_hidden"))
+        count = len(session.seats)
         rows = []
         for seat in range(count):
-            hand = ctx.session.state.view(seat)["hand"]
+            hand = session.state.view(seat)["hand"]
             place = placings[seat] if seat < len(placings) else None
             tied = place is not None and count > 2 and placings.count(place) > 1
             rows.append(
@@ -481,75 +516,61 @@ class TrianglesScreen(Screen):
                     h("td", {"class_": "tri-left"}, ", ".join(hand) if hand else "–"),
                 )
             )
-        toggle = button(
-            "Show result" if hidden else "View board",
-            "result",
-            "show" if hidden else "hide",
-            id="tri-result-toggle",
-            aria_expanded="false" if hidden else "true",
-            aria_controls="tri-result-body",
-        )
-        return h(
-            "section",
-            {
-                "class_": "tri-summary" + (" is-collapsed" if hidden else ""),
-                "aria_labelledby": "tri-result",
-                "id": "tri-summary",
-            },
+        table_ = h(
+            "table",
+            {"class_": "stats-table tri-scores"},
             h(
-                "div",
-                {"class_": "tri-summary-head"},
-                h("h2", {"id": "tri-result"}, self.result_head(ctx, outcome)),
-                toggle,
-            ),
-            h(
-                "div",
-                {"id": "tri-result-body", "class_": "tri-summary-body", "hidden": hidden},
-                h("p", {}, self.result_how(ctx, outcome)),
+                "thead",
+                {},
                 h(
-                    "table",
-                    {"class_": "stats-table tri-scores"},
-                    h(
-                        "thead",
-                        {},
-                        h(
-                            "tr",
-                            {},
-                            [h("th", {"scope": "col"}, c) for c in ("Player", "Place", "Pips", "Tiles left")],
-                        ),
-                    ),
-                    h("tbody", {}, rows),
+                    "tr",
+                    {},
+                    [h("th", {"scope": "col"}, c) for c in ("Player", "Place", "Pips", "Tiles left")],
                 ),
             ),
-            h(
-                "div",
-                {"class_": "actions"},
-                button(
-                    "New game…",
-                    "new-game",
-                    self.game_id,
-                    id="tri-new-game",
-                    aria_label="New game: choose players",
+            h("tbody", {}, rows),
+        )
+        if not session.vs_computer:
+            note = "Same-device games are not counted in the stats."
+        elif session.take_backs:
+            note = f"Not counted in your stats: you took back {plural(session.take_backs, 'move')}."
+        else:
+            note = "Counted in your stats."
+        return kit.results_panel(
+            ctx,
+            self.result_head(ctx, outcome),
+            join([h("p", {}, self.result_how(ctx, outcome)), table_]),
+            [
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "btn btn-primary",
+                        "data_action": "start-game",
+                        "data_value": self.game_id,
+                        "id": "tri-again",
+                        "autofocus": True,
+                    },
+                    "Play again",
                 ),
-            ),
+                button("New game", "new-game", self.game_id, id="tri-new-game"),
+                button("Home", "home", id="tri-home", kind="ghost"),
+            ],
+            note=note,
+            review=session.move_count() > 0,
+            title_id="tri-result",
         )
 
     # -- actions ----------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:
         """Carry out a click on the table."""
         ui = ctx.ui
+        if action in ("reveal", "kit-reveal") or action == "kit-review":
+            self.clear(ui)
+        if kit.handle(ctx, action, value):
+            return
         if action == "zoom":
             self.zoom(ctx, value)
-            ctx.rerender()
-            return
-        if action == "result":
-            ui["result_hidden"] = value == "hide"
-            ctx.rerender()
-            return
-        if action == "reveal":
-            ui["shown"] = ctx.session.to_move()
-            ui.pop("sel", None)
-            ui.pop("msg", None)
             ctx.rerender()
             return
         f = self.facts(ctx)
@@ -560,7 +581,7 @@ class TrianglesScreen(Screen):
             if value != f["sel"] and value in f["view"]["hand"]:
                 ui["sel"] = value
                 if value not in f["by_tile"]:
-                    ui["msg"] = f"{value} fits nowhere now."
+                    kit.refuse(ctx, f"{value} fits nowhere now.", value)
                 ctx.announce(self.selection_words(value, f["by_tile"].get(value, {})))
             ctx.rerender()
         elif action == "cell":
@@ -577,6 +598,11 @@ class TrianglesScreen(Screen):
             self.clear(ui)
             if ctx.play(action) and action == "draw":
                 self.after_draw(ctx)
+
+    def on_refused(self, ctx: TableContext, message: str) -> bool:
+        """Show a move the engine refused in the message line (it fades) instead of a toast."""
+        kit.refuse(ctx, message)
+        return True
 
     def selection_words(self, tile: str, spots: dict[Any, list[int]]) -> str:
         """Return what a screen reader hears when a tile is chosen."""
@@ -596,14 +622,15 @@ class TrianglesScreen(Screen):
         if cell is None:
             return
         if not sel:
-            ui["msg"] = "Choose a tile from your hand first."
+            kit.refuse(ctx, "Choose a tile from your hand first.")
             ctx.rerender()
             return
         rots = f["spots"].get(cell)
         if not rots:
             ui.pop("pending", None)
-            ui["msg"] = f"{sel} does not fit at row {cell[0]}, column {cell[1]}."
-            ctx.announce(ui["msg"])
+            why = f"{sel} does not fit at row {cell[0]}, column {cell[1]}."
+            kit.refuse(ctx, why, sel)
+            ctx.announce(why)
             ctx.rerender()
             return
         if len(rots) == 1:
@@ -640,7 +667,7 @@ class TrianglesScreen(Screen):
         drawn = hand[-1]
         if drawn in f["by_tile"]:
             ctx.ui["sel"] = drawn
-            ctx.ui["msg"] = f"You drew {drawn}. It fits!"
+            ctx.ui["msg"] = f"You drew {drawn}. It fits: tap a marked spot."
         elif "draw" in f["legal"]:
             ctx.ui["msg"] = f"You drew {drawn}. It does not fit: draw again."
         else:
@@ -659,8 +686,14 @@ class TrianglesScreen(Screen):
         ctx.ui["view"] = list(lay.zoom_box(current, factor))
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Offer shortcuts: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview."""
-        if key in ("+", "="):
+        """Offer shortcuts: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview, D draws,
+        P passes."""
+        if key in ("d", "D", "p", "P"):
+            action = "draw" if key in ("d", "D") else "pass"
+            if action not in self.facts(ctx)["legal"]:
+                return False
+            self.on_action(ctx, action, "")
+        elif key in ("+", "="):
             self.on_action(ctx, "zoom", "in")
         elif key in ("-", "_"):
             self.on_action(ctx, "zoom", "out")

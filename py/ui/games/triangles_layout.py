@@ -21,6 +21,7 @@ Box = tuple[float, float, float, float]  # x, y, width, height (an SVG viewBox)
 MIN_W = 6.0  # the smallest box the fit shows (one tile must not fill a phone)
 MIN_H = 4.2
 MARGIN = 0.35
+MIN_PX = 42.0  # the fit never draws a side smaller than this many pixels (corner numbers ~11 px)
 ZOOM_STEP = 1.35
 ZOOM_MIN_W = 2.5  # closest zoom: about two tiles across
 ZOOM_MAX_W = 90.0
@@ -129,6 +130,27 @@ def fit_box(cells: Iterable[Cell]) -> Box:
     return (x0, y0, w, hgt)
 
 
+def readable_box(full: Box, width: float, height: float, focus: Sequence[Cell] = ()) -> Box:
+    """Return ``full`` when it shows a side at MIN_PX or more in a ``width`` x ``height`` board; else
+    the box of that scale centred on the middle of the ``focus`` cells, kept inside ``full``."""
+    x, y, w, hgt = full
+    if width <= 0 or height <= 0 or min(width / w, height / hgt) >= MIN_PX:
+        return full
+    bw, bh = width / MIN_PX, height / MIN_PX
+    if focus:
+        x0, y0, x1, y1 = grid.bounding_box(focus)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    else:
+        cx, cy = x + w / 2, y + hgt / 2
+
+    def place(centre: float, start: float, size: float, span: float) -> float:
+        if span >= size:
+            return start + (size - span) / 2
+        return min(max(centre - span / 2, start), start + size - span)
+
+    return (place(cx, x, w, bw), place(cy, y, hgt, bh), bw, bh)
+
+
 def zoom_box(box: Sequence[float], factor: float, centre: tuple[float, float] | None = None) -> Box:
     """Return ``box`` scaled by ``factor`` (>1 shows more, zooms out) about ``centre`` (its middle)."""
     x, y, w, hgt = (float(v) for v in box)
@@ -199,18 +221,17 @@ GRID_PATTERN = Markup(
 )
 
 
-def hand_tile_svg(tile: str) -> Markup:
-    """Return the small picture of a hand tile: an up triangle, values ascending clockwise from the top."""
+def hand_tile_svg(tile: str, label: bool = False) -> Markup:
+    """Return the small picture of a hand tile: an up triangle, values ascending clockwise from the top.
+
+    ``label``: the picture names its tile for screen readers (a tile shown face up outside a button).
+    """
     pts = grid.cell_points(grid.ORIGIN)
     values = corner_values(tile_values(tile), 0)
+    named = {"role": "img", "aria_label": tile} if label else {"aria_hidden": "true"}
     return h(
         "svg",
-        {
-            "class_": "tri-mini",
-            "viewBox": "-0.05 -0.05 1.1 0.97",
-            "aria_hidden": "true",
-            "focusable": "false",
-        },
+        {"class_": "tri-mini", "viewBox": "-0.05 -0.05 1.1 0.97", "focusable": "false", **named},
         h("polygon", {"points": points_attr(pts), "class_": "tri-face"}),
         wedges(pts, values),
         h("polygon", {"points": points_attr(pts), "class_": "tri-rim"}),
@@ -227,13 +248,15 @@ def board_svg(
     open_cells: Iterable[Cell] = (),
     pending: tuple[Cell, int] | None = None,
     fresh_from: int | None = None,
+    since_from: int | None = None,
 ) -> Markup:
     """Return the table as SVG: the lattice, the laid tiles, and (with a tile chosen) its spots.
 
     ``spots`` maps each cell where ``tile`` fits to its rotations; ``open_cells`` are the other empty
     cells next to the layout (drawn faintly, clickable so a wrong tap can be explained); ``pending``
     is the cell and rotation being previewed when a spot takes several rotations; tiles laid at or
-    after turn ``fresh_from`` get the ``tri-new`` class (animated in).
+    after turn ``fresh_from`` get the ``tri-new`` class (animated in); those laid at or after turn
+    ``since_from`` (the others' moves since the viewer's last turn) get ``tri-since`` (highlighted).
     """
     last_turn = len(table) - 1
     tiles = []
@@ -244,6 +267,8 @@ def board_svg(
             cls += " tri-last"
         if fresh_from is not None and item["turn"] >= fresh_from:
             cls += " tri-new"
+        if since_from is not None and item["turn"] >= since_from:
+            cls += " tri-since"
         tiles.append(
             tile_shape(
                 cell,

@@ -6,6 +6,13 @@
   var root = document.documentElement;
   var started = performance.now();
   var ready = false;
+  // A return visit starts from this device's copy (the service worker's); the first one downloads it
+  // all. The loading screen words each in the player's terms (index.html holds both, css/app.css picks).
+  try {
+    root.dataset.visit = navigator.serviceWorker && navigator.serviceWorker.controller ? "return" : "first";
+  } catch (e) {
+    root.dataset.visit = "first";
+  }
 
   try {
     var saved = JSON.parse(localStorage.getItem("boneyard:settings") || "null");
@@ -15,10 +22,22 @@
       theme = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
     }
     root.dataset.theme = theme;
-    var reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    root.dataset.motion = prefs.animations === false || (prefs.animations !== true && reduced) ? "off" : "on";
+    root.dataset.motion = motion(prefs.animations);
   } catch (e) {
     root.dataset.theme = "felt";
+    root.dataset.motion = motion("system");
+  }
+
+  // The player's Animations setting as py/boneyard/settings.py stores it: "on", "off" or "system" (the
+  // system's reduced-motion preference); an early form stored true or false.
+  function motion(setting) {
+    if (setting === "on" || setting === true) return "on";
+    if (setting === "off" || setting === false) return "off";
+    try {
+      return matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : "on";
+    } catch (e) {
+      return "on";
+    }
   }
 
   function $(id) { return document.getElementById(id); }
@@ -60,25 +79,6 @@
     if (loading) loading.hidden = true;
   }
 
-  window.boneyardBoot = {
-    stage: function (text, value) { setProgress(value || percent, text); },
-    fail: fail,
-    // Python calls done() once the app is drawn; the loading screen stays up while an update installs.
-    done: function () {
-      ready = true;
-      clearInterval(creep);
-      console.info("Boneyard ready in " + Math.round(performance.now() - started) + " ms");
-      if (updating || checking) {
-        setProgress(96, updating ? "Updating Boneyard to the new version…" : "Checking for a new version…");
-        return false;
-      }
-      setProgress(100, "Ready");
-      reveal();
-      return true;
-    },
-    startedAt: started,
-  };
-
   addEventListener("error", function (event) {
     if (!ready) fail("A script failed while loading (" + (event.message || "unknown error") + "). Check your connection and try again.");
   });
@@ -87,7 +87,7 @@
     if (!ready) fail("The Python runtime could not start (" + (reason || "unknown error") + ").");
   });
   document.addEventListener("py:ready", function () {
-    setProgress(88, "Starting the games…");
+    setProgress(88, "Setting out the tiles…");
   });
   // PyScript shows Python tracebacks in a .py-error element; before we are ready, surface it.
   new MutationObserver(function (records) {
@@ -107,40 +107,143 @@
     if (!ready) fail("Starting is taking far longer than usual. Reload the page to try again.");
   }, 120000);
 
-  // Offline: the service worker precaches the whole site. On a return visit the worker checks for a new
-  // version at once; if one is installing, the loading screen stays up and the page reloads into the
-  // new version as soon as it takes over, so a load never mixes old and new files. A page already in
-  // play when a new version arrives offers a reload instead.
+  // Install: where the browser offers to install the site as an app, it fires beforeinstallprompt; we
+  // keep that prompt, mark <html data-installable> and show every `.install-btn` (the app draws them
+  // hidden, and redraws often: an observer shows the new ones). install() shows the browser's dialog.
+  var installPrompt = null;
+  function showInstallButtons() {
+    var buttons = document.querySelectorAll(".install-btn");
+    for (var i = 0; i < buttons.length; i++) buttons[i].hidden = !installPrompt;
+  }
+  new MutationObserver(function () {
+    if (installPrompt && document.querySelector(".install-btn[hidden]")) showInstallButtons();
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  function setInstallable(prompt) {
+    installPrompt = prompt;
+    if (prompt) root.dataset.installable = "true";
+    else delete root.dataset.installable;
+    showInstallButtons();
+  }
+  addEventListener("beforeinstallprompt", function (event) {
+    event.preventDefault(); // no mini-infobar: the Install button offers it when the player wants
+    setInstallable(event);
+  });
+  addEventListener("appinstalled", function () { setInstallable(null); });
+  function install() {
+    var prompt = installPrompt;
+    if (!prompt) return Promise.resolve("unavailable");
+    setInstallable(null); // a prompt can be shown once; the browser fires a new event if it offers again
+    return Promise.resolve(prompt.prompt()).then(function () { return prompt.userChoice; })
+      .then(function (choice) { return (choice && choice.outcome) || "dismissed"; },
+        function () { return "failed"; });
+  }
+
+  // Offline and updates: the service worker precaches the whole site and serves it; a new version is a
+  // new worker, which waits until this page lets it take over, so a page never mixes old and new files.
+  // - Return visit: the loading screen checks the published version at once; if it differs, the new
+  //   worker installs while the loading screen stays up, takes over, and the page reloads into it.
+  // - A page in play (ready): a new version found meanwhile (the browser's own checks, ours every half
+  //   hour and when the page comes back into view) installs in the background; the page then fires
+  //   "boneyard:update-ready" and the app tells the player, who chooses when: the app saves the game
+  //   and calls update(), which lets the new worker take over and reloads.
+  var offered = false;
+  function offerUpdate() {
+    if (offered) return;
+    offered = true;
+    window.dispatchEvent(new CustomEvent("boneyard:update-ready"));
+  }
+  var registration = null;
+  var update = function () { location.reload(); };
+  var checkForUpdate = function () { return Promise.resolve(false); };
+
+  window.boneyardBoot = {
+    stage: function (text, value) { setProgress(value || percent, text); },
+    fail: fail,
+    // Python calls done() once the app is drawn; the loading screen stays up while an update installs.
+    done: function () {
+      ready = true;
+      clearInterval(creep);
+      console.info("Boneyard ready in " + Math.round(performance.now() - started) + " ms");
+      if (updating || checking) {
+        setProgress(96, updating ? "Installing the new version of Boneyard…" : "Checking for a new version…");
+        return false;
+      }
+      setProgress(100, "Ready");
+      reveal();
+      return true;
+    },
+    // The app's Install button: shows the browser's install dialog; resolves to its outcome.
+    install: function () { return install(); },
+    installable: function () { return !!installPrompt; },
+    // The app's Reload of an update offer (the game already saved): the new version takes over.
+    update: function () { return update(); },
+    // Ask the server now whether a new version is published (resolves true if one is installing).
+    checkForUpdate: function () { return checkForUpdate(); },
+    startedAt: started,
+  };
+
   if ("serviceWorker" in navigator && location.protocol.indexOf("http") === 0) {
     var sw = navigator.serviceWorker;
     var hadController = !!sw.controller;
     sw.addEventListener("controllerchange", function () {
       if (!hadController) { hadController = true; return; }
       if (!ready || updating) { location.reload(); return; }
-      window.dispatchEvent(new CustomEvent("boneyard:update-ready"));
+      offerUpdate(); // another tab let the new version in: this page runs old files, offer the reload
     });
+    var takeOver = function (worker) { worker.postMessage({ type: "skip-waiting" }); };
+    // Follow a new worker: while loading (or once the player asked), let it take over as soon as it is
+    // installed (the "controllerchange" above then reloads); in play, tell the app it is ready.
     var follow = function (worker) {
       if (!worker || worker.boneyardFollowed) return;
-      if (ready && !checking && !updating) return; // a page in play: "controllerchange" offers a reload
       worker.boneyardFollowed = true;
-      updating = true;
-      setProgress(percent, "Updating Boneyard to the new version…");
-      worker.addEventListener("statechange", function () {
-        if (worker.state === "redundant") { // the update failed: carry on with this version
+      var loading = !ready || checking || updating;
+      if (loading) {
+        updating = true;
+        setProgress(percent, "Installing the new version of Boneyard…");
+      }
+      var settled = function () {
+        if (worker.state === "installed") {
+          if (updating) takeOver(worker);
+          else offerUpdate();
+        } else if (worker.state === "redundant" && loading) { // the update failed: carry on with this version
           updating = false;
           if (ready) { setProgress(100, "Ready"); reveal(); }
         }
-      });
+      };
+      worker.addEventListener("statechange", settled);
+      settled();
     };
+    var watch = function (reg) {
+      if (!reg || reg.boneyardWatched) return reg;
+      reg.boneyardWatched = true;
+      registration = reg;
+      reg.addEventListener("updatefound", function () { if (hadController) follow(reg.installing); });
+      if (reg.waiting && sw.controller) follow(reg.waiting);
+      return reg;
+    };
+    var register = function () { return sw.register("sw.js").then(watch); };
+    update = function () {
+      var waiting = registration && registration.waiting;
+      if (!waiting) { location.reload(); return; }
+      updating = true;
+      takeOver(waiting); // "controllerchange" reloads; should the worker not answer, reload anyway
+      setTimeout(function () { location.reload(); }, 3000);
+    };
+    checkForUpdate = function () {
+      if (!registration) return Promise.resolve(false);
+      return registration.update().then(function () {
+        return !!(registration.installing || registration.waiting);
+      }, function () { return false; }); // offline: nothing to install
+    };
+    var lastCheck = Date.now();
+    var checkNow = function () { lastCheck = Date.now(); checkForUpdate(); };
+    setInterval(function () { if (ready && !document.hidden) checkNow(); }, 30 * 60 * 1000);
+    document.addEventListener("visibilitychange", function () {
+      if (ready && !document.hidden && Date.now() - lastCheck > 5 * 60 * 1000) checkNow();
+    });
     var settle = function () { // the update check is over: show the app if it is waiting for that
       checking = false;
       if (ready && !updating) { setProgress(100, "Ready"); reveal(); }
-    };
-    var register = function () {
-      return sw.register("sw.js").then(function (reg) {
-        if (reg) reg.addEventListener("updatefound", function () { follow(reg.installing); });
-        return reg;
-      });
     };
     var text = function (response) { return response.ok ? response.text() : null; };
     var published = function () {
@@ -155,7 +258,7 @@
       var check = Promise.all([fetch("__boneyard_version").then(text), published()]).then(function (versions) {
         if (versions[0] && versions[1] && versions[0] !== versions[1]) {
           updating = true;
-          setProgress(percent, "Updating Boneyard to the new version…");
+          setProgress(percent, "Installing the new version of Boneyard…");
           return register().then(function (reg) {
             return reg.update().then(function () { follow(reg.installing || reg.waiting); });
           }).catch(function (err) { // the new version could not be installed: carry on with this one
@@ -165,6 +268,7 @@
         }
         return register();
       });
+      check.catch(function () { return register(); }).catch(function () {});
       Promise.race([check, timeout]).then(settle, settle);
     } else {
       // First visit: precache only once the app is up, so the runtime is not downloaded twice at once.

@@ -120,6 +120,7 @@ async function unpackBundles(pyodide) {
 // The file is the gzip of the snapshot's pages that are not all zero; manifest.runs says where each
 // stretch goes ([offset, length]). Inflate while downloading, straight into the zeroed buffer that
 // Pyodide already holds. Gzip's own checksum and length catch a damaged file; the sizes are checked here.
+// (A copy the service worker inflated was made from a file that passed those checks.)
 async function fill(bytes, manifest) {
   const response = await fetch(new URL("../snapshot/" + manifest.file, here).href);
   if (!response.ok) throw new Error(`the snapshot file answered ${response.status}`);
@@ -127,7 +128,11 @@ async function fill(bytes, manifest) {
   let run = 0;
   let offset = runs.length ? runs[0][0] : 0;
   let left = runs.length ? runs[0][1] : 0;
-  const reader = response.body.pipeThrough(new DecompressionStream("gzip")).getReader();
+  // The service worker keeps the snapshot inflated in its cache (js/sw.template.js): then only copy it.
+  const inflated = response.headers.get("X-Boneyard-Inflated") === "1";
+  status.inflated = inflated;
+  const body = inflated ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"));
+  const reader = body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -6,12 +6,47 @@ const VERSION = "__VERSION__";
 const CACHE = "boneyard-" + VERSION;
 const FILES = __FILES__;
 
+// A new version waits until a page lets it take over (the message below): a page in play keeps its own
+// version's files until the player chooses to reload. Pages of versions before that message existed
+// wait for the new worker to take over by itself, so for them it does (their boot.js never says it).
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE)
-      .then((cache) => cache.addAll(FILES.map((file) => new Request(file, { cache: "reload" }))))
-      .then(() => self.skipWaiting())
+      .then((cache) => cache.addAll(FILES.map((file) => new Request(file, { cache: "reload" })))
+        .then(() => Promise.all(FILES.filter((file) => file.endsWith(".snap.gz")).map((file) => inflate(cache, file)))))
+      .then(() => previousPagesAsk())
+      .then((ask) => (ask ? undefined : self.skipWaiting()))
   );
+});
+
+// The memory snapshot travels gzipped (6 MB instead of 16) and the page inflates it while it downloads;
+// from this cache it is read on every later start, so it is kept inflated here, once: a return visit
+// then only copies it. The header tells the page's loader (js/pyodide-snapshot.mjs) so; if inflating
+// fails, the gzipped copy stays and the page inflates it as on the first visit.
+async function inflate(cache, file) {
+  try {
+    const packed = await cache.match(file);
+    if (!packed || packed.headers.get("X-Boneyard-Inflated")) return;
+    const body = await new Response(packed.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    const headers = { "Content-Type": "application/octet-stream", "X-Boneyard-Inflated": "1" };
+    await cache.put(file, new Response(body, { headers }));
+  } catch (error) {
+    console.warn("Boneyard: the snapshot stays gzipped in the cache:", error);
+  }
+}
+
+// Tell whether the pages of the version now in charge ask for the take-over themselves.
+async function previousPagesAsk() {
+  for (const key of await caches.keys()) {
+    if (!key.startsWith("boneyard-") || key === CACHE) continue;
+    const boot = await (await caches.open(key)).match("js/boot.js", { ignoreSearch: true });
+    if (boot && (await boot.text()).includes("skip-waiting")) return true;
+  }
+  return false;
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {

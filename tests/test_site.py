@@ -235,7 +235,38 @@ def test_only_the_loading_screens_stylesheets_block_the_first_paint():
     deferred = re.findall(
         r'<link rel="stylesheet" href="([^"]+)" media="print" onload="this.media=\'all\'">', html
     )
-    assert blocking == ["css/app.css", "vendor/pyscript/core.css"]
+    assert blocking == ["css/app.css"]  # and the build writes it into the page (below)
     assert sorted(deferred) == sorted(
-        f"css/{p.name}" for p in (ROOT / "css").glob("*.css") if p.name != "app.css"
+        [f"css/{p.name}" for p in (ROOT / "css").glob("*.css") if p.name != "app.css"]
+        + ["vendor/pyscript/core.css"]
     )
+
+
+def test_the_loading_screen_needs_no_other_file_to_paint(built):
+    """The built page carries app.css, boot.js and the logo itself; the files stay beside it."""
+    out, _ = built
+    html = (out / "index.html").read_text()
+    assert 'href="css/app.css"' not in html and 'src="js/boot.js"' not in html
+    assert (ROOT / "css" / "app.css").read_text() in html
+    assert (ROOT / "js" / "boot.js").read_text() in html
+    loading = html[html.index('<div id="loading"') :]
+    assert "<svg" in loading[: loading.index("</h1>")] and build_site.LOGO_MARK not in html
+    assert (out / "css" / "app.css").is_file() and (out / "js" / "boot.js").is_file()
+    # The player reads what the wait is for, never the runtime's name.
+    assert "Python" not in loading[: loading.index('id="loading-error"')]
+
+
+def test_the_manifest_describes_the_app_and_its_screenshots_match_their_files():
+    """The install dialog shows a description and screenshots (tools/make_icons.py --screenshots)."""
+    import struct
+
+    manifest = json.loads((ROOT / "manifest.webmanifest").read_text())
+    assert len(manifest["description"]) > 80
+    shots = manifest["screenshots"]
+    assert {s["form_factor"] for s in shots} == {"wide", "narrow"}
+    for shot in shots:
+        data = (ROOT / shot["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and shot["type"] == "image/png"
+        width, height = struct.unpack(">II", data[16:24])
+        assert shot["sizes"] == f"{width}x{height}" and shot["label"]
+        assert len(data) < 400_000

@@ -13,6 +13,8 @@
   the normal way.
 - Fills the ``<!-- boneyard:preload -->`` line of ``index.html`` with preload links for what the start
   needs (the snapshot, the runtime, the bundles), so the browser fetches them while it parses the page.
+- Writes ``css/app.css``, ``js/boot.js`` and ``icons/logo.svg`` into ``index.html`` itself, so the
+  loading screen paints without waiting for another file.
 - Writes a gzip copy (``name.gz``) beside each large file that compresses well (the runtime, the
   bundles): a host that serves precompressed files (``tools/serve.py``, nginx's ``gzip_static``,
   Caddy's ``precompressed``) sends those instead, a third of the bytes. Other hosts ignore them.
@@ -50,6 +52,9 @@ SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 BUNDLES = {"py/engine.zip": "py/boneyard", "py/ui.zip": "py/ui"}
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make the same bytes
 PRELOAD_MARK = "<!-- boneyard:preload -->"
+LOGO_MARK = "<!-- boneyard:logo -->"  # the loading screen's logo: icons/logo.svg, written in by the build
+STYLESHEET_TAG = '<link rel="stylesheet" href="css/app.css">'
+BOOT_TAG = '<script src="js/boot.js"></script>'
 PYSCRIPT_START_CHUNKS = (
     "core-",
     "toml-",
@@ -195,6 +200,30 @@ def write_preloads(out: Path) -> None:
         index.write_text(text.replace(PRELOAD_MARK, ("\n" + indent).join(preload_links(out))))
 
 
+def inline_first_paint(out: Path) -> None:
+    """Write what the loading screen needs into out/index.html: app.css, boot.js and the logo.
+
+    The loading screen then paints as soon as the page has arrived, with no request of its own to wait
+    for (on a return visit each would wait for the service worker to start). The files stay in the site
+    as well: the page's later files and older service workers refer to them."""
+    index = out / "index.html"
+    text = index.read_text()
+    css = (out / "css" / "app.css").read_text()
+    boot = (out / "js" / "boot.js").read_text()
+    if "</style" in css.lower() or "</script" in boot.lower():
+        raise SystemExit("build_site: app.css or boot.js holds a closing tag and cannot be written inline")
+    for tag, inline in (
+        (STYLESHEET_TAG, f"<style>\n{css}</style>"),
+        (BOOT_TAG, f"<script>\n{boot}</script>"),
+    ):
+        if tag in text:
+            text = text.replace(tag, inline, 1)
+    logo = out / "icons" / "logo.svg"
+    if LOGO_MARK in text and logo.exists():
+        text = text.replace(LOGO_MARK, logo.read_text().strip(), 1)
+    index.write_text(text)
+
+
 def gzip_bytes(data: bytes) -> bytes:
     """Return the gzip of ``data`` (deterministic), cached by content for large inputs."""
     if len(data) < 1 << 20:
@@ -262,6 +291,7 @@ def build(out: Path) -> str:
     copy_runtime(out)
     add_snapshot(out)
     write_preloads(out)
+    inline_first_paint(out)
     precompress(out)
     return write_service_worker(out)
 

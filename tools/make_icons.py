@@ -1,9 +1,14 @@
 """Draw the app icons (PNG, 192 and 512 px, and a maskable 512) with the standard library only.
 
-    python3 tools/make_icons.py
+    python3 tools/make_icons.py                  the icons
+    python3 tools/make_icons.py --screenshots    the install dialog's screenshots (needs Playwright)
 
 The pictures match ``icons/icon.svg``: a six-five domino on the table's green. The PNGs are
 committed; run this again only when the design changes.
+
+``--screenshots`` photographs the real page (the site built into a scratch folder, served on 127.0.0.1,
+in Chromium) for the manifest's ``screenshots``, which make the browser's install dialog look like a
+store page: the home screen wide (1280x800) and a seeded Dominoes game on a phone (390x844 at 2x).
 """
 
 from __future__ import annotations
@@ -83,8 +88,58 @@ def png(size: int, maskable: bool = False) -> bytes:
     )
 
 
+SCREENSHOTS = {
+    # name: (viewport, device scale, address, what to wait for)
+    "screenshot-wide.png": ((1280, 800), 1, "#/", ".game-card"),
+    "screenshot-narrow.png": ((390, 844), 2, "?seed=5#/setup/dominoes", ".dom-table"),
+}
+
+
+def screenshots(out: Path) -> list[str]:
+    """Photograph the built page for the manifest's screenshots into ``out``; return the file names."""
+    import sys
+    import tempfile
+
+    tools = Path(__file__).resolve().parent
+    sys.path.insert(0, str(tools))
+    import build_site
+    from chromium import launch_options
+    from playwright.sync_api import sync_playwright
+    from serve import serve_in_thread
+
+    site = Path(tempfile.mkdtemp(prefix="boneyard-shots-")) / "site"
+    build_site.build(site)
+    server, url = serve_in_thread(site)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(**launch_options())
+            for name, ((width, height), scale, address, selector) in SCREENSHOTS.items():
+                context = browser.new_context(
+                    viewport={"width": width, "height": height}, device_scale_factor=scale
+                )
+                page = context.new_page()
+                page.goto(f"{url}/{address}")
+                page.wait_for_selector("html[data-ready='true']", state="attached", timeout=120_000)
+                if selector == ".dom-table":
+                    page.click("#start-game")
+                    page.wait_for_selector(".dom-table.is-my-turn", timeout=60_000)
+                page.wait_for_selector(selector)
+                page.wait_for_timeout(600)  # let the entrance animations settle
+                page.screenshot(path=str(out / name))
+                context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+    return list(SCREENSHOTS)
+
+
 if __name__ == "__main__":
+    import sys
+
     out = Path(__file__).resolve().parent.parent / "icons"
+    if "--screenshots" in sys.argv[1:]:
+        print("wrote " + ", ".join(f"icons/{name}" for name in screenshots(out)))
+        raise SystemExit(0)
     (out / "icon-192.png").write_bytes(png(192))
     (out / "icon-512.png").write_bytes(png(512))
     (out / "icon-512-maskable.png").write_bytes(png(512, maskable=True))

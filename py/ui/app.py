@@ -226,12 +226,23 @@ class App:
             self.announcer.textContent = message
 
     def offer_update(self) -> None:
-        """Offer the new version of the site that has just been installed."""
+        """Tell the player a new version is ready; the offer stays until they reload or close it."""
+        if _js(document.querySelector(".toast-update")) is not None:
+            return
         self.toast(
-            "info",
-            "A new version of Boneyard is ready.",
-            h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "reload"}, "Reload"),
+            "update",
+            "A new version of Boneyard is ready. Reload when it suits you: your game is saved.",
+            h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "update"}, "Reload"),
         )
+
+    def save_before_reload(self) -> None:
+        """Save the game on screen before the page reloads (a real-time table stops and saves)."""
+        game_id = self.route.table
+        session = self.sessions.get(game_id) if game_id else None
+        if game_id is None or session is None:
+            return
+        self.leave_table(game_id)
+        self.sync(game_id)  # writes our game back unless the stored one is the same or newer
 
     # -- look -----------------------------------------------------------------------------------------
     def reduced_motion(self) -> bool:
@@ -910,7 +921,13 @@ class App:
         if action == "close-toast":
             target.closest(".toast").remove()
         elif action == "reload":
+            self.save_before_reload()
             window.location.reload()
+        elif action == "update":  # the new version takes over (js/boot.js), then the page reloads into it
+            self.save_before_reload()
+            window.boneyardBoot.update()
+        elif action == "install":  # the browser's install dialog (js/boot.js keeps the offer)
+            window.boneyardBoot.install()
         elif action == "start-game":
             self.start_game(value)
         elif action == "delete-broken":

@@ -8,11 +8,8 @@ follows the Felt, Light and Dark themes.
 
 from __future__ import annotations
 
-from boneyard.games.triangles import grid
+import math
 
-from .games.domino_svg import tile_svg
-from .games.heptalion_view import sprite as symbol_sprite
-from .games.heptalion_view import symbol_name
 from .html import Markup, h
 
 __all__ = [
@@ -22,9 +19,10 @@ __all__ = [
     "LOGO_COLOURS",
     "TRIANGLE_STRIP",
     "card_art",
+    "cell_points",
     "logo",
     "logo_file",
-    "symbol_sprite",
+    "symbol_shape",
 ]
 
 # The logo's colours: an ivory tile and a gold one, both outlined in near-black so the mark reads on
@@ -159,6 +157,42 @@ def _art_svg(game_id: str, *children: object) -> Markup:
     )
 
 
+def tile_svg(
+    x: float, y: float, w: float, h_: float, halves: tuple[tuple[float, float, int], ...], s: float
+) -> Markup:
+    """Return a domino as the tables draw it (``ui.games.domino_svg``): body, dividing line, pips; in units."""
+    (ax, ay, av), (bx, by, bv) = halves
+    along_x = abs(ax - bx) > abs(ay - by)
+    pad = 0.03 * s
+    body = h(
+        "rect",
+        {
+            "class_": "tile-body",
+            "x": _n((x - w / 2) * s + pad),
+            "y": _n((y - h_ / 2) * s + pad),
+            "width": _n(w * s - 2 * pad),
+            "height": _n(h_ * s - 2 * pad),
+            "rx": _n(0.14 * s),
+        },
+    )
+    mx, my = (ax + bx) / 2 * s, (ay + by) / 2 * s
+    d = 0.36 * s
+    ends = (mx, my - d, mx, my + d) if along_x else (mx - d, my, mx + d, my)
+    line = h("line", {"class_": "tile-line", **dict(zip(("x1", "y1", "x2", "y2"), map(_n, ends)))})
+    dots = []
+    for cx, cy, value in ((ax, ay, av), (bx, by, bv)):
+        for dx, dy in _PIPS[value]:
+            if along_x and value == 6:  # a six shows as two rows of three along the tile
+                dx, dy = dy, dx
+            dots.append(
+                h(
+                    "circle",
+                    {"cx": _n((cx + dx * 0.27) * s), "cy": _n((cy + dy * 0.27) * s), "r": _n(0.095 * s)},
+                )
+            )
+    return h("g", {"class_": "tile"}, body, line, h("g", {"class_": "pips"}, dots))
+
+
 def dominoes_art() -> Markup:
     """Return the Dominoes card: a line 3-5, 5-5 (across), 5-1 and a 1-4 about to be laid on the 1."""
     s = 30.0  # user units per half
@@ -199,10 +233,25 @@ TRIANGLE_STRIP: tuple[tuple[tuple[int, int], tuple[int, int, int]], ...] = (
 )
 
 
+TRI_H = math.sqrt(3) / 2  # the height of a cell of unit side
+
+
+def cell_points(cell: tuple[int, int]) -> tuple[tuple[float, float], ...]:
+    """Return a cell's corners in the plane as ``boneyard.games.triangles.grid`` orders them (clockwise).
+
+    Only what the card needs: row 0, up cells at even columns, down cells at odd ones (unit side).
+    """
+    row, col = cell
+    top, bottom = row * TRI_H, (row + 1) * TRI_H
+    if (row + col) % 2 == 0:  # up: top, bottom right, bottom left
+        return ((col + 1) / 2, top), ((col + 2) / 2, bottom), (col / 2, bottom)
+    return (col / 2, top), ((col + 2) / 2, top), ((col + 1) / 2, bottom)  # down: top left, top right, bottom
+
+
 def _triangle(
     cell: tuple[int, int], values: tuple[int, int, int], s: float, ox: float, oy: float, cls: str
 ) -> Markup:
-    pts = [(ox + x * s, oy + y * s) for x, y in grid.cell_points(cell)]
+    pts = [(ox + x * s, oy + y * s) for x, y in cell_points(cell)]
     cx, cy = sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
     face = h(
         "polygon",
@@ -225,10 +274,10 @@ def _triangle(
 def triangles_art() -> Markup:
     """Return the Triangles card: four tiles matched corner to corner and a fifth lifted over its cell."""
     s = 88.0
-    ox, oy = (ART_W - 3.0 * s) / 2 - 6, (ART_H - grid.H * s) / 2 + 8
+    ox, oy = (ART_W - 3.0 * s) / 2 - 6, (ART_H - TRI_H * s) / 2 + 8
     laid = [_triangle(cell, values, s, ox, oy, "art-tri-tile") for cell, values in TRIANGLE_STRIP[:-1]]
     cell, values = TRIANGLE_STRIP[-1]
-    pts = [(ox + x * s, oy + y * s) for x, y in grid.cell_points(cell)]
+    pts = [(ox + x * s, oy + y * s) for x, y in cell_points(cell)]
     slot = h("polygon", {"class_": "art-target", "points": " ".join(f"{_n(x)},{_n(y)}" for x, y in pts)})
     lifted = h(
         "g",
@@ -247,6 +296,53 @@ def triangles_art() -> Markup:
 HEPTALION_ROWS = ("     X     ", "    CDS    ", "   XTDDT   ", "  LTTXDLC  ", " TSTP PLLL ")
 HEPTALION_FACE_DOWN = ((1, 4), (2, 4))
 HEPTALION_FACE_UP = ((3, 6), (3, 7))
+
+
+# Heptalion's symbols as its table draws them (``ui.games.heptalion_view``; a test keeps the two the same):
+# a saltire, a ring, a tall rhombus, a solid square, a small dot, a plus, a clover, each in its colour.
+SYMBOL_COLOURS = {
+    "X": "#c0392b",
+    "C": "#1f5fa8",
+    "D": "#7b3fa0",
+    "S": "#0f6e5e",
+    "T": "#2b2b2b",
+    "P": "#c2610f",
+    "L": "#2e8b3a",
+}
+
+
+def symbol_shape(sym: str) -> Markup:
+    """Return one symbol's drawing in a -12..12 box."""
+    c = SYMBOL_COLOURS[sym]
+    stroke = {"stroke": c, "stroke_width": "4.2", "stroke_linecap": "round", "fill": "none"}
+    if sym == "X":
+        return h("path", {"d": "M-7,-7 L7,7 M7,-7 L-7,7", **stroke})
+    if sym == "C":
+        return h("circle", {"r": "7", "stroke": c, "stroke_width": "3.4", "fill": "none"})
+    if sym == "D":
+        return h("path", {"d": "M0,-10 L7,0 L0,10 L-7,0 Z", "fill": c})
+    if sym == "S":
+        return h("rect", {"x": "-7", "y": "-7", "width": "14", "height": "14", "rx": "1.5", "fill": c})
+    if sym == "T":
+        return h("circle", {"r": "4", "fill": c})
+    if sym == "P":
+        return h("path", {"d": "M0,-8.5 V8.5 M-8.5,0 H8.5", **stroke})
+    if sym == "L":
+        leaves = [
+            h("circle", {"cx": x, "cy": y, "r": "4"})
+            for x, y in (("0", "-4.6"), ("4.6", "0"), ("0", "4.6"), ("-4.6", "0"))
+        ]
+        stalk = h("path", {"d": "M0,0 L3,10", "stroke": c, "stroke_width": "2", "stroke_linecap": "round"})
+        return h("g", {"fill": c}, leaves, stalk)
+    raise ValueError(f"no symbol {sym!r}")
+
+
+def _symbol(sym: str, x: float, y: float, size: float) -> Markup:
+    return h(
+        "svg",
+        {"x": _n(x), "y": _n(y), "width": _n(size), "height": _n(size), "viewBox": "-12 -12 24 24"},
+        symbol_shape(sym),
+    )
 
 
 def heptalion_art() -> Markup:
@@ -271,16 +367,7 @@ def heptalion_art() -> Markup:
                     "g",
                     {"class_": "art-space"},
                     h("rect", {"x": _n(x), "y": _n(y), "width": _n(size), "height": _n(size), "rx": "3.5"}),
-                    h(
-                        "use",
-                        {
-                            "href": f"#hx-s-{sym}",
-                            "x": _n(x + 2.5),
-                            "y": _n(y + 2.5),
-                            "width": "15",
-                            "height": "15",
-                        },
-                    ),
+                    _symbol(sym, x + 2.5, y + 2.5, 15),
                 )
             )
     (r0, c0), _ = HEPTALION_FACE_DOWN
@@ -322,26 +409,9 @@ def heptalion_art() -> Markup:
                 "y2": _n(y + size - 3),
             },
         ),
-        [
-            h(
-                "use",
-                {
-                    "href": f"#hx-s-{HEPTALION_ROWS[r][c]}",
-                    "x": _n(at(r, c)[0] + 2.5),
-                    "y": _n(y + 2.5),
-                    "width": "15",
-                    "height": "15",
-                },
-            )
-            for r, c in HEPTALION_FACE_UP
-        ],
+        [_symbol(HEPTALION_ROWS[r][c], at(r, c)[0] + 2.5, y + 2.5, 15) for r, c in HEPTALION_FACE_UP],
     )
     return _art_svg("heptalion", spaces, back, face)
-
-
-def heptalion_tile_names() -> str:
-    """Return the face-up domino of the Heptalion card in words (for tests and alt texts)."""
-    return "–".join(symbol_name(HEPTALION_ROWS[r][c]) for r, c in HEPTALION_FACE_UP)
 
 
 # The Bonefall card: the bottom of the well, as (col, row, value, partner side or "") halves at rest, and

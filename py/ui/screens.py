@@ -13,7 +13,7 @@ from typing import Any
 from boneyard.core import GameInfo
 from boneyard.settings import MAX_NAME, Settings
 
-from .art import card_art, logo, symbol_sprite
+from .art import card_art, logo
 from .html import Markup, h, join, name_text
 
 LEVEL_LABELS = {
@@ -181,7 +181,6 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
         "Games",
         join(
             [
-                symbol_sprite(),
                 h("div", {"class_": "home-head"}, greeting, install),
                 h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
             ]

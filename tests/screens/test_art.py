@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from ui import art
@@ -74,3 +75,23 @@ def test_the_bonefall_card_shows_a_board_at_rest_where_the_two_twos_annihilate()
             board.pid[m] = board.pid[i] = min(board.pid[i], board.pid[m])
     assert board.is_at_rest()
     assert board.find_matches() == sorted((row + rows) * WIDTH + col for col, row in art.FALLING_MATCH)
+
+
+def test_the_cards_draw_as_the_tables_do_without_loading_them_at_start():
+    from boneyard.games.triangles import grid
+    from boneyard.tiles import SYMBOLS
+    from ui.games import domino_svg, heptalion_view
+
+    for cell, _ in art.TRIANGLE_STRIP:
+        assert [tuple(round(v, 9) for v in p) for p in art.cell_points(cell)] == [
+            tuple(round(v, 9) for v in p) for p in grid.cell_points(cell)
+        ]
+    for sym in SYMBOLS:  # Heptalion's symbols: the same drawings and colours as its table
+        assert art.symbol_shape(sym) == heptalion_view._symbol_shape(sym)
+    ours = art.tile_svg(1, 0.5, 2, 1, ((0.5, 0.5, 6), (1.5, 0.5, 4)), 40)
+    theirs = domino_svg.tile_svg(1, 0.5, 2, 1, ((0.5, 0.5, 6), (1.5, 0.5, 4)), 40)
+    assert ours.count("<circle") == theirs.count("<circle") == 10 and 'class="tile-body"' in theirs
+    tree = ast.parse((ROOT / "py" / "ui" / "art.py").read_text())
+    imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+    assert not [m for m in imported if m.startswith(("games", "boneyard.games"))], imported  # home loads fast

@@ -24,7 +24,7 @@ from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 
-from . import screens, settings_view, sound, stats_view
+from . import motion, screens, settings_view, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .results import count_result, keep_bests
@@ -442,6 +442,7 @@ class App:
 
     def cue(self, session: Session, *, by_computer: bool) -> None:
         """Play the sound of the move just made, the result's at the end, and "your turn" after a computer's."""
+        motion.arm()  # the redraw after this move slides the tile in
         if self.route.table != session.info.id or not self.settings.sound:
             return
         if session.state.is_over():
@@ -859,6 +860,7 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
+            motion.animate(document, self.animations())
         self.schedule_computer()
 
     def leave_table(self, game_id: str) -> None:
@@ -914,6 +916,7 @@ class App:
         action = _attr(target, "data-action") or ""
         value = _attr(target, "data-value") or ""
         event.preventDefault()
+        motion.remember(target)  # where a played tile slides from
         self.do(action, value, target)
 
     def do(self, action: str, value: str, target: Any = None) -> None:

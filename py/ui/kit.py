@@ -558,10 +558,12 @@ def results_panel(
     note: str = "",
     review: bool = True,
     title_id: str = "over-title",
+    more: Sequence[Any] = (),
 ) -> Markup:
     """Return the results over part of a visible board: collapsible, with View board and Review.
 
-    ``actions`` are the buttons of what comes next (Next hand, Play again ...). View board shows every
+    ``actions`` are the buttons of what comes next (Next hand, Play again ...), always in view at the
+    panel's foot; ``more`` are secondary links (New game, Home) at the end of its scrolling body. View board shows every
     hand face up (``ctx.ui["kit_face_up"]``) and folds the panel; the screen draws the hands face up.
     """
     folded = bool(ctx.ui.get("kit_folded"))
@@ -616,11 +618,12 @@ def results_panel(
         h("div", {"class_": "kit-results-head"}, h("h2", {"id": title_id}, title), tools_),
         h(
             "div",
-            {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded},
+            {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
             body,
             h("p", {"class_": "hint"}, note) if note else "",
-            h("div", {"class_": "actions"}, list(actions), view_board, review_btn),
+            h("div", {"class_": "actions kit-results-more"}, list(more)) if more else "",
         ),
+        h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
 
 

@@ -112,7 +112,7 @@ def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, 
     page.wait_for_selector(".game-card")
     assert page.locator(".game-card[data-game=dominoes] a", has_text="Resume").count() == 0
     page.evaluate("location.hash = '#/stats'")
-    page.wait_for_selector(".stats-table")
+    page.wait_for_selector(".stats-game")
     stats = page.locator(".stats-game").first.inner_text()
     assert "Classic, 2 players" in stats
     watch.assert_clean(page)

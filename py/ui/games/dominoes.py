@@ -463,6 +463,12 @@ class DominoesScreen(Screen):
         markers = end_markers(placed)
         left, top, width, height = bounds(placed + end_markers_as_tiles(placed), margin=0.3)
         latest = max(order) if order else -1
+        lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]
+        layer = lays[-1]["seat"] if lays and since is not None else None
+        origin = None
+        if layer is not None:
+            mine = layer == ctx.session.viewer() and not ctx.session.seats[layer].is_computer
+            origin = "pick" if mine else f'.kit-seat[data-seat="{layer}"]'
         tiles = []
         for tile in placed:
             cls = []
@@ -471,7 +477,8 @@ class DominoesScreen(Screen):
                 cls.append("fresh")
             if lay == latest:
                 cls.append("latest")
-            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls)))
+            props = {"data_kit_from": origin} if lay == latest and origin else None
+            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
         label = "Line of play: " + ", ".join(tile_text((t["tile"][0], t["tile"][1])) for t in view["line"])
         px_w, px_h = width * unit, height * unit
         svg = h(
@@ -591,8 +598,15 @@ class DominoesScreen(Screen):
         return h("div", {"class_": "kit-board-bar"}, parts)
 
     # -- the tray -----------------------------------------------------------------------------------------
-    def hand_tiles(self, ctx: TableContext, hand: list[Any], playable: set[str], my_turn: bool) -> Markup:
-        """Return the hand's tiles as buttons (large enough to read and tap)."""
+    def hand_tiles(
+        self,
+        ctx: TableContext,
+        hand: list[Any],
+        playable: set[str],
+        my_turn: bool,
+        arrived: set[str] | None = None,
+    ) -> Markup:
+        """Return the hand's tiles as buttons (large enough to read and tap); ``arrived`` came from the stock."""
         selected = ctx.ui.get("selected")
         scale = 44 if ctx.board_width < 560 else 52
         buttons = []
@@ -619,6 +633,7 @@ class DominoesScreen(Screen):
                         "aria_label": label,
                         "aria_pressed": "true" if text == selected else "false",
                         "disabled": not my_turn,
+                        "data_kit_from": "#dom-stock" if arrived and text in arrived else None,
                     },
                     standalone_tile(tile[0], tile[1], scale=scale),
                 )
@@ -664,8 +679,14 @@ class DominoesScreen(Screen):
                 if turn is not None and not session.seats[turn].is_computer
                 else "Tiles are hidden between turns."
             )
+        texts = [tile_text(t) for t in hand]
+        seen = ctx.ui.get("hand_seen")
+        history = view["history"]
+        drew = bool(history) and history[-1]["move"] == "draw" and history[-1]["seat"] == seat
+        arrived = set(texts) - set(seen) if drew and isinstance(seen, list) and not hidden else set()
+        ctx.ui["hand_seen"] = texts
         return kit.tray(
-            self.hand_tiles(ctx, hand, playable, my_turn),
+            self.hand_tiles(ctx, hand, playable, my_turn, arrived),
             buttons,
             label=owner,
             info=info,
@@ -806,11 +827,13 @@ class DominoesScreen(Screen):
                     },
                     "Play again",
                 ),
-                h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
-                h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
             ],
             note=note,
             review=session.move_count() > 0,
+            more=[
+                h("a", {"class_": "btn", "href": "#/setup/dominoes"}, "New game"),
+                h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
+            ],
         )
 
     # -- actions -------------------------------------------------------------------------------------

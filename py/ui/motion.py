@@ -1,0 +1,90 @@
+"""Motion at the tables: a laid tile slides from where it was played into its place (browser adapter).
+
+The table screens mark the element that just arrived with ``data-kit-from``: ``"pick"`` (the hand tile
+the player clicked, whose box the app remembers on the click), or a CSS selector of where it came from
+(a seat, ``#dom-stock``). After a move the app arms the motion (``arm``) and, once the new markup is in
+the page, ``animate`` slides each marked element from there with the Web Animations API. Nothing moves
+when animations are off (Settings, or the system's reduced motion), and a redraw without a move (a
+refusal, a resize, a reload) never replays a slide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["animate", "arm", "remember", "slide_offset"]
+
+SLIDE_MS = 380
+
+_state: dict[str, Any] = {"armed": False, "pick": None}
+
+
+def remember(target: Any) -> None:
+    """Keep the box of a clicked hand tile (``data-action="tile"`` or ``data-kit-pick``)."""
+    try:
+        if target.getAttribute("data-action") == "tile" or target.hasAttribute("data-kit-pick"):
+            box = target.getBoundingClientRect()
+            _state["pick"] = (float(box.left + box.width / 2), float(box.top + box.height / 2))
+    except Exception:
+        _state["pick"] = None
+
+
+def arm() -> None:
+    """Let the next ``animate`` play: a move has just been made."""
+    _state["armed"] = True
+
+
+def slide_offset(
+    source: tuple[float, float], target: tuple[float, float], scale: float = 1.0
+) -> tuple[float, float]:
+    """Return the translation (in the element's own units) that puts ``target`` at ``source``."""
+    return ((source[0] - target[0]) * scale, (source[1] - target[1]) * scale)
+
+
+def animate(document: Any, enabled: bool) -> int:
+    """Slide the elements marked ``data-kit-from`` from where they came; return how many moved."""
+    armed, _state["armed"] = _state["armed"], False
+    if not enabled or not armed:
+        return 0
+    moved = 0
+    for element in document.querySelectorAll("[data-kit-from]"):
+        try:
+            origin = str(element.getAttribute("data-kit-from"))
+            if origin == "pick":
+                source = _state["pick"]
+            else:
+                found = document.querySelector(origin)
+                box = found.getBoundingClientRect() if found is not None else None
+                source = (float(box.left + box.width / 2), float(box.top + box.height / 2)) if box else None
+            if source is None:
+                continue
+            box = element.getBoundingClientRect()
+            target = (float(box.left + box.width / 2), float(box.top + box.height / 2))
+            scale = 1.0
+            svg = element.ownerSVGElement if hasattr(element, "ownerSVGElement") else None
+            if svg is not None and float(svg.clientWidth or 0) > 0:
+                scale = float(svg.viewBox.baseVal.width) / float(svg.clientWidth)  # px to the drawing's units
+            dx, dy = slide_offset(source, target, scale)
+            _slide(element, dx, dy)
+            moved += 1
+        except Exception:  # motion must never break the table
+            continue
+    _state["pick"] = None
+    return moved
+
+
+def _slide(element: Any, dx: float, dy: float) -> None:
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]  # only in the page
+
+    from js import Object  # type: ignore[import-not-found]
+
+    frames = [
+        {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale(1.08)", "opacity": 0.85},
+        {"transform": "translate(0px, 0px) scale(1)", "opacity": 1},
+    ]
+    options = {"duration": SLIDE_MS, "easing": "cubic-bezier(.2, .8, .2, 1)"}
+    element.style.transformBox = "fill-box"
+    element.style.transformOrigin = "center"
+    element.animate(
+        to_js(frames, dict_converter=Object.fromEntries), to_js(options, dict_converter=Object.fromEntries)
+    )

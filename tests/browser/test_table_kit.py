@@ -1,0 +1,149 @@
+"""The table kit in the page: the mute button and Web Audio (nothing created while Sound is off), the slide
+of a laid tile (only with animations on), the match's scoreboard and a finished hand that stays until Next
+hand, and the accessibility audit of a table in every theme."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from .conftest import local_storage, new_context, open_app
+from .test_dominoes import play_to_the_end, start, take_turn, wait_for_human_or_end
+
+COUNT_AUDIO = """
+window.__audioContexts = 0;
+const Real = window.AudioContext;
+window.AudioContext = function (...args) { window.__audioContexts += 1; return new Real(...args); };
+"""
+SOUND_OFF = """
+if (!localStorage.getItem('boneyard:settings')) {
+  localStorage.setItem('boneyard:settings', JSON.stringify({schema: 1, settings: {sound: false}}));
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def page(app_context, base_url, watch):
+    from .conftest import watch_page
+
+    page = app_context.new_page()
+    watch_page(page, watch)
+    yield page
+    watch.assert_clean(page)
+
+
+def settings_of(page):
+    stored = json.loads(local_storage(page).get("boneyard:settings", "{}"))
+    return stored.get("settings", stored)
+
+
+def test_no_audio_context_is_made_while_sound_is_off_and_the_mute_button_turns_it_on(
+    browser, base_url, watch
+):
+    context = new_context(browser, watch)
+    context.add_init_script(COUNT_AUDIO + SOUND_OFF)
+    try:
+        page = open_app(context, base_url, watch)
+        start(page, base_url, "classic", seed=8)
+        wait_for_human_or_end(page)
+        assert page.locator("#kit-mute").get_attribute("aria-pressed") == "true"
+        for _ in range(3):
+            wait_for_human_or_end(page)
+            if page.locator("#kit-results").count():
+                break
+            take_turn(page)
+        assert page.evaluate("window.__audioContexts") == 0, "an AudioContext was made while Sound was off"
+        wait_for_human_or_end(page)
+        page.click("#kit-mute")
+        page.wait_for_selector("#kit-mute[aria-pressed='false']")
+        assert settings_of(page).get("sound") is True
+        if not page.locator("#kit-results").count():
+            take_turn(page)
+            page.wait_for_function("window.__audioContexts === 1", timeout=10_000)
+        page.click("#kit-mute")
+        page.wait_for_selector("#kit-mute[aria-pressed='true']")
+        assert settings_of(page).get("sound") is False
+        watch.assert_clean(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_laid_tile_slides_in_only_with_animations_on(browser, base_url, watch, motion):
+    context = new_context(browser, watch, reduced_motion=motion)
+    try:
+        page = open_app(context, base_url, watch)
+        start(page, base_url, "classic", seed=12)
+        for _ in range(8):
+            page.wait_for_selector(".dom-table.is-my-turn", timeout=60_000)
+            tiles = page.locator(".dom-hand-tile.is-playable")
+            if not tiles.count():
+                take_turn(page)
+                continue
+            tiles.first.click()
+            if page.locator("button.dom-end").count():
+                page.click("#end-L")
+            sliding = page.evaluate(
+                "document.getAnimations().filter(a => a.effect && a.effect.target"
+                " && a.effect.target.hasAttribute && a.effect.target.hasAttribute('data-kit-from')).length"
+            )
+            assert (sliding > 0) == (motion == "no-preference"), sliding
+            break
+        watch.assert_clean(page)
+    finally:
+        context.close()
+
+
+def test_a_finished_hand_of_a_match_stays_on_the_table_until_next_hand(page, base_url, watch):
+    start(page, base_url, "match-2-50", seed=5)
+    assert page.locator("#kit-score").count() == 1, "the scoreboard is always there in a match"
+    for _ in range(200):
+        wait_for_human_or_end(page)
+        if page.locator("#next-hand, #over-title").count():
+            break
+        take_turn(page)
+    if not page.locator("#next-hand").count():
+        pytest.skip("the match ended in one hand")
+    line = page.locator(".dom-line").get_attribute("aria-label")
+    assert line and "," in line, "the finished hand's line is on the table"
+    turn = page.locator(".dom-table").get_attribute("data-turn")
+    page.wait_for_timeout(1500)
+    assert page.locator(".dom-line").get_attribute("aria-label") == line, "nobody played on meanwhile"
+    assert page.locator(".dom-table").get_attribute("data-turn") == turn
+    page.click("#kit-fold")
+    page.wait_for_selector("#kit-results.is-folded")
+    page.click("#kit-fold")
+    page.click("#view-board")
+    page.wait_for_selector(".kit-seat .dom-face-up")
+    page.click("#kit-score summary")
+    assert "Hand" in page.locator(".kit-score-pop").inner_text()
+    page.click("#kit-score summary")
+    page.click("#kit-fold")
+    page.click("#next-hand")
+    page.wait_for_function("document.querySelector('#next-hand') === null")
+    play_to_the_end(page)
+    watch.assert_clean(page)
+
+
+@pytest.mark.parametrize("theme", ["felt", "light", "dark"])
+def test_the_table_passes_the_accessibility_audit_in_every_theme(page, base_url, watch, theme):
+    page.goto(f"{base_url}/#/settings")
+    page.wait_for_selector("[data-setting=theme]")
+    page.select_option("[data-setting=theme]", theme)
+    start(page, base_url, "match-4-100", seed=6)
+    wait_for_human_or_end(page)
+    for state in ("play", "result"):
+        if state == "result":
+            for _ in range(200):
+                wait_for_human_or_end(page)
+                if page.locator("#next-hand, #over-title").count():
+                    break
+                take_turn(page)
+        results = Axe().run(page)
+        serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
+        assert not serious, json.dumps(
+            [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1
+        )
+    watch.assert_clean(page)

@@ -506,7 +506,9 @@ def hands_private(session: Session, view: dict[str, Any], ctx: Any) -> bool:
     return ctx.ui.get("kit_revealed") != turn_token(view)
 
 
-def privacy_gate(name: str, since: str, *, title: str = "") -> Markup:
+def privacy_gate(
+    name: str, since: str, *, title: str = "", first: str = "Your first turn of this hand."
+) -> Markup:
     """Return the privacy gate: whose turn it is, what happened since their last turn, Show, Home."""
     return h(
         "div",
@@ -523,7 +525,7 @@ def privacy_gate(name: str, since: str, *, title: str = "") -> Markup:
             h(
                 "p",
                 {"class_": "kit-since"},
-                f"Since your last turn: {since}." if since else "Your first turn of this hand.",
+                f"Since your last turn: {since}." if since else first,
             ),
             h("p", {}, f"Pass the device to {name}. The others look away."),
             h(

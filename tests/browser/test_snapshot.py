@@ -75,7 +75,7 @@ def test_two_loads_deal_differently(browser, base_url, snapshot_page):
         page.wait_for_selector("#start-game")
         page.click("#start-game")
         page.wait_for_selector(".dom-hand-tile")
-        hands.append(page.locator(".dom-hand").first.inner_html())
+        hands.append(page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)"))
     assert hands[0] != hands[1]
     watch.assert_clean(other)
     context.close()

@@ -108,7 +108,7 @@ def test_results_from_two_tabs_add_up_and_a_cleared_storage_stays_cleared(browse
     finish_a_game(first)
     assert played(first) == 3, "a tab's results erased the other's"
     second.evaluate("location.hash = '#/stats'")
-    second.wait_for_selector(".stats-table")
+    second.wait_for_selector(".stat-card")  # the Stats screen shows a card per mode
     assert "Classic, 2 players" in second.locator("#main").inner_text()
     first.evaluate("localStorage.clear()")  # the player clears the site's data in the first tab
     finish_a_game(second)

@@ -228,7 +228,7 @@ def test_puzzle_maximum_and_phone_width(app_page, watch):
     page.wait_for_selector(".hx-table.is-solo")
     page.click("#hx-show-max")
     page.wait_for_selector("#hx-toggle-layout")
-    assert "the maximum is 24" in page.locator("#kit-tray").inner_text()
+    assert "the most is 24" in page.locator("#kit-tray").inner_text()
     assert page.locator(".hx-board.is-solution .hx-domino").count() == 24
     page.click("#hx-toggle-layout")
     assert page.locator(".hx-board.is-solution").count() == 0

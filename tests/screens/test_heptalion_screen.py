@@ -281,7 +281,7 @@ def test_puzzle_shows_the_true_maximum_and_a_layout_and_takes_back():
     assert 'id="hx-show-max"' in table.html
     table.act("show-max")
     assert table.session.extra["hx_max"]["max"] == 24
-    assert "the maximum is 24" in table.html
+    assert "the most is 24" in table.html
     assert table.html.count("hx-domino is-") >= 24  # the optimal layout, face up
     place(table)
     assert len(table.session.state.covered) == 1
@@ -305,7 +305,7 @@ def test_puzzle_on_a_lab_board_and_lab_mode_show_the_checks():
     )
     game = Table({"mode": "lab", "lab": "5"}, seed=1)
     assert game.session.state.board.symbols == LAB_BOARDS[5].symbols
-    assert "Board lab: checked" in game.html and "✗" not in game.html
+    assert "This board, checked" in game.html and "✗" not in game.html
     proof = str(lab_proof(ORIGINAL))
     assert "✗ not the original" in proof
 
@@ -433,6 +433,7 @@ def test_who_placed_each_domino_shows_and_faces_turn_up():
         assert f"hx-domino is-h hx-own-{seat}" in html or f"hx-domino is-v hx-own-{seat}" in html
     assert "placed by You" in html and "placed by <bdi" not in html
     assert html.count(" is-recent") == 1  # the computer's reply since your last placement
+    assert 'data-kit-from=".kit-seat[data-seat=&#x27;1&#x27;]"' in html  # it slides in from its seat
     assert "is-face" not in html
     table.act("faces")
     assert html.count("hx-domino") <= table.html.count("is-face") + 1

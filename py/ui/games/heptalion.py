@@ -156,7 +156,7 @@ class HeptalionScreen(Screen):
                     options,
                     str(form.get("fit_board", "original")),
                     "Board",
-                    "Every symbol 8 times; on the original and lab boards every tile fits exactly three ways.",
+                    "Every symbol 8 times; on the original and the other boards every tile fits exactly three ways.",
                 )
             )
             return h("div", {"class_": "hx-setup hx-solo"}, parts)
@@ -318,7 +318,7 @@ class HeptalionScreen(Screen):
                 options["board"] = "lab"
                 options["board_seed"] = _int(number, 0) % len(LAB_BOARDS)
             note = "Solo: fit as many different tiles as you can, then see the true maximum."
-            label = MODE_LABELS["fit"] + {"random": ", random board", "lab": ", lab board"}.get(
+            label = MODE_LABELS["fit"] + {"random": ", random board", "lab": ", other board"}.get(
                 options["board"], ""
             )
             return Mode(f"fit-{options['board']}", label, options, 1, note), 1
@@ -562,6 +562,7 @@ class HeptalionScreen(Screen):
                 recent=recent,
                 focus=focus,
                 board_id=None,
+                arrived_from=self._arrived_from(view),
             )
         beats = self._beats(history)
         seats_ = "" if solo else kit.seats(self._seat_views(ctx, view, shown, beats, over), viewer)
@@ -739,11 +740,9 @@ class HeptalionScreen(Screen):
             if hand
             else h("p", {"class_": "hx-hand-empty"}, "No tiles left.")
         )
-        info = f"{hv.tiles_word(sv['tile_count'])} · {sv['placed']} placed" + (
-            " · ★ starts" if sv["start"] else ""
-        )
+        info = f"{hv.tiles_word(sv['tile_count'])} · {sv['placed']} placed" + (" · ★" if sv["start"] else "")
         if view["solo"] and session.extra.get("hx_max"):
-            info = f"{len(view['covered'])} placed · the maximum is {session.extra['hx_max']['max']}"
+            info = f"{len(view['covered'])} placed · the most is {session.extra['hx_max']['max']}"
         label = "Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles"
         return kit.tray(
             tiles,
@@ -917,6 +916,14 @@ class HeptalionScreen(Screen):
             ),
             h("div", {"class_": "hx-menu-pop", "id": "hx-menu-pop", "hidden": not opened}, body),
         )
+
+    @staticmethod
+    def _arrived_from(view: Mapping[str, Any]) -> str | None:
+        """Return where the latest domino slides in from: the hand tile you clicked, or its placer's seat."""
+        if not view["covered"]:
+            return None
+        seat = view["covered"][-1]["seat"]
+        return "pick" if seat == view["seat"] else f".kit-seat[data-seat='{seat}']"
 
     @staticmethod
     def _discard(view: Mapping[str, Any]) -> Markup | str:
@@ -1309,8 +1316,8 @@ def lab_proof(board: Board, compact: bool = False) -> Markup:
     ]
     return h(
         "section",
-        {"class_": "hx-lab-proof" + (" is-compact" if compact else ""), "aria_label": "Board lab checks"},
-        h("h3", {}, "Board lab: checked"),
+        {"class_": "hx-lab-proof" + (" is-compact" if compact else ""), "aria_label": "Checks of this board"},
+        h("h3", {}, "This board, checked"),
         h("ul", {}, items),
     )
 

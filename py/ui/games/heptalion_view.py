@@ -150,6 +150,7 @@ def board(
     faces: bool = False,
     recent: Iterable[int] = (),
     focus: int | None = None,
+    arrived_from: str | None = None,
 ) -> Markup:
     """Return the diamond: every space a cell, covered pairs as dominoes in their placer's colour.
 
@@ -158,7 +159,8 @@ def board(
     ``solution`` (placements with "tile" and "spaces") draws a layout face up instead of the game;
     ``names`` name the placer of each domino, ``faces`` shows the placed symbols face up, ``recent``
     are the numbers of the dominoes placed since the viewer's last turn, ``focus`` the space that the
-    keyboard focus moves to.
+    keyboard focus moves to; ``arrived_from`` is where the latest domino slides in from (``data-kit-from``:
+    "pick" for the hand tile just clicked, or a seat's selector).
     """
     clickable = set(clickable)
     recent = set(recent)
@@ -230,6 +232,7 @@ def board(
                 owner=None if solution is not None else owner,
                 who=who,
                 recent=placed.get("number") in recent,
+                arrived_from=arrived_from if placed.get("latest") else None,
             )
         )
     if pending is not None:
@@ -265,6 +268,7 @@ def _domino(
     owner: int | None = None,
     who: str | None = None,
     recent: bool = False,
+    arrived_from: str | None = None,
 ) -> Markup:
     a, b = placed["spaces"]
     (ra, ca), (rb, cb) = rows[a], rows[b]
@@ -295,14 +299,28 @@ def _domino(
         label = ("Your placement: " if pending else "") + tile_name(placed["tile"]) + by + latest
         return h(
             "span",
-            {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
+            {
+                "class_": cls,
+                "style": style,
+                "role": "img",
+                "aria_label": label,
+                "data_covered": f"{a},{b}",
+                "data_kit_from": arrived_from,
+            },
             h("span", {"class_": "hx-half"}, symbol_icon(ends[0])),
             h("span", {"class_": "hx-half"}, symbol_icon(ends[1])),
         )
     label = "A domino face down" + by + latest
     return h(
         "span",
-        {"class_": cls, "style": style, "role": "img", "aria_label": label, "data_covered": f"{a},{b}"},
+        {
+            "class_": cls,
+            "style": style,
+            "role": "img",
+            "aria_label": label,
+            "data_covered": f"{a},{b}",
+            "data_kit_from": arrived_from,
+        },
     )
 
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..games.dominoes.rules import ENDS_MASK, PIPS, TILE_ID, TILES, DominoesState, Move
+from ..games.dominoes.bots import rival_voids
+from ..games.dominoes.rules import ENDS_MASK, PIPS, TILE_ID, TILES, DominoesState, Move, parse_move
 
 __all__ = ["FEATURES", "DominoesFeatures", "match_chance"]
 
@@ -187,6 +188,63 @@ class DominoesFeatures:
         if table.draw_game and table.stock:
             return False
         return sum(h.bit_count() for h in table.hands) <= EXACT_TILES
+
+    def explain(self, view: Mapping[str, Any], result: Any, names: Sequence[str] | None) -> str:
+        """Return why the search prefers its move, in a player's words."""
+        text = result.move
+        move = parse_move(text)
+        ranked = result.ranked()
+        best = result.stats[text]
+        others = [s for s in ranked if s.move != text]
+        odds = ""
+        if others:
+            goal = "the match" if view["target"] is not None else "the hand"
+            odds = (
+                f" The search gives you about {round(100 * best.mean)}% to win {goal} with it,"
+                f" {round(100 * others[0].mean)}% with {others[0].move}."
+            )
+        if move.tile is None:
+            return f"{text}: nothing in your hand fits."
+        hand = [tuple(t) for t in view["hand"]]
+        if len(hand) == 1:
+            return f"{text} is your last tile: it wins the hand."
+        if result.exact and result.exact == result.deals and best.mean >= 0.999:
+            return f"{text} wins whatever the others hold: the search played every ending out."
+        players = view["players"]
+        seat = view["seat"]
+        nxt = (seat + 1) % players
+        name = (
+            names[nxt]
+            if names and nxt < len(names)
+            else ("your opponent" if players == 2 else "the next player")
+        )
+        ends = view["open_ends"]
+        high, low = move.tile
+        if ends is None:
+            after = (high, low)
+        elif move.end == "L":
+            after = (low if high == ends[0] else high, ends[1])
+        else:
+            after = (ends[0], low if high == ends[1] else high)
+        void = rival_voids(dict(view))[nxt]
+        shown = sorted(set(after))
+        lacking = [n for n in shown if n in void]
+        where = f"{after[0]} and {after[1]}" if after[0] != after[1] else f"{after[0]} at both ends"
+        if lacking and len(lacking) == len(shown):
+            numbers = " or ".join(str(n) for n in lacking)
+            return (
+                f"{text} leaves {where}: {name} could not play on {numbers}, so probably cannot follow.{odds}"
+            )
+        if lacking:
+            return f"{text} leaves {where}: {name} could not play on {lacking[0]} before.{odds}"
+        doubles = [t for t in hand if t[0] == t[1]]
+        if high == low and doubles and max(doubles) == (high, low):
+            return f"{text} lays your heaviest double before the line closes on it.{odds}"
+        mine = [t for t in hand if t != (high, low)]
+        follow = [t for t in mine if t[0] in after or t[1] in after]
+        if follow and len(others) and best.mean - others[0].mean > 0.02:
+            return f"{text} keeps {len(follow)} of your tiles playable on the ends it leaves.{odds}"
+        return f"{text} sheds {high + low} pips and keeps your chances best.{odds}"
 
 
 FEATURES = DominoesFeatures()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
 from ..games.heptalion.bots import (
@@ -126,6 +126,18 @@ class HeptalionFeatures:
         if votes:
             result.move = max(texts, key=lambda t: (votes.get(t, 0), result.stats[t].mean))
         return result
+
+    def explain(self, view: Mapping[str, Any], result: SearchResult, names: Sequence[str] | None) -> str:
+        """Return why the search prefers its move, in a player's words."""
+        best = result.stats[result.move]
+        others = [s for s in result.ranked() if s.move != result.move]
+        if best.mean >= 0.999:
+            return f"{result.move} wins by force: whatever is placed next, the others run out of room first."
+        if others and others[0].mean <= 0.001 and best.mean > 0.001:
+            return f"{result.move} is the one placement that does not lose by force."
+        if best.mean <= 0.001:
+            return f"{result.move} holds out longest: every placement loses against the best replies."
+        return ""
 
 
 FEATURES = HeptalionFeatures()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games.triangles.rules import TILE_INDEX, TILES, Board, Place, TrianglesState, fit_mask, parse_move
@@ -135,6 +135,29 @@ class TrianglesFeatures:
     def exact(self, state: TrianglesState) -> bool:
         """Tell whether to solve exactly (never: the table is too wide)."""
         return False
+
+    def explain(self, view: Mapping[str, Any], result: Any, names: Sequence[str] | None) -> str:
+        """Return why the search prefers its move, in a player's words."""
+        move = parse_move(result.move)
+        if not isinstance(move, Place):
+            return ""
+        best = result.stats[result.move]
+        others = [s for s in result.ranked() if s.move != result.move]
+        odds = ""
+        if others:
+            odds = (
+                f" The search gives you about {round(100 * best.mean)}% to win with it,"
+                f" {round(100 * others[0].mean)}% with the next best."
+            )
+        tile = "-".join(map(str, move.tile))
+        if len(view["hand"]) == 1:
+            return f"{tile} is your last tile: it wins the game."
+        if move.tile[0] == move.tile[2]:
+            return f"{tile} is a triple: lay it while a spot fits it.{odds}"
+        same = [o for o in others if o.move.startswith(tile + "@")]
+        if same and best.mean - same[0].mean > 0.03:
+            return f"{tile} goes here rather than elsewhere: this spot leaves the others fewer fits.{odds}"
+        return f"{tile} sheds {sum(move.tile)} pips and keeps your chances best.{odds}"
 
 
 FEATURES = TrianglesFeatures()

@@ -221,7 +221,7 @@ class DominoesScreen(Screen):
         message = kit.message_line(
             ctx, self.status_text(ctx, view, names, hidden, pending), tone="turn" if my_turn else ""
         )
-        tray = self.tray(ctx, view, names, seat, hidden, my_turn, face_up)
+        tray = self.tray(ctx, view, names, seat, hidden, my_turn, face_up, pending)
         return kit.table(
             game_id=self.game_id,
             board=board,
@@ -649,6 +649,7 @@ class DominoesScreen(Screen):
         hidden: bool,
         my_turn: bool,
         face_up: list[Any] | None,
+        pending: bool = False,
     ) -> Markup:
         """Return the hand tray: your tiles, pips and score, Draw, Pass and Take back."""
         session = ctx.session
@@ -670,7 +671,7 @@ class DominoesScreen(Screen):
             )
         pass_on = "pass" in legal
         buttons.append(kit.button("pass", "Pass", enabled=pass_on, primary=pass_on, key="P"))
-        buttons.append(kit.take_back_button(session, enabled=not view["over"]))
+        buttons.append(kit.take_back_button(session, enabled=not view["over"] and not pending))
         hidden_text = ""
         if hidden:
             turn = view["turn"]

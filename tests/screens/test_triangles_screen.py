@@ -537,3 +537,31 @@ def test_the_fit_keeps_the_numbers_readable_and_follows_the_play():
     assert box[0] < cx < box[0] + box[2] and box[1] < cy < box[1] + box[3]
     corner = lay.readable_box(full, 334, 281, [(-20, -30)])  # far outside: kept inside the layout
     assert corner[0] == pytest.approx(full[0]) and corner[1] == pytest.approx(full[1])
+
+
+def test_the_tile_just_laid_slides_in_from_whoever_laid_it():
+    session = placeable()
+    harness = Harness(session)
+    tile = next(t for t in session.state.view(0)["hand"] if legal_cells(session, t))
+    cell = sorted(legal_cells(session, tile))[0]
+    harness.session.play(lay.move_text(tile, cell, legal_cells(session, tile)[cell][0]))
+    page = harness.render()
+    assert page.count("data-kit-from") == 1 and 'data-kit-from="#kit-tray"' in page
+    session.computer_move()
+    page = harness.render()
+    last = session.state.history[-1]
+    if "@" in str(last[1]):
+        assert 'data-kit-from=".kit-seat[data-seat=&quot;1&quot;]"' in page
+    else:
+        assert "data-kit-from" not in page or 'data-kit-from="#tri-stock"' not in page
+
+
+def test_the_fit_keeps_the_layout_clear_of_the_band_over_the_board():
+    box = (0.0, 0.0, 6.0, 4.0)
+    width, height = 600.0, 452.0
+    x, y, w, h = lay.under_band(box, width, height)
+    assert w / h == pytest.approx(width / height)
+    scale = width / w
+    assert (box[1] - y) * scale >= lay.BAND_PX - 1e-6  # the layout's top is below the band
+    assert (y + h - box[1] - box[3]) * scale >= -1e-6  # and its bottom on the board
+    assert x <= box[0] and x + w >= box[0] + box[2]

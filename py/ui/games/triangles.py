@@ -118,7 +118,11 @@ class TrianglesScreen(Screen):
         the last tile laid (zoom out or pan for the rest)."""
         full = lay.fit_box(f["placed"] + f["open"])
         focus: list[lay.Cell] = list(f["spots"]) or f["placed"][-1:]
-        return lay.readable_box(full, ctx.board_width, ctx.board_height, focus)
+        return lay.under_band(
+            lay.readable_box(full, ctx.board_width, ctx.board_height - lay.BAND_PX, focus),
+            ctx.board_width,
+            ctx.board_height,
+        )
 
     def box(self, ctx: TableContext, f: dict[str, Any]) -> lay.Box:
         """Return the view box to draw: the player's own, else the fit."""
@@ -174,7 +178,7 @@ class TrianglesScreen(Screen):
             tools_=kit.tools(self.game_id, ctx.settings.sound),
             panel=panel,
             gate=gate,
-            board_extra=join([self.board_bar(ctx, f), self.placing(ctx, f)]),
+            board_extra=self.board_bar(ctx, f),
             cls=f"tri-table players-{len(view['hand_counts'])}" + (" is-my-turn" if f["mine"] else ""),
             data={
                 "turn": turn_state,
@@ -195,7 +199,22 @@ class TrianglesScreen(Screen):
             pending=f["pending"],
             fresh_from=ctx.ui.get("seen") if ctx.animations and not f["review"] else None,
             since_from=None if f["review"] or f["over"] else self.since_turn(f),
+            arrive_from=None if f["review"] else self.arrival(f),
         )
+
+    @staticmethod
+    def last_event(f: dict[str, Any]) -> dict[str, Any] | None:
+        """Return the last move of the game shown, or None before the first."""
+        history = f["view"]["history"]
+        return history[-1] if history else None
+
+    def arrival(self, f: dict[str, Any]) -> str | None:
+        """Return where the tile just laid slides in from: the tray for your own, else the seat's card."""
+        last = self.last_event(f)
+        if last is None or "@" not in str(last["move"]):
+            return None
+        seat = int(last["seat"])
+        return "#kit-tray" if seat == f["viewer"] else f'.kit-seat[data-seat="{seat}"]'
 
     def since_turn(self, f: dict[str, Any]) -> int | None:
         """Return the number of tiles laid before the viewer's last action (later ones are highlighted)."""
@@ -332,7 +351,8 @@ class TrianglesScreen(Screen):
             h("b", {}, stock),
             h("span", {"class_": "tri-stock-word"}, (" tile" if stock == 1 else " tiles") + " in stock"),
         )
-        return h("div", {"class_": "kit-board-bar"}, chip, self.zoom_controls(ctx))
+        left = self.placing(ctx, f) if f["sel"] else chip
+        return h("div", {"class_": "kit-board-bar"}, left, self.zoom_controls(ctx))
 
     def zoom_controls(self, ctx: TableContext) -> Markup:
         """Return the zoom buttons over the board (for keyboards; fingers and wheels work too)."""
@@ -355,19 +375,34 @@ class TrianglesScreen(Screen):
         )
 
     def placing(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return Turn / Place / Cancel over the board while a tile is chosen (the tray never moves)."""
-        if not f["sel"]:
-            return Markup("")
+        """Return Turn / Place / Cancel for the chosen tile (in the band over the board, so no spot is
+        ever under them, and the tray never moves)."""
         parts = []
         if f["pending"]:
             parts += [
-                button("Turn ↻", "rotate", id="tri-rotate", aria_label=f"Turn {f['sel']}"),
+                button(
+                    join(["↻", h("span", {"class_": "tri-word"}, " Turn")]),
+                    "rotate",
+                    id="tri-rotate",
+                    aria_label=f"Turn {f['sel']}",
+                    title="Turn it (R)",
+                ),
                 button(
                     "Place", "confirm", id="tri-confirm", kind="primary", aria_label=f"Place {f['sel']} here"
                 ),
             ]
-        parts.append(button("Cancel", "cancel", id="tri-cancel", aria_label="Put the tile back"))
-        return h("div", {"class_": "tri-placing", "role": "group", "aria_label": "Placing"}, parts)
+        parts.append(
+            button(
+                join(["✕", h("span", {"class_": "tri-word"}, " Cancel")]),
+                "cancel",
+                id="tri-cancel",
+                aria_label="Put the tile back",
+                title="Put the tile back (Esc)",
+            )
+        )
+        return h(
+            "div", {"class_": "tri-placing", "role": "group", "aria_label": "Placing " + f["sel"]}, parts
+        )
 
     def tray(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the kit's hand tray: the tiles, Draw, Pass and Take back (kept in place, disabled)."""
@@ -419,6 +454,9 @@ class TrianglesScreen(Screen):
         view = f["view"]
         suggest = ctx.settings.suggestions and f["mine"]
         tiles = []
+        last = self.last_event(f)
+        drew = last is not None and last["move"] == "draw" and int(last["seat"]) == f["viewer"]
+        drawn = view["hand"][-1] if drew and view["hand"] and not f["review"] else None
         for tile in [] if f["hidden"] else view["hand"]:
             playable = tile in f["by_tile"]
             cls = (
@@ -439,6 +477,7 @@ class TrianglesScreen(Screen):
                         "aria_label": f"Tile {tile}" + (", playable" if suggest and playable else ""),
                         "aria_pressed": "true" if tile == f["sel"] else "false",
                         "disabled": not f["mine"],
+                        "data_kit_from": "#tri-stock" if tile == drawn else None,
                     },
                     lay.hand_tile_svg(tile),
                 )

@@ -21,6 +21,7 @@ Box = tuple[float, float, float, float]  # x, y, width, height (an SVG viewBox)
 MIN_W = 6.0  # the smallest box the fit shows (one tile must not fill a phone)
 MIN_H = 4.2
 MARGIN = 0.35
+BAND_PX = 52.0  # the band over the board's top (the stock, zoom, Turn / Place / Cancel)
 MIN_PX = 42.0  # the fit never draws a side smaller than this many pixels (corner numbers ~11 px)
 ZOOM_STEP = 1.35
 ZOOM_MIN_W = 2.5  # closest zoom: about two tiles across
@@ -151,6 +152,19 @@ def readable_box(full: Box, width: float, height: float, focus: Sequence[Cell] =
     return (place(cx, x, w, bw), place(cy, y, hgt, bh), bw, bh)
 
 
+def under_band(box: Box, width: float, height: float, band: float = 0.0) -> Box:
+    """Return the box of the board's shape (``width`` x ``height`` pixels) that draws ``box`` as large as
+    it fits below the band of ``band`` pixels (BAND_PX by default) over the board's top, centred there."""
+    band = band or BAND_PX
+    x, y, w, hgt = box
+    if width <= 0 or height <= band:
+        return box
+    scale = min(width / w, (height - band) / hgt)
+    new_w, new_h = width / scale, height / scale
+    below = (height - band) / scale
+    return (x - (new_w - w) / 2, y - band / scale - (below - hgt) / 2, new_w, new_h)
+
+
 def zoom_box(box: Sequence[float], factor: float, centre: tuple[float, float] | None = None) -> Box:
     """Return ``box`` scaled by ``factor`` (>1 shows more, zooms out) about ``centre`` (its middle)."""
     x, y, w, hgt = (float(v) for v in box)
@@ -249,6 +263,7 @@ def board_svg(
     pending: tuple[Cell, int] | None = None,
     fresh_from: int | None = None,
     since_from: int | None = None,
+    arrive_from: str | None = None,
 ) -> Markup:
     """Return the table as SVG: the lattice, the laid tiles, and (with a tile chosen) its spots.
 
@@ -256,7 +271,8 @@ def board_svg(
     cells next to the layout (drawn faintly, clickable so a wrong tap can be explained); ``pending``
     is the cell and rotation being previewed when a spot takes several rotations; tiles laid at or
     after turn ``fresh_from`` get the ``tri-new`` class (animated in); those laid at or after turn
-    ``since_from`` (the others' moves since the viewer's last turn) get ``tri-since`` (highlighted).
+    ``since_from`` (the others' moves since the viewer's last turn) get ``tri-since`` (highlighted);
+    the last tile slides in from ``arrive_from`` (a selector: the seat or the tray that laid it).
     """
     last_turn = len(table) - 1
     tiles = []
@@ -265,7 +281,8 @@ def board_svg(
         cls = "tri-tile"
         if item["turn"] == last_turn:
             cls += " tri-last"
-        if fresh_from is not None and item["turn"] >= fresh_from:
+        arriving = arrive_from if item["turn"] == last_turn else None
+        if fresh_from is not None and item["turn"] >= fresh_from and not arriving:
             cls += " tri-new"
         if since_from is not None and item["turn"] >= since_from:
             cls += " tri-since"
@@ -276,6 +293,7 @@ def board_svg(
                 cls,
                 role="img",
                 aria_label=f"Tile {item['tile']} at row {cell[0]}, column {cell[1]}",
+                data_kit_from=arriving,
             )
         )
     marks = []

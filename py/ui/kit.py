@@ -103,6 +103,7 @@ class SeatView:
     face_up: Markup | None = None  # the hand face up (View board, results, review)
     tile_word: str = "tile"
     last_call: str = "Last tile!"  # called out when the seat is down to one tile ("" for none)
+    arrived: str = ""  # a selector the seat's tiles just came from (a draw): they slide in from there
 
 
 def _backs(count: int) -> Markup:
@@ -143,7 +144,7 @@ def seat_card(view: SeatView, position: str) -> Markup:
         ),
         h(
             "div",
-            {"class_": "kit-seat-tiles"},
+            {"class_": "kit-seat-tiles", "data_kit_from": view.arrived or None},
             view.face_up
             if view.face_up is not None
             else (view.backs if view.backs is not None else _backs(view.count)),

@@ -345,6 +345,8 @@ class DominoesScreen(Screen):
         session = ctx.session
         last = kit.last_beats(beats)
         short = self.short_names(ctx, names)
+        history = view["history"]
+        drawer = history[-1]["seat"] if live and history and history[-1]["move"] == "draw" else None
         out = []
         for seat in range(view["players"]):
             player = session.seats[seat]
@@ -368,6 +370,7 @@ class DominoesScreen(Screen):
                     thinking=live and view["turn"] == seat and player.is_computer,
                     local=seat == me,
                     face_up=shown,
+                    arrived="#dom-stock" if seat == drawer and seat != me else "",
                 )
             )
         return out

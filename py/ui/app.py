@@ -33,7 +33,6 @@ from .screen import Screen, TableContext
 from .seating import seat_players
 from .session import Session
 from .settings_view import DataInfo
-from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
 from .turns import ComputerTurns, TurnKey
@@ -610,128 +609,7 @@ class App:
         self.apply_look()
         n = len(aside)
         kept = f" What it replaced ({n} record{'s' * (n != 1)}) is kept aside." if n else ""
-        self.data.imported = "Imported: " + " ".join(settings_view.describe_import(preview)) + kept
-        self.render()
-        self.announce(self.data.imported)
-
-    def watch_demo(self, game_id: str) -> None:
-        """Open a game's table with its demo running (the setup screen's Watch a demo)."""
-        session = self.sessions.get(game_id)
-        if session is None or session.state.is_over():
-            self.start_game(game_id)
-        else:
-            self.go(f"#/play/{game_id}")
-        self.table_ui.setdefault(game_id, {})["start_demo"] = True
-            if not self.persist_asked:
-                self.persist_asked = True
-                self.persisting = asyncio.ensure_future(self.ask_persistence())
-
-    # -- your data ----------------------------------------------------------------------------------------
-    @staticmethod
-    def browser_storage() -> Any:
-        """Return navigator.storage (the Storage API), or None where the browser has none."""
-        return _js(getattr(window.navigator, "storage", None))
-
-    async def ask_persistence(self) -> None:
-        """Ask the browser to keep this site's data (the first time a game is saved)."""
-        storage = self.browser_storage()
-        if storage is None or not hasattr(storage, "persist"):
-            return
-        try:
-            self.data.persisted = bool(await storage.persisted()) or bool(await storage.persist())
-            self.data.checked = True
-        except Exception:
-            window.console.warn("Boneyard: " + traceback.format_exc())
-
-    async def refresh_storage_info(self) -> None:
-        """Read whether storage is persistent and how much the site uses; show it on Settings."""
-        storage = self.browser_storage()
-        try:
-            if storage is not None and hasattr(storage, "persisted"):
-                self.data.persisted = bool(await storage.persisted())
-            if storage is not None and hasattr(storage, "estimate"):
-                estimate = await storage.estimate()
-                self.data.usage, self.data.quota = int(estimate.usage or 0), int(estimate.quota or 0) or None
-        except Exception:
-            window.console.warn("Boneyard: " + traceback.format_exc())
-        self.data.checked = True
-        self.data.used_chars = self.storage.used_chars()
-        data = self.data
-        for element_id, words in (
-            ("storage-persist", settings_view.persist_text(data.persisted, data.checked)),
-            ("storage-used", settings_view.usage_text(data.used_chars, data.usage, data.quota)),
-        ):
-            element = by_id(element_id)
-            if element is not None:
-                element.textContent = words
-                if element_id == "storage-persist":
-                    element.setAttribute("data-persisted", settings_view.persisted_attr(self.data))
-
-    def export_data(self) -> None:
-        """Download a backup file of everything stored."""
-        from pyodide.ffi import to_js
-
-        text = self.storage.export_text()
-        kind = to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries)
-        blob = window.Blob.new(to_js([text]), kind)
-        url = window.URL.createObjectURL(blob)
-        link = document.createElement("a")
-        link.href = url
-        link.download = f"boneyard-backup-{self.today()}.json"
-        document.body.appendChild(link)
-        link.click()
-        link.remove()
-        window.setTimeout(create_once(lambda: window.URL.revokeObjectURL(url)), 60_000)
-        self.announce("Backup file saved.")
-
-    async def read_import(self, target: Any) -> None:
-        """Read the chosen backup file and show what it holds, or why it cannot be imported."""
-        files = _js(target.files)
-        chosen = _js(files.item(0)) if files is not None and int(files.length) else None
-        target.value = ""  # choosing the same file again reads it again
-        if chosen is None:
-            return
-        self.data.preview, self.data.imported, self.data.refusal = None, "", ""
-        self.data.file_name = str(chosen.name)
-        try:
-            if int(chosen.size) > saves.MAX_BACKUP_CHARS:
-                raise saves.SaveError("foreign", "This file is far too large to be a Boneyard backup.")
-            text = str(await chosen.text())
-            self.data.preview = self.storage.read_backup(text, Session.from_json)
-        except saves.SaveError as exc:
-            self.data.refusal = exc.message
-        except Exception as exc:
-            self.data.refusal = f"It could not be read ({exc})."
-        if self.route.screen == "settings":
-            self.render()
-            focus = by_id("import-confirm") or _js(document.querySelector("#import-refused button"))
-            if focus is not None:
-                focus.focus()
-
-    def confirm_import(self) -> None:
-        """Store the previewed backup, keep what it replaces aside, and take in its games and settings."""
-        preview = self.data.preview
-        if preview is None:
-            return
-        aside = self.storage.import_backup(preview)
-        self.data.preview = None
-        if aside is None:
-            self.data.refusal = (
-                "Your browser's storage has no room for it. Delete records kept aside or finished games, "
-                "then try again."
-            )
-            self.render()
-            return
-        self.turns.want(None)
-        self.settings = self.storage.load_settings()
-        self.stats = self.storage.load_stats()
-        self.sessions, self.written, self.table_ui = {}, {}, {}
-        self.generation += 1
-        self.load_saved_games()
-        self.apply_look()
-        n = len(aside)
-        kept = f" What it replaced ({n} record{'s' * (n != 1)}) is kept aside." if n else ""
-        self.data.imported = "Imported: " + " ".join(settings_view.describe_import(preview)) + kept
+        self.data.imported = "Imported. " + " ".join(settings_view.describe_import(preview)) + kept
         self.render()
         self.announce(self.data.imported)
 
@@ -949,18 +827,6 @@ class App:
                 again.focus()
         elif action == "watch-demo" and value in GAMES:
             self.watch_demo(value)
-        elif action == "export-data":
-            self.export_data()
-        elif action == "import-confirm":
-            self.confirm_import()
-        elif action == "import-cancel":
-            self.data.preview, self.data.refusal, self.data.imported = None, "", ""
-            self.render()
-            again = by_id("import-file")
-            if again is not None:
-                again.focus()
-        elif action == "watch-demo" and value in GAMES:
-            self.watch_demo(value)
         elif action == "new-game":
             self.go(f"#/setup/{value}")
         elif action == "home":
@@ -1058,10 +924,6 @@ class App:
         )
         if field and self.route.screen == "setup" and str(target.type) == "text":
             self.forms.setdefault(self.route.arg, {})[field] = str(target.value)
-        named = target is not None and hasattr(target, "getAttribute")
-        setting = _attr(target, "data-setting") if named else None
-        if setting and str(target.type) == "text":  # kept as typed, never redrawn (the caret stays)
-            self.settings = self.storage.update_settings(**{setting: str(target.value)})
         named = target is not None and hasattr(target, "getAttribute")
         setting = _attr(target, "data-setting") if named else None
         if setting and str(target.type) == "text":  # kept as typed, never redrawn (the caret stays)

@@ -91,8 +91,12 @@ def usage_text(used_chars: int, usage: int | None, quota: int | None) -> str:
 
 
 def _when(stamp: str) -> str:
-    """Return an ISO time stamp as a short date and time (UTC)."""
-    return stamp[:16].replace("T", " ") if len(stamp) >= 16 else stamp or "an unknown time"
+    """Return an ISO time stamp as a short date and time, ``1 Dec 2026, 14:22`` (UTC)."""
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    try:
+        return f"{int(stamp[8:10])}\u00a0{months[int(stamp[5:7]) - 1]}\u00a0{stamp[:4]}, {stamp[11:16]}"
+    except (ValueError, IndexError):
+        return stamp or "an unknown time"
 
 
 def describe_import(preview: Any) -> list[str]:
@@ -328,7 +332,7 @@ def import_panel(data: DataInfo) -> Markup:
             "div",
             {"class_": "data-panel data-refused", "id": "import-refused", "role": "alert"},
             h("h3", {}, "Not imported"),
-            h("p", {}, name, " was not imported: ", data.refusal),
+            h("p", {}, name, " was not imported. ", data.refusal),
             h("p", {}, "Nothing you have stored was changed."),
             button("OK", "import-cancel", "", kind="ghost"),
         )

@@ -49,9 +49,7 @@ def test_every_card_shows_its_picture_in_every_theme(app_page, theme):
         )
         assert fill not in ("none", "rgba(0, 0, 0, 0)"), (game_id, fill)
     # the symbols keep their own colours (the square is solid teal, not the tile's ivory)
-    square = page.evaluate(
-        "getComputedStyle(document.querySelector('.card-art-heptalion svg rect')).fill"
-    )
+    square = page.evaluate("getComputedStyle(document.querySelector('.card-art-heptalion svg rect')).fill")
     assert square == "rgb(15, 110, 94)", square
     heights = page.evaluate(
         "[...document.querySelectorAll('.game-card')].map(c => Math.round(c.getBoundingClientRect().height))"

@@ -783,7 +783,7 @@ class HeptalionScreen(Screen):
             buttons.append(confirm)
         if view["solo"]:
             buttons.append(
-                kit.button("takeback", "Take back", enabled=bool(view["covered"]), bid="hx-takeback", key="U")
+                kit.button("takeback", "Take back", enabled=bool(view["covered"]), bid="hx-takeback")
             )
             if session.extra.get("hx_max"):
                 showing = bool(ui.get("show_layout", False))

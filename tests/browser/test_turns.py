@@ -50,20 +50,20 @@ def test_a_new_deal_during_the_computers_pause_is_played(animated, base_url):
     page = animated
     open_setup(page, base_url, "triangles")
     deal(page, "triangles")
-    page.wait_for_selector("#tri-table[data-moves='0']")
+    page.wait_for_selector(".tri-table[data-moves='0']")
     page.evaluate(DEAL_AGAIN, "triangles")  # the computer is still pausing before its opening move
-    page.wait_for_selector("#tri-table:not([data-moves='0'])", timeout=8_000)
+    page.wait_for_selector(".tri-table:not([data-moves='0'])", timeout=8_000)
 
 
 def test_another_table_opened_during_the_computers_pause_is_played(animated, base_url):
     page = animated
     open_setup(page, base_url, "triangles")
     deal(page, "triangles")
-    page.wait_for_selector("#tri-table[data-moves='0']")
+    page.wait_for_selector(".tri-table[data-moves='0']")
     page.evaluate(DEAL_AGAIN, "dominoes")  # the Triangles computer is still pausing: leave for another table
     page.wait_for_selector(".dom-table.is-my-turn", timeout=8_000)
     page.evaluate("location.hash = '#/play/triangles'")  # and back: its computer plays its opening now
-    page.wait_for_selector("#tri-table:not([data-moves='0'])", timeout=8_000)
+    page.wait_for_selector(".tri-table:not([data-moves='0'])", timeout=8_000)
 
 
 def hand(page) -> list[str]:

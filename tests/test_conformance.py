@@ -35,6 +35,11 @@ EXTRA_OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"target": 50},
         {"target": 100, "draw": False, "players": 3},
         {"players": 4, "hand_size": 6},
+        # All Fives and partnerships (the option sets above flip each one alone): combined, and with
+        # the block game, three players and a short match.
+        {"scoring": "fives", "teams": True, "players": 4},
+        {"scoring": "fives", "draw": False, "players": 3, "target": 100},
+        {"teams": True, "players": 4, "target": 100, "draw": False},
     ],
     "heptalion": [{"players": 3, "hidden": True}],
 }

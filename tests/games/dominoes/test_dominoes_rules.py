@@ -28,10 +28,17 @@ from boneyard.games.dominoes.rules import (
 def test_registered_with_options_and_levels():
     assert GAMES["dominoes"] is GAME
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert [o.name for o in GAME.options] == ["players", "hand_size", "draw", "target"]
+    assert [o.name for o in GAME.options] == ["players", "hand_size", "draw", "target", "scoring", "teams"]
     assert GAME.levels == ("random", "easy", "medium", "hard")
     defaults = {o.name: o.default for o in GAME.options}
-    assert defaults == {"players": 2, "hand_size": None, "draw": True, "target": None}
+    assert defaults == {
+        "players": 2,
+        "hand_size": None,
+        "draw": True,
+        "target": None,
+        "scoring": "pips",
+        "teams": False,
+    }
 
 
 def test_option_parse_from_command_line():
@@ -452,6 +459,10 @@ def test_view_has_every_key_the_screen_needs_and_is_json_ready():
         "over",
         "outcome",
         "legal_moves",
+        "partner",
+        "sides",
+        "count",
+        "layout",
     }
     assert json.loads(json.dumps(view)) == view
     assert view["turn"] == seat and view["opening"] is True and view["open_ends"] is None

@@ -1,4 +1,5 @@
-"""Dominoes: the double-six line of play, as a single round or a points match, draw or block game.
+"""Dominoes: the double-six line of play, as a single round or a points match, draw or block game,
+scored by pips or as All Fives (a spinner, the count in fives), every player for themselves or 2 against 2.
 
 ``GAME`` registers it as ``dominoes``; ``MODES`` names the setup screen's ready-made modes.
 """
@@ -54,8 +55,20 @@ GAME = GameInfo(
         Option("hand_size", "Tiles each", None, (), "None: 7 for two players, 5 for three or four"),
         Option("draw", "Draw game", True, (True, False), "True: draw from the boneyard; False: block game"),
         Option(
-            "target", "Play to", None, (), "None: a single round; 50 or 100 (any positive number): a match"
+            "target",
+            "Play to",
+            None,
+            (),
+            "None: a single round; 50 or 100 (any positive number): a match; All Fives: 150 unless given",
         ),
+        Option(
+            "scoring",
+            "Scoring",
+            "pips",
+            ("pips", "fives"),
+            "pips: the winner scores the pips left; fives: All Fives, a spinner and the count in fives",
+        ),
+        Option("teams", "Partners", False, (True, False), "True: four players, 2 against 2 (seats 0+2, 1+3)"),
     ),
     order=10,
 )

@@ -189,13 +189,18 @@ class MoveKind(enum.Enum):
 
 # Public move codes: a lay is tile * 2 + side (0 left, 1 right), DRAW and PASS follow, and an opening
 # lay (no end: the line is empty) is OPEN + tile * 2. ``code & CODE_MASK`` is the code ``Table`` plays.
+# All Fives adds the spinner's two ends: ARM + tile * 2 + (0 north, 1 south).
 OPEN = 64
 CODE_MASK = OPEN - 1
+ARM = 128
 
 
 @dataclass(frozen=True)
 class Move:
     """A move: lay ``tile`` at ``end`` ("L", "R", or None for the opening tile), draw, or pass.
+
+    In All Fives the spinner's two ends are the arms "N" and "S"; "L" and "R" are the line's two ends
+    (with a spinner: the arms off its two sides).
 
     ``parse_move``, ``Move.lay`` and ``legal_moves`` hand out one shared object a move, which knows its
     code (``_code``); a Move built by hand compares equal to it and is looked up when played.
@@ -224,11 +229,13 @@ class Move:
 
 def _shared_moves() -> list[Move | None]:
     """Return the shared Move of every public code (None where no code is)."""
-    moves: list[Move | None] = [None] * (OPEN + DRAW)
+    moves: list[Move | None] = [None] * (ARM + DRAW)
     for t in range(TILE_COUNT):
         moves[2 * t] = Move(MoveKind.LAY, TILES[t], "L")
         moves[2 * t + 1] = Move(MoveKind.LAY, TILES[t], "R")
         moves[OPEN + 2 * t] = Move(MoveKind.LAY, TILES[t], None)
+        moves[ARM + 2 * t] = Move(MoveKind.LAY, TILES[t], "N")
+        moves[ARM + 2 * t + 1] = Move(MoveKind.LAY, TILES[t], "S")
     moves[DRAW] = Move(MoveKind.DRAW)
     moves[PASS] = Move(MoveKind.PASS)
     for code, move in enumerate(moves):
@@ -252,7 +259,10 @@ _EVENT_LAY = tuple(
 
 
 def parse_move(text: str) -> Move:
-    """Parse ``6-4``, ``6-4:L``, ``6-4:R``, ``draw`` or ``pass``; raise ValueError otherwise."""
+    """Parse ``6-4``, ``6-4:L``, ``6-4:R`` (All Fives also ``6-4:N``, ``6-4:S``), ``draw`` or ``pass``.
+
+    Raise ValueError for any other text.
+    """
     shared = _MOVE_BY_TEXT.get(text) if isinstance(text, str) else None
     if shared is not None:
         return shared
@@ -265,8 +275,8 @@ def parse_move(text: str) -> Move:
         return PASS_MOVE
     tile_text, sep, end = cleaned.partition(":")
     end = end.strip().upper()
-    if sep and end not in ("L", "R"):
-        raise ValueError(f"not a move: {text!r} (the end is L or R, as in 6-4:L)")
+    if sep and end not in ("L", "R", "N", "S"):
+        raise ValueError(f"not a move: {text!r} (the end is L or R, as in 6-4:L; N or S at a spinner)")
     try:
         tile = parse_domino(tile_text)
     except ValueError:
@@ -289,7 +299,7 @@ BLOCKED = Termination.BLOCKED.value
 
 # An undo record (also the history event of the state): seat, code, the left and right ends before the
 # move, the state's legal codes before it, the passes in a row before it, the tile drawn (or -1).
-Record = tuple[int, int, int, int, Any, int, int]
+Record = tuple[Any, ...]  # All Fives adds an eighth item (see ``FivesTable``)
 
 
 class Table:
@@ -479,8 +489,225 @@ class Table:
         return [mask_pips(hand) for hand in self.hands]
 
 
-def deal(rng: random.Random, players: int, hand_size: int, draw_game: bool, opener: int | None) -> Table:
-    """Shuffle and deal a hand; ``opener`` (the last hand's winner) opens with any tile, else the highest double rule."""
+# ----------------------------------------------------------------------------------------------
+# All Fives: the layout is a tree with a spinner (DESIGN.md, "All Fives").
+
+ARM_NAMES = ("L", "R", "N", "S")
+
+
+class FivesTable(Table):
+    """One hand of All Fives: a ``Table`` whose layout grows a spinner (the first double laid).
+
+    ``line`` runs left to right through the spinner (``left``/``right`` are its open ends, as in the
+    line game); ``spinner`` is the spinner's number (-1: no double laid yet), ``left_arm`` and
+    ``right_arm`` count the tiles on its two sides, and ``north``/``south`` hold the tiles laid on its
+    two ends, outward, each as (inner, outer). A lay's record carries an eighth item: the count after
+    it for a lay (the open numbers for a draw or a pass).
+    """
+
+    __slots__ = ("left_arm", "north", "right_arm", "south", "spinner")
+
+    def __init__(
+        self,
+        players: int,
+        draw_game: bool,
+        hands: list[int],
+        stock: list[int],
+        turn: int,
+        opening_tile: int,
+    ) -> None:
+        super().__init__(players, draw_game, hands, stock, turn, opening_tile)
+        self.spinner = -1
+        self.left_arm = 0
+        self.right_arm = 0
+        self.north: list[tuple[int, int]] = []
+        self.south: list[tuple[int, int]] = []
+
+    def copy(self) -> FivesTable:
+        """Return an independent copy."""
+        other = FivesTable.__new__(FivesTable)
+        for name in Table.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = self.hands[:]
+        other.stock = self.stock[:]
+        other.line = self.line[:]
+        other.spinner = self.spinner
+        other.left_arm = self.left_arm
+        other.right_arm = self.right_arm
+        other.north = self.north[:]
+        other.south = self.south[:]
+        return other
+
+    def arms_open(self) -> bool:
+        """Tell whether the spinner's ends take tiles (both its sides have one)."""
+        return self.spinner >= 0 and self.left_arm > 0 and self.right_arm > 0
+
+    def arm_ends(self) -> list[int]:
+        """Return the open number of each arm L, R, N, S (-1: not open)."""
+        if self.left < 0:
+            return [-1, -1, -1, -1]
+        if not self.arms_open():
+            return [self.left, self.right, -1, -1]
+        v = self.spinner
+        return [
+            self.left,
+            self.right,
+            self.north[-1][1] if self.north else v,
+            self.south[-1][1] if self.south else v,
+        ]
+
+    def count(self) -> int:
+        """Return the count: DESIGN's sum over the open arms of the numbers at their ends."""
+        if self.left < 0:
+            return 0
+        line = self.line
+        v = self.spinner
+        if v < 0:
+            return self.left + self.right  # a line without a double (the opening tile counts both halves)
+        total = 0
+        if self.left_arm:
+            a, b = line[0]
+            total += a + b if a == b else a
+        if self.right_arm:
+            a, b = line[-1]
+            total += a + b if a == b else b
+        if not (self.left_arm and self.right_arm):
+            return total + 2 * v  # the spinner counts both halves while a side is free
+        for arm in (self.north, self.south):
+            if arm:
+                a, b = arm[-1]
+                total += a + b if a == b else b
+        return total
+
+    def moves(self) -> Sequence[int]:
+        """Return the legal codes: lays name the arm (L, R, then N, S once the spinner's sides are taken)."""
+        codes = self.codes
+        if codes is not None:
+            return codes
+        if self.ended is not None or self.left < 0 or self.spinner < 0:
+            return Table.moves(self)
+        hand = self.hands[self.turn]
+        ends = self.arm_ends()
+        alone = not self.left_arm and not self.right_arm
+        both_bare = not self.north and not self.south
+        found: list[int] = []
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            t = BIT[low]
+            if OTHER[t * 7 + ends[0]] >= 0:
+                found.append(2 * t)
+            if not alone and OTHER[t * 7 + ends[1]] >= 0:  # the spinner alone: both sides are alike
+                found.append(2 * t + 1)
+            if ends[2] >= 0:
+                if OTHER[t * 7 + ends[2]] >= 0:
+                    found.append(ARM + 2 * t)
+                if not both_bare and OTHER[t * 7 + ends[3]] >= 0:  # both ends bare: alike too
+                    found.append(ARM + 2 * t + 1)
+        if found:
+            codes = tuple(found)
+        else:
+            codes = DRAW_CODES if self.draw_game and self.stock else PASS_CODES
+        self.codes = codes
+        return codes
+
+    def apply(self, code: int) -> Record:
+        """Play a listed code; return the undo record with the count after a lay (or the open numbers)."""
+        if code in (DRAW, PASS):
+            ends = tuple(n for n in self.arm_ends() if n >= 0)
+            return (*Table.apply(self, code)[:7], ends)
+        turn = self.turn
+        left = self.left
+        right = self.right
+        passes = self.passes
+        codes = self.codes
+        self.codes = None
+        spinner = self.spinner
+        if code >= ARM:
+            t = (code - ARM) >> 1
+            arm = self.south if code & 1 else self.north
+            inner = arm[-1][1] if arm else spinner
+            arm.append((inner, OTHER[t * 7 + inner]))
+        elif code >= OPEN:
+            t = (code - OPEN) >> 1
+            self.left = HIGH[t]
+            self.right = LOW[t]
+            self.line.append(TILES[t])
+            if HIGH[t] == LOW[t]:
+                self.spinner = HIGH[t]
+        elif code & 1:
+            t = code >> 1
+            k = t * 7 + right
+            self.right = OTHER[k]
+            self.line.append(RIGHT_PIECE[k])
+            if spinner >= 0:
+                self.right_arm += 1
+            elif HIGH[t] == LOW[t]:
+                self.spinner = HIGH[t]
+                self.left_arm = len(self.line) - 1
+        else:
+            t = code >> 1
+            k = t * 7 + left
+            self.left = OTHER[k]
+            self.line.insert(0, LEFT_PIECE[k])
+            if spinner >= 0:
+                self.left_arm += 1
+            elif HIGH[t] == LOW[t]:
+                self.spinner = HIGH[t]
+                self.right_arm = len(self.line) - 1
+        hand = self.hands[turn] ^ (1 << t)
+        self.hands[turn] = hand
+        self.passes = 0
+        if hand:
+            self.turn = turn + 1 if turn + 1 < self.players else 0
+        else:
+            self.ended = OUT
+            self.winner = turn
+        return (turn, code, left, right, codes, passes, -1, self.count())
+
+    def revert(self, record: Record) -> None:
+        """Take back the last move applied, from its record."""
+        turn, code, left, right, codes, passes = record[:6]
+        if code in (DRAW, PASS):
+            Table.revert(self, record[:7])
+            return
+        self.turn = turn
+        self.codes = codes
+        self.ended = None
+        self.winner = None
+        self.passes = passes
+        if code >= ARM:
+            (self.south if code & 1 else self.north).pop()
+            t = (code - ARM) >> 1
+        else:
+            t = (code & CODE_MASK) >> 1
+            if code >= OPEN or code & 1:
+                self.line.pop()
+            else:
+                del self.line[0]
+            if code >= OPEN:
+                self.spinner = -1
+            elif self.spinner >= 0 and code & 1 and self.right_arm:
+                self.right_arm -= 1
+            elif self.spinner >= 0 and not code & 1 and self.left_arm:
+                self.left_arm -= 1
+            else:  # this lay made the spinner
+                self.spinner = -1
+                self.left_arm = 0
+                self.right_arm = 0
+            self.left = left
+            self.right = right
+        self.hands[turn] |= 1 << t
+
+
+def deal(
+    rng: random.Random, players: int, hand_size: int, draw_game: bool, opener: int | None, fives: bool = False
+) -> Table:
+    """Shuffle and deal a hand; ``opener`` (the last hand's winner) opens with any tile, else the highest double rule.
+
+    ``fives``: an All Fives hand (a ``FivesTable``); the deal itself is the same.
+    """
     keys = list(starmap(rng.random, _NO_ARGS))  # a uniform shuffle: iid random sort keys, one a tile in order
     order = sorted(ALL_TILES, key=keys.__getitem__)
     hands = []
@@ -488,10 +715,11 @@ def deal(rng: random.Random, players: int, hand_size: int, draw_game: bool, open
     for seat in range(players):
         hands.append(sum(map(bits.__getitem__, order[seat * hand_size : (seat + 1) * hand_size])))
     stock = order[players * hand_size :]
+    kind = FivesTable if fives else Table
     if opener is not None:
-        return Table(players, draw_game, hands, stock, opener, -1)
+        return kind(players, draw_game, hands, stock, opener, -1)
     seat, t = _rule_opener(hands)
-    return Table(players, draw_game, hands, stock, seat, t)
+    return kind(players, draw_game, hands, stock, seat, t)
 
 
 def _rule_opener(hands: list[int]) -> tuple[int, int]:
@@ -516,29 +744,60 @@ class HandScore(NamedTuple):
     tied: tuple[int, ...]  # the seats tied for the lowest total in a blocked hand with no winner
 
 
-def score_hand(table: Table) -> HandScore:
-    """Score a finished hand: out scores every opponent's pips; blocked, the lowest total scores the others'."""
+def score_hand(table: Table, teams: bool = False, fives: bool = False) -> HandScore:
+    """Score a finished hand: out scores every opponent's pips; blocked, the lowest total scores the others'.
+
+    ``teams``: partners sit opposite; the hand is won by the side of the player who went out or of the
+    single lowest total (a tie for lowest between the sides: nobody), and scores the two opposing hands'
+    pips. ``fives``: the points are rounded to the nearest five. ``winner`` is always a seat.
+    """
     pips = tuple(map(mask_pips, table.hands))
     total = sum(pips)
     if table.ended == OUT:
         winner = table.winner
         assert winner is not None
-        return HandScore(winner, OUT, pips, total - pips[winner], ())
+        points = _opposing(pips, winner) if teams else total - pips[winner]
+        return HandScore(winner, OUT, pips, round_five(points) if fives else points, ())
     lowest = min(pips)
     lows = tuple(seat for seat, p in enumerate(pips) if p == lowest)
-    if len(lows) == 1:
-        return HandScore(lows[0], BLOCKED, pips, total - lowest, ())
+    if len(lows) == 1 or (teams and all(seat % 2 == lows[0] % 2 for seat in lows)):
+        points = _opposing(pips, lows[0]) if teams else total - lowest
+        return HandScore(lows[0], BLOCKED, pips, round_five(points) if fives else points, ())
     return HandScore(None, BLOCKED, pips, 0, lows)
+
+
+def _opposing(pips: tuple[int, ...], seat: int) -> int:
+    """Return the pips in the two hands that oppose ``seat``'s side (four players, partners opposite)."""
+    return pips[(seat + 1) % 4] + pips[(seat + 3) % 4]
+
+
+def round_five(points: int) -> int:
+    """Return ``points`` rounded to the nearest five (12 -> 10, 13 -> 15)."""
+    return (points + 2) // 5 * 5
+
+
+def side_of(seat: int, teams: bool) -> tuple[int, ...]:
+    """Return the seats of ``seat``'s side: itself and its partner opposite in a partnership game."""
+    return tuple(sorted((seat, (seat + 2) % 4))) if teams else (seat,)
 
 
 # ----------------------------------------------------------------------------------------------
 # The public state.
 
 
+OPTION_NAMES = ("players", "hand_size", "draw", "target", "scoring", "teams")
+FIVES_TARGET = 150  # All Fives' default target
+
+
 def resolve_options(
-    players: Any = 2, hand_size: Any = None, draw: Any = True, target: Any = None
+    players: Any = 2,
+    hand_size: Any = None,
+    draw: Any = True,
+    target: Any = None,
+    scoring: Any = "pips",
+    teams: Any = False,
 ) -> dict[str, Any]:
-    """Check the options and fill in the default hand size; raise ValueError when one is not allowed."""
+    """Check the options and fill in the defaults (hand size; All Fives' target); raise ValueError when one is not allowed."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
     if hand_size is None:
@@ -555,7 +814,22 @@ def resolve_options(
         raise ValueError(f"draw must be true or false, not {draw!r}")
     if target is not None and (isinstance(target, bool) or not isinstance(target, int) or target < 1):
         raise ValueError(f"target must be None (single round) or a positive number of points, not {target!r}")
-    return {"players": players, "hand_size": hand_size, "draw": draw, "target": target}
+    if scoring not in ("pips", "fives"):
+        raise ValueError(f"scoring must be 'pips' or 'fives' (All Fives), not {scoring!r}")
+    if scoring == "fives" and target is None:
+        target = FIVES_TARGET
+    if not isinstance(teams, bool):
+        raise ValueError(f"teams must be true or false, not {teams!r}")
+    if teams and players != 4:
+        raise ValueError("partnerships (teams) are for four players")
+    return {
+        "players": players,
+        "hand_size": hand_size,
+        "draw": draw,
+        "target": target,
+        "scoring": scoring,
+        "teams": teams,
+    }
 
 
 def _tile_list(mask: int) -> list[list[int]]:
@@ -698,8 +972,10 @@ class _HandEnd:
 
 
 class DominoesState(TurnState):
-    """A game of dominoes: a single round or a match, the draw game or the block game."""
+    """A game of dominoes: a single round or a match, the draw game or the block game (``FivesState``: All Fives)."""
 
+    FIVES: ClassVar[bool] = False
+    _EVENT_JSON = staticmethod(_event_json)  # a history event as the view and the save show it
     GAME = GAME_ID
     NAME = "dominoes"
     MOVE_TYPES = (Move,)
@@ -709,7 +985,7 @@ class DominoesState(TurnState):
     table: Table
     _events: list[Event]  # public events of the hand in progress
     _floor: int  # the turn number when this state was dealt or loaded
-    _undo: list[tuple[int, _HandEnd]]  # the moves that ended a hand
+    _undo: list[tuple[int, Any]]  # the moves that ended a hand (a _HandEnd; All Fives: also a _Scored)
     _results: list[_Result | dict[str, Any]]  # the finished hands (dicts: loaded from a save)
     # The view's JSON of the history and of the hand results, built once an entry (see ``_synced``).
     _history_json: list[dict[str, Any]]
@@ -745,7 +1021,9 @@ class DominoesState(TurnState):
         self._results: list[_Result | dict[str, Any]] = []
         self._events = []
         self._caches()
-        self.table = deal(rng, self.players, self.options["hand_size"], self.options["draw"], None)
+        self.table = deal(
+            rng, self.players, self.options["hand_size"], self.options["draw"], None, self.FIVES
+        )
 
     # -- Engine API ------------------------------------------------------------------------------
 
@@ -888,27 +1166,25 @@ class DominoesState(TurnState):
         save asks: a search ends and takes back hands all the time.
         """
         table = self.table
-        result = score_hand(table)
-        target = self.options["target"]
+        options = self.options
+        teams = options["teams"]
+        result = score_hand(table, teams, self.FIVES)
+        target = options["target"]
         scores = self.scores
         end = _HandEnd(scores)
         if target is not None:
             scores = self.scores = scores[:]
             if result.winner is not None:
-                scores[result.winner] += result.points
+                for seat in side_of(result.winner, teams):
+                    scores[seat] += result.points
         self._results.append(
             _Result(self.hand_number, result, tuple(table.hands), tuple(scores), target is not None)
         )
         if target is None:
-            self._outcome = self._round_outcome(result)
+            self._outcome = self._team_round(result) if teams else self._round_outcome(result)
             return end
-        best = max(scores)
-        if best >= target:
-            winner = scores.index(best)
-            placings = [0] * self.players
-            for seat in range(self.players):
-                placings[seat] = 1 + sum(1 for s in range(self.players) if scores[s] > scores[seat])
-            self._outcome = Outcome((winner,), Termination.TARGET, tuple(placings), tuple(scores))
+        if max(scores) >= target:
+            self._outcome = self._match_outcome()
             return end
         end.table = table
         end.events = self._events
@@ -917,9 +1193,29 @@ class DominoesState(TurnState):
         self.hand_number += 1
         self._events = []
         self.table = deal(
-            self.rng, self.players, self.options["hand_size"], self.options["draw"], result.winner
+            self.rng, self.players, options["hand_size"], options["draw"], result.winner, self.FIVES
         )
         return end
+
+    def _match_outcome(self) -> Outcome:
+        """Return the end of a match that reached its target: the highest score wins (a side, with teams)."""
+        scores = self.scores
+        best = max(scores)
+        winner = scores.index(best)
+        teams = self.options["teams"]
+        rivals = (0, 1) if teams else range(self.players)  # with teams, seats 0 and 1 stand for the sides
+        placings = tuple(1 + sum(1 for s in rivals if scores[s] > mine) for mine in scores)
+        return Outcome(side_of(winner, teams), Termination.TARGET, placings, tuple(scores))
+
+    def _team_round(self, result: HandScore) -> Outcome:
+        """Return the outcome of a single round between two sides: the winning side, or nobody."""
+        termination = Termination.OUT if result.ended == OUT else Termination.BLOCKED
+        if result.winner is None:
+            return _round_end((), termination, (1, 1, 1, 1))
+        side = result.winner % 2
+        return _round_end(
+            side_of(side, True), termination, tuple(1 if s % 2 == side else 2 for s in range(4))
+        )
 
     def _unfinish(self, end: _HandEnd) -> None:
         """Undo ``_finish_hand`` (the move that ended the hand is then taken back as any other)."""
@@ -997,7 +1293,7 @@ class DominoesState(TurnState):
             "over": over,
             "hand_counts": [h.bit_count() for h in table.hands],
             "legal_moves": [TEXT_OF[c] for c in table.moves()] if turn == seat else [],
-            "history": _synced(self._history_json, self._history_of, self._events, _event_json),
+            "history": _synced(self._history_json, self._history_of, self._events, self._EVENT_JSON),
             "outcome": outcome.to_dict() if outcome is not None else None,
             "options": dict(self.options),
             "target": target,
@@ -1010,6 +1306,10 @@ class DominoesState(TurnState):
             "opening": table.left < 0,
             "scores": self.scores[:] if target is not None else None,
             "hand_results": _synced(self._results_json, self._results_of, self._results, _result_json),
+            "partner": (seat + 2) % 4 if self.options["teams"] else None,
+            "sides": [[0, 2], [1, 3]] if self.options["teams"] else None,
+            "count": None,
+            "layout": None,
         }
 
     def _line_json(self, table: Table) -> list[dict[str, Any]]:
@@ -1039,13 +1339,13 @@ class DominoesState(TurnState):
         return {
             "game": GAME_ID,
             "version": 1,
-            "options": dict(self.options),
+            "options": _saved_options(self.options),
             "rng": rng_to_json(self.rng),
             "scores": self.scores[:],
             "hand_number": self.hand_number,
             "turn_number": self.turn_number,
             "hand_results": self.hand_results,
-            "history": _events_json(self._events),
+            "history": [self._EVENT_JSON(e) for e in self._events],
             "outcome": self._outcome.to_dict() if self._outcome else None,
             "table": {
                 "hands": [[domino_text(TILES[t]) for t in mask_tiles(h)] for h in table.hands],
@@ -1056,6 +1356,7 @@ class DominoesState(TurnState):
                 "opening_tile": None if table.opening_tile < 0 else domino_text(TILES[table.opening_tile]),
                 "ended": table.ended,
                 "winner": table.winner,
+                **(_layout_save(table) if isinstance(table, FivesTable) else {}),
             },
         }
 
@@ -1065,6 +1366,160 @@ class DominoesState(TurnState):
 
     def __repr__(self) -> str:
         return f"<DominoesState hand {self.hand_number} turn {self.current_player()} ends {self.table.left},{self.table.right}>"
+
+
+def _fives_event_json(event: Event) -> dict[str, Any]:
+    """Return an All Fives history event: a lay also says the count after it and the points it scored;
+    a draw or a pass lists every open number (``ends``)."""
+    seat, code = event[0], event[1]
+    lay = _EVENT_LAY[code]
+    if lay is None:
+        return {"seat": seat, "move": TEXT_OF[code], "ends": list(event[7])}
+    move, a, b, end = lay
+    count = event[7]
+    return {
+        "seat": seat,
+        "move": move,
+        "tile": [a, b],
+        "end": end,
+        "count": count,
+        "points": count if count % 5 == 0 else 0,
+    }
+
+
+def _layout_save(table: FivesTable) -> dict[str, Any]:
+    """Return the spinner's part of a saved All Fives table."""
+    return {
+        "spinner": table.left_arm if table.spinner >= 0 else None,
+        "north": [list(piece) for piece in table.north],
+        "south": [list(piece) for piece in table.south],
+    }
+
+
+def layout_json(table: FivesTable) -> dict[str, Any]:
+    """Return what a view shows of an All Fives layout, for the table to draw.
+
+    ``spinner``: the spinner's index in the view's ``line`` (None before a double is laid); ``north``
+    and ``south``: the tiles on the spinner's two ends, outward; ``ends``: the number each arm takes
+    (L, R: the line's two ends; N, S: the spinner's ends; None where nothing can be laid); ``open``:
+    whether the spinner's ends take tiles (both its sides have one).
+    """
+    ends = table.arm_ends()
+    return {
+        "spinner": table.left_arm if table.spinner >= 0 else None,
+        "north": [PIECE_JSON[piece] for piece in table.north],
+        "south": [PIECE_JSON[piece] for piece in table.south],
+        "ends": {name: (None if n < 0 else n) for name, n in zip(ARM_NAMES, ends)},
+        "open": table.arms_open(),
+    }
+
+
+class _Scored:
+    """The undo record of an All Fives lay that scored: the scores before it (and the outcome it set)."""
+
+    __slots__ = ("scores",)
+
+    def __init__(self, scores: list[int]) -> None:
+        self.scores = scores
+
+
+class FivesState(DominoesState):
+    """A game of All Fives (``scoring="fives"``): the layout grows a spinner and every lay may score.
+
+    After each lay the count (``FivesTable.count``) scores for the layer's side when it is a positive
+    multiple of five; the match ends the moment a side reaches the target, even in the middle of a hand.
+    """
+
+    FIVES = True
+    _EVENT_JSON = staticmethod(_fives_event_json)
+    table: FivesTable
+
+    def legal_moves(self) -> list[Move]:
+        """Return the legal moves of the seat to move (none once the match is over)."""
+        if self._outcome is not None:
+            return []
+        return DominoesState.legal_moves(self)
+
+    def play(self, move: Move | str) -> None:
+        """Play a move for the seat to move; a lay scores the count when it is a multiple of five."""
+        if self._outcome is not None:
+            raise IllegalMoveError("the game is over")
+        table = self.table
+        codes = table.codes
+        if codes is None:
+            codes = table.moves()
+        code = move._code if move.__class__ is Move else -1
+        if code not in codes:
+            code = self._accept(as_move(move, parse_move, Move, self.NAME))
+        record = table.apply(code)
+        self._events.append(record)
+        self.turn_number += 1
+        count = record[7]
+        if count.__class__ is int and count and count % 5 == 0:
+            scores = self.scores
+            self._undo.append((self.turn_number, _Scored(scores)))
+            scores = self.scores = scores[:]
+            for seat in side_of(record[0], self.options["teams"]):
+                scores[seat] += count
+            if max(scores) >= self.options["target"]:
+                self._outcome = self._match_outcome()
+                return
+        if table.ended is not None:
+            self._undo.append((self.turn_number, self._finish_hand()))
+
+    def undo(self) -> None:
+        """Take back the last move exactly (its points and the hand's end included)."""
+        turn = self.turn_number
+        if turn <= self._floor:
+            raise IndexError("no move to take back")
+        ends = self._undo
+        while ends and ends[-1][0] == turn:
+            entry = ends.pop()[1]
+            if isinstance(entry, _Scored):
+                self.scores = entry.scores
+                self._outcome = None
+            else:
+                self._unfinish(entry)
+        self.table.revert(self._events.pop())
+        self.turn_number = turn - 1
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Return what ``seat`` may see: the view of every mode, with the count and the spinner's arms."""
+        view = DominoesState.view(self, seat)
+        table = self.table
+        view["count"] = table.count()
+        view["layout"] = layout_json(table)
+        return view
+
+    def _code_of(self, move: Move) -> int:
+        """Return the code of a lay at an arm, or raise IllegalMoveError saying why not."""
+        table = self.table
+        if move.kind is not MoveKind.LAY or table.left < 0 or table.spinner < 0:
+            if move.kind is MoveKind.LAY and move.end in ("N", "S"):
+                raise IllegalMoveError("there is no spinner yet: lay at L or R")
+            return DominoesState._code_of(self, move)
+        tile = move.tile
+        if tile not in TILE_ID:
+            raise IllegalMoveError(f"not a double-six tile: {move.tile!r}")
+        t = TILE_ID[tile]
+        text = domino_text(tile)
+        if not table.hands[table.turn] >> t & 1:
+            raise IllegalMoveError(f"you don't hold {text}")
+        if move.end not in ARM_NAMES:
+            raise IllegalMoveError(f"say which arm: {text}:L, {text}:R, {text}:N or {text}:S")
+        index = ARM_NAMES.index(move.end)
+        number = table.arm_ends()[index]
+        if number < 0:
+            raise IllegalMoveError("the spinner's ends take tiles once both its sides have one")
+        code = (ARM if index >= 2 else 0) + 2 * t + (index & 1)
+        legal = table.moves()
+        if code in legal:
+            return code
+        if number in tile:  # an arm listed as its twin (the spinner alone, both ends bare): same layout
+            twin = code ^ 1
+            if twin in legal:
+                return twin
+        raise IllegalMoveError(f"{text} does not match the {move.end} arm ({number})")
 
 
 _OWN_VIEW_KEYS = (
@@ -1079,6 +1534,10 @@ _OWN_VIEW_KEYS = (
     "opening",
     "scores",
     "hand_results",
+    "partner",
+    "sides",
+    "count",
+    "layout",
 )
 
 
@@ -1094,16 +1553,31 @@ def _copy_result(result: Mapping[str, Any]) -> dict[str, Any]:
 
 def new_state(seed: int | None = None, rng: random.Random | None = None, **options: Any) -> DominoesState:
     """Start a game: a single round or a match (``target``), seeded by ``seed`` or a given ``rng``."""
-    unknown = set(options) - {"players", "hand_size", "draw", "target"}
+    unknown = set(options) - set(OPTION_NAMES)
     if unknown:
         raise ValueError(f"dominoes has no option {', '.join(sorted(unknown))}")
-    return DominoesState(resolve_options(**options), rng if rng is not None else make_rng(seed))
+    resolved = resolve_options(**options)
+    kind = FivesState if resolved["scoring"] == "fives" else DominoesState
+    return kind(resolved, rng if rng is not None else make_rng(seed))
 
 
 # ----------------------------------------------------------------------------------------------
 # Loading.
 
 from_dict = DominoesState.from_dict
+
+
+def _saved_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the options as a save keeps them: scoring and teams only when not the defaults.
+
+    A pips game without partners saves exactly as before All Fives came, so older pages still open it.
+    """
+    saved = dict(options)
+    if saved.get("scoring") == "pips":
+        del saved["scoring"]
+    if saved.get("teams") is False:
+        del saved["teams"]
+    return saved
 
 
 def _check(condition: bool, message: str) -> None:
@@ -1124,10 +1598,16 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     _check(data.get("version") == 1, f"unknown version {data.get('version')!r}")
     raw = data["options"]
     _check(isinstance(raw, Mapping), "options must be an object")
-    options = resolve_options(**{k: raw[k] for k in ("players", "hand_size", "draw", "target")})
-    _check(options == dict(raw), "options do not match their defaults")
+    _check(set(raw) <= set(OPTION_NAMES), "unknown options")
+    # Saves from before All Fives and partnerships have no scoring and teams: the defaults.
+    options = resolve_options(
+        **{k: raw[k] for k in ("players", "hand_size", "draw", "target")},
+        **{k: raw[k] for k in ("scoring", "teams") if k in raw},
+    )
+    _check(all(options[k] == raw[k] for k in raw), "options do not match their defaults")
     players = options["players"]
-    state = DominoesState.__new__(DominoesState)
+    fives = options["scoring"] == "fives"
+    state = DominoesState.__new__(FivesState if fives else DominoesState)
     state.options = options
     try:
         rng = rng_from_json(data["rng"])
@@ -1147,7 +1627,7 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     state._caches()
     history = data["history"]
     _check(isinstance(history, list), "history must be a list")
-    state._events = [_check_event(e, players) for e in history]
+    state._events = [(_check_fives_event if fives else _check_event)(e, players) for e in history]
     outcome = data["outcome"]
     state._outcome = None if outcome is None else Outcome.from_dict(outcome)
 
@@ -1177,6 +1657,8 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
             _check(line[-1][1] == a, "the line's tiles do not match where they meet")
         line.append((a, b))
         seen.append(TILE_ID[(max(a, b), min(a, b))])
+    if fives:
+        spinner_at, north, south = _check_layout(raw_table, line, seen)
     _check(sorted(seen) == list(range(TILE_COUNT)), "every one of the 28 tiles must be in exactly one place")
     turn = raw_table["turn"]
     _check(isinstance(turn, int) and 0 <= turn < players, "bad turn")
@@ -1188,11 +1670,17 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
         opening_tile < 0 or bool(hands[turn] >> opening_tile & 1) or bool(line),
         "the opening tile is not in the opener's hand",
     )
-    table = Table(players, options["draw"], hands, stock, turn, opening_tile)
+    table = (FivesTable if fives else Table)(players, options["draw"], hands, stock, turn, opening_tile)
     table.line = line
     if line:
         table.left = line[0][0]
         table.right = line[-1][1]
+    if isinstance(table, FivesTable) and spinner_at is not None:
+        table.spinner = line[spinner_at][0]
+        table.left_arm = spinner_at
+        table.right_arm = len(line) - 1 - spinner_at
+        table.north = north
+        table.south = south
     table.passes = passes
     ended = raw_table["ended"]
     _check(ended in (None, OUT, BLOCKED), f"bad hand end {ended!r}")
@@ -1200,7 +1688,11 @@ def _from_dict(data: Mapping[str, Any]) -> DominoesState:
     winner = raw_table["winner"]
     _check(winner is None or (isinstance(winner, int) and 0 <= winner < players), "bad winner")
     table.winner = winner
-    _check((ended is None) == (state._outcome is None), "a finished hand must go with a finished game")
+    mid_hand_end = fives and state._outcome is not None and state._outcome.termination is Termination.TARGET
+    _check(
+        (ended is None) == (state._outcome is None) or (ended is None and mid_hand_end),
+        "a finished hand must go with a finished game",
+    )
     state.table = table
     turn_number = data.get("turn_number")
     if turn_number is None:
@@ -1241,6 +1733,69 @@ def _check_event(event: Any, players: int) -> Event:
         "bad open ends in history",
     )
     return (seat, move._code, ends[0], ends[1], None, 0, -1)
+
+
+def _check_layout(
+    raw_table: Mapping[str, Any], line: list[tuple[int, int]], seen: list[int]
+) -> tuple[int | None, list[tuple[int, int]], list[tuple[int, int]]]:
+    """Return a saved All Fives layout's spinner index and its two ends' tiles (their tiles added to ``seen``)."""
+    spinner_at = raw_table["spinner"]
+    _check(spinner_at is None or (isinstance(spinner_at, int) and 0 <= spinner_at < len(line)), "bad spinner")
+    doubles = [i for i, (a, b) in enumerate(line) if a == b]
+    if spinner_at is None:
+        _check(not doubles, "a double was laid but there is no spinner")
+    else:
+        _check(line[spinner_at][0] == line[spinner_at][1], "the spinner is not a double")
+    arms = []
+    for name in ("north", "south"):
+        raw = raw_table[name]
+        _check(isinstance(raw, list), f"{name} is a list of tiles")
+        _check(not raw or spinner_at is not None, "a spinner's end has tiles but there is no spinner")
+        if raw:
+            _check(
+                spinner_at is not None and 0 < spinner_at < len(line) - 1,
+                "the spinner's ends take tiles once both its sides have one",
+            )
+        arm: list[tuple[int, int]] = []
+        inner = line[spinner_at][0] if spinner_at is not None else -1
+        for piece in raw:
+            _check(
+                isinstance(piece, list) and len(piece) == 2 and all(isinstance(x, int) for x in piece),
+                "bad arm tile",
+            )
+            a, b = piece
+            _check((max(a, b), min(a, b)) in TILE_ID, f"not a double-six tile: {piece!r}")
+            _check(a == inner, "the arm's tiles do not match where they meet")
+            arm.append((a, b))
+            inner = b
+            seen.append(TILE_ID[(max(a, b), min(a, b))])
+        arms.append(arm)
+    return spinner_at, arms[0], arms[1]
+
+
+def _check_fives_event(event: Any, players: int) -> Event:
+    """Return a saved All Fives history entry as an event: a lay with its count, a draw or pass with its open numbers."""
+    _check(isinstance(event, Mapping), "a history entry is an object")
+    seat = event.get("seat")
+    _check(
+        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players, "bad seat in history"
+    )
+    code = parse_move(event["move"])._code
+    if _EVENT_LAY[code] is not None:
+        count = event["count"]
+        _check(
+            isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 60,
+            "bad count in history",
+        )
+        return (seat, code, -1, -1, None, 0, -1, count)
+    ends = event["ends"]
+    _check(
+        isinstance(ends, list)
+        and 1 <= len(ends) <= 4
+        and all(isinstance(x, int) and 0 <= x <= 6 for x in ends),
+        "bad open ends in history",
+    )
+    return (seat, code, -1, -1, None, 0, -1, tuple(ends))
 
 
 def _check_result(result: Any, players: int) -> dict[str, Any]:

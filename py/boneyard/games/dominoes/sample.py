@@ -32,14 +32,18 @@ from .rules import (
     CODE_MASK,
     DRAW,
     OPENING_ORDER,
+    OPTION_NAMES,
     OUT,
     PASS,
     TILE_COUNT,
     TILE_ID,
     TILES,
     DominoesState,
+    FivesState,
+    FivesTable,
     Table,
     _check_event,
+    _check_fives_event,
     _check_result,
     resolve_options,
     tiles_mask,
@@ -199,15 +203,20 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
     """Return a full state whose ``view(seat)`` is ``view``, the unseen tiles dealt at random (see the module notes)."""
     if view.get("game") != "dominoes":
         raise ValueError(f"not a dominoes view: {view.get('game')!r}")
-    options = resolve_options(**{k: view["options"][k] for k in ("players", "hand_size", "draw", "target")})
+    options = resolve_options(**{k: view["options"][k] for k in OPTION_NAMES if k in view["options"]})
     players = options["players"]
+    fives = options["scoring"] == "fives"
     seat = view["seat"]
     mine = [_tile_of(t) for t in view["hand"]]
     line = [tuple(piece["tile"]) for piece in view["line"]]
-    over = view["over"]
+    layout = view.get("layout") or {}
+    north = [tuple(piece["tile"]) for piece in layout.get("north", ())]
+    south = [tuple(piece["tile"]) for piece in layout.get("south", ())]
     results = [_check_result(r, players) for r in view["hand_results"]]
-    events = [_check_event(e, players) for e in view["history"]]
-    known = set(mine) | {_tile_of(p) for p in line}
+    # Once over, the hands are public in the last hand's result, unless All Fives ended mid-hand.
+    over = view["over"] and bool(results) and results[-1]["hand"] == view["hand_number"]
+    events = [(_check_fives_event if fives else _check_event)(e, players) for e in view["history"]]
+    known = set(mine) | {_tile_of(p) for p in line + north + south}
     hands: list[list[int]] = [[] for _ in range(players)]
     hands[seat] = mine
     if over:
@@ -248,7 +257,7 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
         for (other, _), tiles in zip(places, dealt):
             hands[other] += tiles
         stock = dealt[-1]
-    state = DominoesState.__new__(DominoesState)
+    state = DominoesState.__new__(FivesState if fives else DominoesState)
     state.options = options
     state._start(players, random.Random(derive_seed(rng)))
     state.turn_number = view["turn_number"]
@@ -260,7 +269,7 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
     state._events = events
     state._outcome = None if view["outcome"] is None else Outcome.from_dict(view["outcome"])
     masks = [tiles_mask(h) for h in hands]
-    if over or view["turn"] is None:
+    if view["turn"] is None:
         turn = events[-1][0] if events else 0
     else:
         turn = view["turn"]
@@ -274,11 +283,18 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
         else:
             first = next((e for e in events if not DRAW <= e[1] <= PASS), None)
             opening_tile = (first[1] & CODE_MASK) >> 1 if first is not None else -1
-    table = Table(players, options["draw"], masks, stock, turn, opening_tile)
+    table = (FivesTable if fives else Table)(players, options["draw"], masks, stock, turn, opening_tile)
     table.line = line
     if line:
         table.left = line[0][0]
         table.right = line[-1][1]
+    if isinstance(table, FivesTable) and layout.get("spinner") is not None:
+        at = layout["spinner"]
+        table.spinner = line[at][0]
+        table.left_arm = at
+        table.right_arm = len(line) - 1 - at
+        table.north = north
+        table.south = south
     passes = 0
     for event in reversed(events):
         if event[1] != PASS:

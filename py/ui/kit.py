@@ -493,7 +493,7 @@ def gate_needed(ctx: Any, session: Session, view: dict[str, Any]) -> bool:
     turn = view.get("turn")
     if turn is None or session.seats[turn].is_computer:
         return False
-    return ctx.ui.get("kit_revealed") != turn_token(view)
+    return bool(ctx.ui.get("kit_revealed") != turn_token(view))
 
 
 def hands_private(session: Session, view: dict[str, Any], ctx: Any) -> bool:
@@ -503,7 +503,7 @@ def hands_private(session: Session, view: dict[str, Any], ctx: Any) -> bool:
     turn = view.get("turn")
     if turn is None or session.seats[turn].is_computer:
         return True
-    return ctx.ui.get("kit_revealed") != turn_token(view)
+    return bool(ctx.ui.get("kit_revealed") != turn_token(view))
 
 
 def privacy_gate(
@@ -695,7 +695,8 @@ def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:
     """
     session: Session = ctx.session
     if action in ("reveal", "kit-reveal"):
-        view = session.state.view(session.to_move() if session.to_move() is not None else 0)
+        seat = session.to_move()
+        view = session.state.view(seat if seat is not None else 0)
         ctx.ui["kit_revealed"] = turn_token(view)
     elif action == "kit-fold":
         ctx.ui["kit_folded"] = not ctx.ui.get("kit_folded")

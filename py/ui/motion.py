@@ -74,9 +74,8 @@ def animate(document: Any, enabled: bool) -> int:
 
 
 def _slide(element: Any, dx: float, dy: float) -> None:
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]  # only in the page
-
-    from js import Object  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # only in the page
+    from pyscript import window
 
     frames = [
         {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale(1.08)", "opacity": 0.85},
@@ -86,5 +85,6 @@ def _slide(element: Any, dx: float, dy: float) -> None:
     element.style.transformBox = "fill-box"
     element.style.transformOrigin = "center"
     element.animate(
-        to_js(frames, dict_converter=Object.fromEntries), to_js(options, dict_converter=Object.fromEntries)
+        to_js(frames, dict_converter=window.Object.fromEntries),
+        to_js(options, dict_converter=window.Object.fromEntries),
     )

@@ -232,7 +232,7 @@ class Session:
 
     def replay(self, step: int) -> GameState:
         """Return the game as it was after its first ``step`` moves, replayed on a fresh deal of its seed."""
-        state = self.info.new_state(seed=self.seed, **dict(self.options))
+        state: GameState = self.info.new_state(seed=self.seed, **dict(self.options))
         for text in (self.moves or [])[: max(0, step)]:
             state.play(text)
         return state

@@ -85,7 +85,7 @@ def _context() -> Any:
     """Return the page's AudioContext, creating it on first use (None where Web Audio is missing)."""
     context = _state["context"]
     if context is None:
-        from js import window  # type: ignore[import-not-found]  # only in the page
+        from pyscript import window  # only in the page
 
         maker = getattr(window, "AudioContext", None) or getattr(window, "webkitAudioContext", None)
         if maker is None:
@@ -102,15 +102,16 @@ def _noise(context: Any) -> Any:
     if buffer is None:
         import random
 
-        from pyodide.ffi import to_js  # type: ignore[import-not-found]
-
-        from js import Float32Array  # type: ignore[import-not-found]
+        from pyodide.ffi import to_js
+        from pyscript import window
 
         rate = int(context.sampleRate)
         length = rate // 2
         buffer = context.createBuffer(1, length, rate)
         rng = random.Random(7)
-        buffer.getChannelData(0).set(Float32Array.new(to_js([rng.uniform(-1.0, 1.0) for _ in range(length)])))
+        buffer.getChannelData(0).set(
+            window.Float32Array.new(to_js([rng.uniform(-1.0, 1.0) for _ in range(length)]))
+        )
         _state["noise"] = buffer
     return buffer
 

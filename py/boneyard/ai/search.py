@@ -92,7 +92,8 @@ class SearchResult:
 
 NODES_PER_SIM = 30  # exact nodes that cost about as much time as one rollout
 ORDER = True
-LEAF_NODES = 4  # a leaf (the end of a game or of a hand) costs as much as this many inner nodes
+LEAF_NODES = 4
+ROLLOUTS_A_SLICE = 4  # yield after this many rollouts of one deal (a wide Triangles table has many moves)  # a leaf (the end of a game or of a hand) costs as much as this many inner nodes
 
 
 class _TooBig(Exception):
@@ -226,6 +227,8 @@ def search(
                     values[text] = _rollout(state, features, context, seat, random.Random(seed))
                 finally:
                     state.undo()
+                if len(values) % ROLLOUTS_A_SLICE == 0:
+                    yield
         for text, value in values.items():
             stats = result.stats[text]
             stats.weight += weight

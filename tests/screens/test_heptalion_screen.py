@@ -265,6 +265,7 @@ def test_hidden_hands_on_one_device_use_a_privacy_screen():
     assert "kit-gate" in table.html and 'Pass the device to <bdi class="name">Ann</bdi>' in table.html
     assert table.clickable("tile") == []
     assert "Ann</bdi>'s tiles are hidden." in table.html
+    assert "Your first turn of the game." in table.html and "of this hand" not in table.html
     table.act("kit-reveal")
     assert "kit-gate" not in table.html and table.clickable("tile")
     # Bob's hand is hidden from Ann: his seat shows backs, no faces.

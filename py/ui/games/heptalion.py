@@ -585,7 +585,9 @@ class HeptalionScreen(Screen):
         if privacy:
             turn = session.to_move()
             assert turn is not None  # a privacy gate is for the person to move
-            gate = kit.privacy_gate(names[turn], kit.since_last_turn(beats, turn, names))
+            gate = kit.privacy_gate(
+                names[turn], kit.since_last_turn(beats, turn, names), first="Your first turn of the game."
+            )
         return join(
             [
                 hv.sprite(),

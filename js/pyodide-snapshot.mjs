@@ -15,6 +15,25 @@ const MANIFEST_URL = new URL("../snapshot/manifest.json", here).href;
 const FORMAT = 2;
 const HOME = "/home/pyodide"; // Python's working folder: `import boneyard` and `import ui` find them here
 
+// The WebAssembly, fetched at once by the page's own fetch() and handed to Pyodide when it asks for it.
+// Not a <link rel="preload">: Chromium then loses its code cache for the module (a preloaded response
+// reaches WebAssembly.instantiateStreaming without it), so every visit would compile it again; a plain
+// fetch, from the network or the service worker's cache, keeps it.
+const WASM_URL = new URL("pyodide.asm.wasm", INDEX_URL).href;
+let wasmEarly = fetch(WASM_URL);
+wasmEarly.catch(() => {});
+const plainFetch = globalThis.fetch;
+globalThis.fetch = function (input, init) {
+  const url = input instanceof Request ? input.url : String(input);
+  if (wasmEarly && url === WASM_URL) {
+    const early = wasmEarly;
+    wasmEarly = null;
+    globalThis.fetch = plainFetch;
+    return early;
+  }
+  return plainFetch.call(this, input, init);
+};
+
 const status = { used: false, reason: "not started", ms: null };
 globalThis.boneyardSnapshot = status;
 

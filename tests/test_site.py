@@ -166,11 +166,13 @@ def test_the_page_preloads_what_the_start_needs(built):
     fetches = re.findall(r'<link rel="preload" href="([^"]+)" as="fetch" crossorigin>', html)
     modules = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
     manifest = json.loads((out / "snapshot" / "manifest.json").read_text())
-    assert fetches[:3] == [
+    assert fetches[:2] == [
         "snapshot/manifest.json",
         "snapshot/" + manifest["file"],
-        "vendor/pyodide/pyodide.asm.wasm",
     ]
+    # The WebAssembly is fetched by the loader itself: a preloaded one loses the compiled-code cache.
+    assert "vendor/pyodide/pyodide.asm.wasm" not in fetches
+    assert "let wasmEarly = fetch(WASM_URL)" in (ROOT / "js" / "pyodide-snapshot.mjs").read_text()
     assert {"py/engine.zip", "py/ui.zip", "py/pycache.zip", "pyscript.toml"} <= set(fetches)
     assert "vendor/pyodide/pyodide.mjs" in modules and any(
         m.startswith("vendor/pyscript/core-") for m in modules

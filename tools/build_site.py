@@ -159,7 +159,7 @@ def site_files(out: Path) -> list[str]:
 def preload_links(out: Path) -> list[str]:
     """Return the preload tags for the files the start needs, most urgent first (only those that exist).
 
-    The snapshot (manifest, then heap) and the WebAssembly are the long poles; Pyodide's and PyScript's
+    The snapshot (manifest, then heap) is the long pole; Pyodide's and PyScript's
     modules are what the page's module scripts import next. ``as="fetch"`` with ``crossorigin`` is what
     makes the browser hand the preloaded response to the page's own ``fetch()``."""
     fetches = ["snapshot/manifest.json"]
@@ -167,7 +167,8 @@ def preload_links(out: Path) -> list[str]:
     if manifest.exists():
         fetches.append("snapshot/" + json.loads(manifest.read_text())["file"])
     fetches += [
-        "vendor/pyodide/pyodide.asm.wasm",
+        # Not the WebAssembly: js/pyodide-snapshot.mjs fetches it at once itself, since a preloaded
+        # response loses Chromium's compiled-code cache (every visit would compile it again).
         "vendor/pyodide/python_stdlib.zip",
         "vendor/pyodide/pyodide-lock.json",
         *BUNDLES,

@@ -129,7 +129,7 @@ def prepare(site: Path, work: Path) -> dict[str, str]:
 def load(context, url: str) -> dict:
     """Open ``url`` in a new page of ``context``, wait for ready, return the page's figures."""
     page = context.new_page()
-    page.goto(url)
+    page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)  # "ready" is what counts, not the load event
     page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
     result = page.evaluate(RESULT)
     result["controlled"] = page.evaluate("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
@@ -156,7 +156,7 @@ def visit(playwright, profile: str, url: str, install: bool = False) -> dict:
         if not install:
             return load(context, url)
         page = context.new_page()
-        page.goto(url)
+        page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
         page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
         page.wait_for_function("caches.keys().then(k => k.length === 1)", timeout=60_000)

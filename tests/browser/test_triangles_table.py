@@ -84,7 +84,6 @@ def take_turn(page):
     try:
         page.wait_for_function(f"+document.querySelector('.tri-table').dataset.moves > {moves}")
     except Exception:
-        page.screenshot(path="/tmp/tri/fail.png")
         raise AssertionError("no move made: " + page.locator("#kit-message").inner_text()) from None
 
 

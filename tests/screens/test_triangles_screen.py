@@ -565,3 +565,17 @@ def test_the_fit_keeps_the_layout_clear_of_the_band_over_the_board():
     assert (box[1] - y) * scale >= lay.BAND_PX - 1e-6  # the layout's top is below the band
     assert (y + h - box[1] - box[3]) * scale >= -1e-6  # and its bottom on the board
     assert x <= box[0] and x + w >= box[0] + box[2]
+
+
+def test_the_others_tiles_since_your_last_turn_are_highlighted():
+    session = placeable(seed=11, moves=14)
+    harness = Harness(session)
+    view = session.state.view(0)
+    lays_since = 0
+    for seat, move in reversed(session.state.history):
+        if seat == 0:
+            break
+        lays_since += "@" in str(move)
+    page = harness.render()
+    assert page.count(" tri-since") == lays_since
+    assert page.count(" tri-last") == (1 if view["table"] else 0)

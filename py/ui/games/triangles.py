@@ -1,14 +1,17 @@
-"""The Triangles table screen: choose a tile, tap a marked spot, draw or pass; pan and zoom the table.
+"""The Triangles table screen, on the table kit (``ui.kit``): choose a tile, tap a marked spot, draw or
+pass; pan and zoom the board.
 
 Pure Python (markup and UI state only); the pointer, wheel and keyboard handling that needs the page
 lives in ``ui.games.triangles_board``, loaded by ``after_render`` in the browser. Every rule question
-goes to the engine: the spots are the view's ``legal_moves``, a tap plays through ``ctx.play``.
+goes to the engine: the spots are the view's ``legal_moves``, a tap plays through ``ctx.play``. The kit
+draws the seats, the message line, the tray, the privacy gate, the results panel and the review's bar;
+this screen draws the board (from the live state or, in the review, from the state replayed to a move).
 
 UI state (``ctx.ui``, forgotten on reload, which resets it sensibly): ``sel`` the chosen tile,
-``pending`` ``[row, col, rotation]`` when a spot takes several rotations (the opening), ``msg`` a line
-for the player, ``view`` the player's own view box (None: fit the layout), ``shown`` the seat whose
-tiles are uncovered on a shared device, ``heard`` how many moves were read out, ``seen`` how many
-tiles were on the table at the last draw (newer ones animate in).
+``pending`` ``[row, col, rotation]`` when a spot takes several rotations (the opening), ``msg`` what the
+last draw brought, ``view`` the player's own view box (None: the readable fit), ``heard`` how many moves
+were read out, ``seen`` how many tiles were on the table at the last drawing (newer ones animate in),
+and the kit's own keys (``kit_revealed``, ``kit_review``, ``kit_refusal``, ``kit_folded``, ...).
 """
 
 from __future__ import annotations

@@ -620,7 +620,9 @@ class App:
             self.start_game(game_id)
         else:
             self.go(f"#/play/{game_id}")
-        self.table_ui.setdefault(game_id, {})["start_demo"] = True
+        screen = self.screen(game_id)
+        mode = screen.mode_from_form(self.forms.setdefault(game_id, {}))[0] if screen is not None else None
+        self.table_ui.setdefault(game_id, {})["start_demo"] = dict(mode.options) if mode is not None else True
 
     def drop(self, session: Session) -> None:
         """Forget a finished game's save."""

@@ -219,6 +219,11 @@ def test_a_demo_asked_for_on_the_setup_screen_runs_over_the_players_paused_game(
     assert 'data-demo="true"' in html and "start_demo" not in table.ui
     assert table.ui["paused"] and table.ui["pause_reason"] == "demo"
     assert table.session.state.steps == 0  # the player's own game waits, untouched
+    SCREEN.on_action(table.ctx(), "demo", "")  # stop it
+    table.ui["start_demo"] = {"set": "max", "mode": "marathon"}  # asked for with another mode chosen
+    table.render()
+    demo = table.ui["demo"].state
+    assert (demo.set_name, demo.mode) == ("max", "marathon") and table.session.state.mode == "sprint"
 
 
 def test_play_again_is_a_new_deal_that_counts_on_its_own():

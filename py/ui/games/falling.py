@@ -209,9 +209,10 @@ class FallingScreen(Screen):
     def render(self, ctx: TableContext) -> Markup:
         """Return the table: the well, the side panel, the touch controls and any panel over the well."""
         ui = ctx.ui
-        if ui.pop("start_demo", False) and ui.get("demo") is None:  # the setup screen's Watch a demo
+        wanted = ui.pop("start_demo", None)
+        if wanted and ui.get("demo") is None:  # the setup screen's Watch a demo, of the mode chosen there
             self.driver(ctx)
-            self.toggle_demo(ctx)
+            self.toggle_demo(ctx, wanted if isinstance(wanted, dict) else None)
             ui["pause_reason"] = "demo"
         demo = ui.get("demo")
         driver = demo if demo is not None else self.driver(ctx)
@@ -494,8 +495,9 @@ class FallingScreen(Screen):
         ui["paused"] = False
         ctx.save()
 
-    def toggle_demo(self, ctx: TableContext) -> None:
-        """Start or stop the demo: the autoplayer plays a fresh game (never saved) in the well."""
+    def toggle_demo(self, ctx: TableContext, mode: dict[str, Any] | None = None) -> None:
+        """Start or stop the demo: the autoplayer plays a fresh game (never saved) in the well, of the
+        player's mode or of ``mode`` (options ``set`` and ``mode``)."""
         ui = ctx.ui
         if ui.get("demo") is not None:
             ui.pop("demo")
@@ -503,12 +505,14 @@ class FallingScreen(Screen):
         state = falling_state(ctx)
         if not state.is_over() and not ui.get("paused"):
             self.pause(ctx, "player")
+        mode = mode or {}
+        kind = str(mode.get("mode", state.mode))
         demo_state = new_state(
             fresh_seed(),
-            set=state.set_name,
-            mode=state.mode,
+            set=str(mode.get("set", state.set_name)),
+            mode=kind,
             cascade_steps=cascade_steps_for(ctx.animations),
-            max_sets=2 if state.mode == "marathon" else None,
+            max_sets=2 if kind == "marathon" else None,
         )
         ui["demo"] = Driver(demo_state, AutoPlayer(delay=DEMO_DELAY))
 

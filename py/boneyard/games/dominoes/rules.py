@@ -1259,17 +1259,18 @@ class DominoesState(TurnState):
     @property
     def history(self) -> list[dict[str, Any]]:
         """Return the public events of the hand in progress, as the view shows them."""
-        return _events_json(self._events)
+        return [self._EVENT_JSON(e) for e in self._events]
 
     @history.setter
     def history(self, events: list[Mapping[str, Any]]) -> None:
-        self._events = [_check_event(e, self.players) for e in events]
+        check = _check_fives_event if self.FIVES else _check_event
+        self._events = [check(e, self.players) for e in events]
 
     def _hand_counts(self) -> list[int]:
         return [h.bit_count() for h in self.table.hands]
 
     def _public_history(self) -> list[dict[str, Any]]:
-        return _events_json(self._events)
+        return [self._EVENT_JSON(e) for e in self._events]
 
     def view(self, seat: int) -> dict[str, Any]:
         """Return what ``seat`` may see, JSON-ready: the view contract's keys, then own hand, line, scores.

@@ -1,7 +1,9 @@
 """Computer players for dominoes; each reads only ``state.view(seat)``.
 
 - ``easy``: any legal tile at random.
-- ``medium``: doubles first, then the heaviest tiles (fewer pips in hand if the line jams).
+- ``medium``: doubles and heavy tiles first (fewer pips in hand if the line jams), and it keeps a
+  tile that follows the ends it leaves, so a player before it who blocks does not starve it; it
+  remembers nothing of the rivals.
 - ``expert``: ``boneyard.ai``'s search (determinized Monte Carlo with Hard-like rollouts).
 - ``hard``: as medium, and it remembers which numbers each rival could not match (drew or passed on),
   from the public history, and prefers plays that leave those numbers on the ends, above all against
@@ -45,20 +47,36 @@ def _after(ends: list[int] | None, move: Move) -> tuple[int, int]:
     return (left, low if high == right else high)
 
 
-def _medium_key(move: Move) -> tuple[int, int, int]:
-    assert move.tile is not None
-    high, low = move.tile
-    return (high == low, high + low, high)
+# Weights of the medium bot: doubles and heavy tiles first, as before, and a tile kept to follow.
+M_DOUBLE = 6.0
+M_PIPS = 0.6
+M_FOLLOW = 3.0  # own tiles left that fit the ends it leaves (capped at two)
+M_SPREAD = 0.5  # distinct numbers left in own hand
 
 
 def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
-    """Lay a double if it can (the heaviest), else the heaviest tile; draw or pass only when forced."""
+    """Lay doubles and heavy tiles first, keeping a tile that follows; draw or pass only when forced."""
     only = _forced(view)
     if only is not None:
         return only
     moves = [parse_move(m) for m in view["legal_moves"]]
-    best = max(_medium_key(m) for m in moves)
-    choices = [m for m in moves if _medium_key(m) == best]
+    hand = [tuple(t) for t in view["hand"]]
+    ends = view["open_ends"]
+    best_score = None
+    choices: list[Move] = []
+    for move in moves:
+        assert move.tile is not None
+        high, low = move.tile
+        after = _after(ends, move)
+        left_hand = [t for t in hand if t != move.tile]
+        follow = sum(1 for t in left_hand if t[0] in after or t[1] in after)
+        score = M_DOUBLE * (high == low) + M_PIPS * (high + low) + M_FOLLOW * min(follow, 2)
+        score += M_SPREAD * len({n for t in left_hand for n in t})
+        if best_score is None or score > best_score + 1e-9:
+            best_score = score
+            choices = [move]
+        elif abs(score - best_score) <= 1e-9:
+            choices.append(move)
     return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
 

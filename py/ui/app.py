@@ -230,7 +230,7 @@ class App:
             return
         self.toast(
             "update",
-            "A new version of Boneyard is ready. Reload when it suits you: your game is saved.",
+            "A new version is ready; your game is saved.",
             h("button", {"type": "button", "class_": "btn btn-primary", "data_action": "update"}, "Reload"),
         )
 

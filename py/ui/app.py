@@ -916,7 +916,8 @@ class App:
         if field and self.route.screen == "setup":
             form = self.forms.setdefault(self.route.arg, {})
             form[field] = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
-            self.render()
+            if str(target.type) != "text":  # a typed name changes nothing else: a redraw would undo a Tab
+                self.render()
 
     def on_input(self, event: Any) -> None:
         """Remember typed names without redrawing (which would move the caret)."""
@@ -947,6 +948,12 @@ class App:
             event.preventDefault()  # "?" opens the rules, as the table's "?" button does
             self.open_rules(game_id)
             return
+        if str(event.key) in ("u", "U"):  # the tables' Take back button, where it is offered and enabled
+            button = _js(document.getElementById("take-back"))
+            if button is not None and not bool(button.disabled):
+                event.preventDefault()
+                self.take_back(game_id)
+                return
         screen = self.screen(game_id)
         session = self.sessions.get(game_id)
         if (

@@ -303,6 +303,7 @@ def take_back_button(session: Session, enabled: bool = True) -> Markup:
         "Take back",
         enabled=enabled and session.can_take_back(),
         bid="take-back",
+        key="U",
         title="Back to your previous turn. A game with take-backs is not counted in your stats.",
     )
 

@@ -307,7 +307,8 @@ def test_take_back_returns_to_your_previous_turn_and_the_game_is_not_counted(pag
     wait_for_human_or_end(page)
     if page.locator("#kit-results").count():
         pytest.skip("the hand ended at once")
-    page.click("#take-back")
+    page.locator("#main").focus()
+    page.keyboard.press("u")  # the button's shortcut (aria-keyshortcuts="U")
     page.wait_for_function("document.querySelector('.dom-table.is-my-turn') !== null")
     assert page.locator(".dom-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)") == hand
     assert page.locator(".dom-table").get_attribute("data-turn") == line

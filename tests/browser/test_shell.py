@@ -154,3 +154,20 @@ def test_the_fixture_sees_console_errors_and_error_toasts(app_page, watch):
     assert any("deliberate failure" in text for text in watch.console_errors)
     assert "deliberate toast" in watch.error_toasts
     assert not watch.unexpected(watch.since)
+
+
+def test_typing_a_name_in_setup_then_tab_keeps_it_and_moves_on(app_page):
+    """A typed seat name survives the change event, and Tab lands on the next name (no redraw)."""
+    page = app_page
+    page.evaluate("location.hash = '#/setup/dominoes'")
+    page.locator('input[data-field="opponents"][value="device"]').check()
+    first = page.locator("#setup-name-0")
+    first.wait_for()
+    first.fill("Ada Lovelace")
+    first.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "setup-name-1"
+    page.keyboard.type("Ben")
+    page.keyboard.press("Tab")
+    assert page.locator("#setup-name-0").input_value() == "Ada Lovelace"
+    assert page.locator("#setup-name-1").input_value() == "Ben"
+    page.evaluate("location.hash = '#/'")

@@ -49,7 +49,7 @@ def test_every_level_plays_legal_moves(players, hidden):
 
 
 def test_levels_are_registered_weakest_first():
-    assert list(GAME.bots) == ["easy", "medium", "hard"]
+    assert list(GAME.bots) == ["easy", "medium", "hard", "expert"]
 
 
 def _other_deal(state: HeptalionState) -> HeptalionState:

@@ -298,7 +298,7 @@ HEPTALION_FACE_DOWN = ((1, 4), (2, 4))
 HEPTALION_FACE_UP = ((3, 6), (3, 7))
 
 
-# Heptalion's symbols as its table draws them (``ui.games.heptalion_view``; a test keeps the two the same):
+# Heptalion's symbols, for the card and for its table (``ui.games.heptalion_view`` draws these):
 # a saltire, a ring, a tall rhombus, a solid square, a small dot, a plus, a clover, each in its colour.
 SYMBOL_COLOURS = {
     "X": "#c0392b",

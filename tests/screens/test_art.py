@@ -86,7 +86,8 @@ def test_the_cards_draw_as_the_tables_do_without_loading_them_at_start():
         assert [tuple(round(v, 9) for v in p) for p in art.cell_points(cell)] == [
             tuple(round(v, 9) for v in p) for p in grid.cell_points(cell)
         ]
-    for sym in SYMBOLS:  # Heptalion's symbols: the same drawings and colours as its table
+    assert heptalion_view.SYMBOL_COLOURS is art.SYMBOL_COLOURS  # one drawing of the symbols for both
+    for sym in SYMBOLS:
         assert art.symbol_shape(sym) == heptalion_view._symbol_shape(sym)
     ours = art.tile_svg(1, 0.5, 2, 1, ((0.5, 0.5, 6), (1.5, 0.5, 4)), 40)
     theirs = domino_svg.tile_svg(1, 0.5, 2, 1, ((0.5, 0.5, 6), (1.5, 0.5, 4)), 40)

@@ -13,44 +13,15 @@ from typing import Any
 
 from boneyard.tiles import SYMBOL_NAMES, SYMBOLS
 
+from ..art import SYMBOL_COLOURS as SYMBOL_COLOURS  # the colours the table and its tests name
+from ..art import symbol_shape
 from ..html import Markup, h, join
 
 # Each symbol: its SVG drawing (viewBox -12 -12 24 24) and its colour. Shapes differ on their own
 # (not by colour alone): a saltire, a ring, a tall rhombus, a solid square, a small dot, a plus, a clover.
-SYMBOL_COLOURS = {
-    "X": "#c0392b",
-    "C": "#1f5fa8",
-    "D": "#7b3fa0",
-    "S": "#0f6e5e",
-    "T": "#2b2b2b",
-    "P": "#c2610f",
-    "L": "#2e8b3a",
-}
-
-
-def _symbol_shape(sym: str) -> Markup:
-    c = SYMBOL_COLOURS[sym]
-    stroke = {"stroke": c, "stroke_width": "4.2", "stroke_linecap": "round", "fill": "none"}
-    if sym == "X":
-        return h("path", {"d": "M-7,-7 L7,7 M7,-7 L-7,7", **stroke})
-    if sym == "C":
-        return h("circle", {"r": "7", "stroke": c, "stroke_width": "3.4", "fill": "none"})
-    if sym == "D":
-        return h("path", {"d": "M0,-10 L7,0 L0,10 L-7,0 Z", "fill": c})
-    if sym == "S":
-        return h("rect", {"x": "-7", "y": "-7", "width": "14", "height": "14", "rx": "1.5", "fill": c})
-    if sym == "T":
-        return h("circle", {"r": "4", "fill": c})
-    if sym == "P":
-        return h("path", {"d": "M0,-8.5 V8.5 M-8.5,0 H8.5", **stroke})
-    if sym == "L":
-        leaves = [
-            h("circle", {"cx": x, "cy": y, "r": "4"})
-            for x, y in (("0", "-4.6"), ("4.6", "0"), ("0", "4.6"), ("-4.6", "0"))
-        ]
-        stalk = h("path", {"d": "M0,0 L3,10", "stroke": c, "stroke_width": "2", "stroke_linecap": "round"})
-        return h("g", {"fill": c}, leaves, stalk)
-    raise ValueError(f"no symbol {sym!r}")
+# The seven symbols' drawings and colours are the home screen's card art's (``ui.art``, loaded at start),
+# so the card and the table can never draw a symbol differently.
+_symbol_shape = symbol_shape
 
 
 def sprite() -> Markup:

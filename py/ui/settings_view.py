@@ -181,7 +181,13 @@ def settings_screen(
             "Move suggestions",
             "Mark the tiles you can play.",
         ),
-        check("set-hints", "hints", settings.hints, "Hints", "Offer the Hint button at the tables."),
+        check(
+            "set-place-at-once",
+            "place_at_once",
+            settings.place_at_once,
+            "Heptalion: place at once",
+            "A domino is placed on its second space, without Confirm.",
+        ),
         check(
             "set-sound",
             "sound",

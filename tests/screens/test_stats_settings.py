@@ -118,7 +118,11 @@ def test_bonefall_shows_best_max_power_and_speed_per_mode_and_set_with_a_chart()
 
 def test_settings_show_sound_speed_hints_and_your_data():
     html = str(settings_view.settings_screen(Settings(sound=False, speed="fast"), False, []))
-    assert 'id="set-sound"' in html and 'id="set-hints" type="checkbox" data-setting="hints" checked' in html
+    assert (
+        'id="set-sound"' in html
+        and 'id="set-place-at-once" type="checkbox" data-setting="place_at_once"' in html
+    )
+    assert 'id="set-hints"' not in html  # the setting waits for the tables' Hint button
     assert re.search(r'<option value="fast" selected>Fast</option>', html)
     assert 'data-action="export-data"' in html and 'id="import-file"' in html and 'type="file"' in html
     assert "Records kept aside" in html and "Nothing is kept aside." in html

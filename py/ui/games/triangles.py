@@ -171,7 +171,9 @@ class TrianglesScreen(Screen):
         gate: Any = ""
         if f["privacy"]:
             who = f["to_move"]
-            gate = kit.privacy_gate(names[who], kit.since_last_turn(beats, who, names))
+            gate = kit.privacy_gate(
+                names[who], kit.since_last_turn(beats, who, names), first="Your first turn."
+            )
         return kit.table(
             game_id=self.game_id,
             board=self.board(ctx, f),
@@ -255,6 +257,8 @@ class TrianglesScreen(Screen):
         last = kit.last_beats(beats)
         live = not f["over"] and not f["review"]
         state = session.replay(len(view["history"])) if f["review"] else session.state
+        latest = self.last_event(f)
+        drawer = int(latest["seat"]) if latest and latest["move"] == "draw" and live else None
         out = []
         for seat, count in enumerate(view["hand_counts"]):
             player = session.seats[seat]
@@ -277,6 +281,7 @@ class TrianglesScreen(Screen):
                     local=seat == f["viewer"],
                     backs=self.backs(count),
                     face_up=shown,
+                    arrived="#tri-stock" if seat == drawer and seat != f["viewer"] else "",
                 )
             )
         return out

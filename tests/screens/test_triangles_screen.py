@@ -164,13 +164,14 @@ def test_the_opening_tile_takes_its_rotation_before_it_is_placed():
     opening = session.state.view(0)["opening"]
     harness = Harness(session)
     page = harness.render()
-    assert f"you open with {opening}" in page
+    assert f"you open with {opening} (no triple was dealt)" in page
     assert f'aria-label="Tile {opening}, playable"' in page
     page = harness.act("select", opening)
     assert spots_in(page) == {(0, 0)}
     assert "3 ways to turn it" in page
     page = harness.act("cell", "0,0")
     assert harness.played == [] and harness.ui["pending"] == [0, 0, 0]
+    assert f"tap the spot again to turn {opening}, then press Place." in page
     assert 'id="tri-confirm"' in page and 'id="tri-rotate"' in page
     page = harness.act("cell", "0,0")  # tapping again turns it
     assert harness.ui["pending"] == [0, 0, 1]

@@ -299,8 +299,8 @@ class TrianglesScreen(Screen):
         """Return how the opener is told to lay the opening tile (how to turn it comes once it is down)."""
         tile = view["opening"]
         a, b, c = lay.tile_values(tile)
-        why = "the highest triple" if a == b == c else "the highest total (no triple was dealt)"
-        return f"you open with {tile}, {why}. Choose it and tap the marked spot."
+        why = ", the highest triple" if a == b == c else " (no triple was dealt)"
+        return f"you open with {tile}{why}. Choose it, then tap the spot."
 
     def status_text(self, ctx: TableContext, f: dict[str, Any]) -> str:
         """Return the message line's words: whose turn it is and what to do (or what just happened)."""
@@ -319,7 +319,7 @@ class TrianglesScreen(Screen):
         if msg:
             return str(msg)
         who = "Your turn" if len(ctx.session.human_seats) == 1 else f"{names[turn]}, your turn"
-        if not view["table"]:
+        if not view["table"] and not f["sel"]:
             return f"{who}: {self.opening_words(view)}"
         if f["sel"] and f["spots"]:
             if f["pending"]:

@@ -663,3 +663,17 @@ def test_random_bot_parses_the_move_it_picks():
     bot = random_bot(parse_take)
     picks = {bot({"legal_moves": ["0:1", "1:2"]}, random.Random(seed)) for seed in range(20)}
     assert picks == {Take(0, 1), Take(1, 2)}
+
+
+def test_an_outcome_won_by_a_side_of_partners_is_a_win_for_both_and_a_loss_for_the_others():
+    from boneyard.core import Outcome, Termination
+
+    side = Outcome((0, 2), Termination.OUT, (1, 2, 1, 2), side=True)
+    assert not side.is_draw and side.winner is None
+    assert [side.result_for(s) for s in range(4)] == ["win", "loss", "win", "loss"]
+    assert Outcome.from_dict(side.to_dict()) == side
+    tie = Outcome((0, 2), Termination.BLOCKED, (1, 2, 1, 2))  # seats tied for the win: a draw for them
+    assert tie.is_draw and [tie.result_for(s) for s in range(4)] == ["draw", "loss", "draw", "loss"]
+    assert "side" not in tie.to_dict()  # saves of games without partners are written as before
+    nobody = Outcome((), Termination.BLOCKED)
+    assert nobody.is_draw and nobody.result_for(1) == "draw"

@@ -207,9 +207,9 @@ def run_arena(
                 if seat in winners or not winners:
                     tally.draws += 1
                     tally.share += 1.0 / (len(winners) or players)
-            elif outcome.winner == seat:
+            elif seat in winners:  # one seat, or each partner of the winning side
                 tally.wins += 1
-                tally.share += 1.0
+                tally.share += 1.0 / len(winners)
         result.games = index + 1
         result.seconds = time.perf_counter() - start
         if progress is not None:

@@ -111,7 +111,8 @@ class Termination(enum.StrEnum):
 class Outcome:
     """How a game ended: facts only; the browser layer words them for the player.
 
-    ``winners`` lists the winning seats; it is empty for a draw (a tie for the win counts as a draw).
+    ``winners`` lists the winning seats; it is empty for a draw (a tie for the win counts as a draw),
+    unless ``side`` is set: then the winners are one side of partners (a partnership game) and won together.
     ``termination`` says how it ended. ``placings`` gives each seat's place (1 = first) where the game
     ranks everybody, ``scores`` each seat's final score where the game keeps one. ``detail`` is kept
     only so that older saves load: the engine no longer writes sentences (the UI owns them).
@@ -122,6 +123,7 @@ class Outcome:
     placings: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     detail: str = ""
+    side: bool = False  # the winners are partners who won as one side, not seats tied for the win
 
     def __post_init__(self) -> None:
         if not isinstance(self.termination, Termination):
@@ -132,8 +134,16 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
-        """Tell whether nobody won outright."""
-        return len(self.winners) != 1
+        """Tell whether nobody won outright (one seat, or one side of partners)."""
+        return not self.winners or (len(self.winners) != 1 and not self.side)
+
+    def result_for(self, seat: int) -> str:
+        """Return "win", "loss" or "draw" for ``seat`` (a seat among tied winners draws)."""
+        if not self.winners:
+            return "draw"
+        if self.is_draw:
+            return "draw" if seat in self.winners else "loss"
+        return "win" if seat in self.winners else "loss"
 
     @property
     def winner(self) -> int | None:
@@ -148,6 +158,7 @@ class Outcome:
             "placings": list(self.placings),
             "scores": list(self.scores),
             "detail": self.detail,
+            **({"side": True} if self.side else {}),
         }
 
     @classmethod
@@ -160,6 +171,7 @@ class Outcome:
                 placings=tuple(int(p) for p in data.get("placings", ())),
                 scores=tuple(int(s) for s in data.get("scores", ())),
                 detail=str(data.get("detail", "")),
+                side=data.get("side", False) is True,
             )
         except (KeyError, TypeError, AttributeError, OverflowError) as exc:
             raise ValueError(f"bad outcome: {type(exc).__name__}: {exc}") from None

@@ -249,11 +249,7 @@ class Session:
         outcome = self.state.outcome() if self.state.is_over() else None
         if outcome is None:
             return None
-        if outcome.winner is not None:
-            return "win" if outcome.winner == seat else "loss"
-        if not outcome.winners or seat in outcome.winners:
-            return "draw"
-        return "loss"
+        return outcome.result_for(seat)
 
     # -- saving -----------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -940,12 +940,14 @@ _ROUND_ENDS: dict[tuple[Any, ...], Outcome] = {}  # a single round's outcomes ar
 _ROUND_OUTCOMES: dict[tuple[Any, ...], Outcome] = {}  # (winner, ended, pips) -> the round's outcome
 
 
-def _round_end(winners: tuple[int, ...], termination: Termination, placings: tuple[int, ...]) -> Outcome:
-    """Return the (frozen, shared) outcome of a single round."""
-    key = (winners, termination, placings)
+def _round_end(
+    winners: tuple[int, ...], termination: Termination, placings: tuple[int, ...], side: bool = False
+) -> Outcome:
+    """Return the (frozen, shared) outcome of a single round (``side``: the winners are partners)."""
+    key = (winners, termination, placings, side)
     outcome = _ROUND_ENDS.get(key)
     if outcome is None:
-        outcome = _ROUND_ENDS[key] = Outcome(winners, termination, placings)
+        outcome = _ROUND_ENDS[key] = Outcome(winners, termination, placings, side=side)
     return outcome
 
 
@@ -1205,7 +1207,7 @@ class DominoesState(TurnState):
         teams = self.options["teams"]
         rivals = (0, 1) if teams else range(self.players)  # with teams, seats 0 and 1 stand for the sides
         placings = tuple(1 + sum(1 for s in rivals if scores[s] > mine) for mine in scores)
-        return Outcome(side_of(winner, teams), Termination.TARGET, placings, tuple(scores))
+        return Outcome(side_of(winner, teams), Termination.TARGET, placings, tuple(scores), side=teams)
 
     def _team_round(self, result: HandScore) -> Outcome:
         """Return the outcome of a single round between two sides: the winning side, or nobody."""
@@ -1214,7 +1216,7 @@ class DominoesState(TurnState):
             return _round_end((), termination, (1, 1, 1, 1))
         side = result.winner % 2
         return _round_end(
-            side_of(side, True), termination, tuple(1 if s % 2 == side else 2 for s in range(4))
+            side_of(side, True), termination, tuple(1 if s % 2 == side else 2 for s in range(4)), True
         )
 
     def _unfinish(self, end: _HandEnd) -> None:

@@ -378,6 +378,27 @@ class App:
         self.save(session)
         self.go(f"#/play/{game_id}")
 
+    def play_again(self, game_id: str) -> None:
+        """Deal again with the finished game's own seats, mode and options (the setup form may be empty
+        after a reload, and must not turn a four-player game into the default one)."""
+        session = self.sessions.get(game_id)
+        if session is None:
+            self.start_game(game_id)
+            return
+        again = Session.start(
+            session.info,
+            session.seats,
+            session.mode,
+            session.mode_label,
+            session.options,
+            seed=self.url_seed(),
+        )
+        self.generation += 1
+        self.sessions[game_id] = again
+        self.table_ui[game_id] = {}
+        self.save(again)
+        self.go(f"#/play/{game_id}")
+
     def url_seed(self) -> int | None:
         """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
         return seed_from_query(str(window.location.search))
@@ -813,6 +834,8 @@ class App:
             window.boneyardBoot.install()
         elif action == "start-game":
             self.start_game(value)
+        elif action == "play-again" and value in GAMES:
+            self.play_again(value)
         elif action == "delete-broken":
             if value.startswith(saves.PREFIX + "broken:"):
                 self.storage.remove(value)

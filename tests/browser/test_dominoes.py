@@ -336,3 +336,18 @@ def test_review_steps_through_the_finished_game_with_every_hand_face_up(page, ba
     page.click("#review-close")
     page.wait_for_selector("#over-title")
     watch.assert_clean(page)
+
+
+def test_play_again_after_a_reload_deals_the_finished_games_own_table(page, base_url, watch):
+    """Play again re-deals from the finished game's seats, not from the (empty) setup form of a new page."""
+    start(page, base_url, "classic", seed=12, players=3)
+    assert page.locator(".kit-seat").count() == 2
+    page.reload()  # the game resumes; the new page's setup form is empty
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector(".dom-table")
+    play_to_the_end(page)
+    page.click("#play-again")
+    page.wait_for_function("document.querySelector('#over-title') === null")
+    page.wait_for_selector(".dom-table")
+    assert page.locator(".kit-seat").count() == 2, "two opponents, as the finished game had"
+    watch.assert_clean(page)

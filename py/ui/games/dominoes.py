@@ -824,7 +824,7 @@ class DominoesScreen(Screen):
                     {
                         "type": "button",
                         "class_": "btn btn-primary",
-                        "data_action": "start-game",
+                        "data_action": "play-again",
                         "data_value": "dominoes",
                         "id": "play-again",
                         "autofocus": True,

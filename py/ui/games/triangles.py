@@ -593,7 +593,7 @@ class TrianglesScreen(Screen):
                     {
                         "type": "button",
                         "class_": "btn btn-primary",
-                        "data_action": "start-game",
+                        "data_action": "play-again",
                         "data_value": self.game_id,
                         "id": "tri-again",
                         "autofocus": True,

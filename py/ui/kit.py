@@ -647,7 +647,20 @@ def review_state(session: Session, step: int) -> Any:
 def review_bar(step: int, total: int, caption: str = "") -> Markup:
     """Return the review's controls: First, Back, Forward, Last and Close, with where we are."""
 
-    def nav(value: str, label: str, symbol: str, enabled: bool) -> Markup:
+    def icon(path: str) -> Markup:  # drawn, not a font's media symbol (Debian's Chromium shows ⏮ as a box)
+        return h(
+            "svg",
+            {
+                "viewBox": "0 0 16 16",
+                "width": "16",
+                "height": "16",
+                "aria_hidden": "true",
+                "focusable": "false",
+            },
+            h("path", {"d": path, "fill": "currentColor"}),
+        )
+
+    def nav(value: str, label: str, symbol: Markup, enabled: bool) -> Markup:
         return h(
             "button",
             {
@@ -666,15 +679,15 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
     return h(
         "div",
         {"class_": "kit-review", "role": "group", "aria_label": "Review"},
-        nav("first", "First move", "⏮", step > 0),
-        nav("back", "Back one move", "◀", step > 0),
+        nav("first", "First move", icon("M3 2h2v12H3zM14 2v12L6 8z"), step > 0),
+        nav("back", "Back one move", icon("M12 2v12L4 8z"), step > 0),
         h(
             "span",
             {"class_": "kit-review-where", "id": "review-where", "aria_live": "polite"},
             f"Move {step} of {total}" + (f" · {caption}" if caption else ""),
         ),
-        nav("forward", "Forward one move", "▶", step < total),
-        nav("last", "Last move", "⏭", step < total),
+        nav("forward", "Forward one move", icon("M4 2v12l8-6z"), step < total),
+        nav("last", "Last move", icon("M11 2h2v12h-2zM2 2v12l8-6z"), step < total),
         h(
             "button",
             {

@@ -245,7 +245,8 @@ class DominoesScreen(Screen):
         beats = self.beats(view["history"])
         last = beats[-1] if beats else None
         caption = f"{names[last.seat]} {last.text}" if last else "the deal"
-        seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands), seat)
+        # Not live: nobody is "thinking" in a game being looked back on.
+        seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat)
         board = self.board(ctx, view, interactive=False, since=None)
         total = session.move_count()
         panel = h(

@@ -351,3 +351,12 @@ def test_play_again_after_a_reload_deals_the_finished_games_own_table(page, base
     page.wait_for_selector(".dom-table")
     assert page.locator(".kit-seat").count() == 2, "two opponents, as the finished game had"
     watch.assert_clean(page)
+
+
+def test_a_round_against_expert_plays_to_the_end(page, base_url, watch):
+    """Expert (boneyard.ai's search, thinking in slices) is offered in setup and plays a whole round."""
+    start(page, base_url, "classic", seed=5, levels={1: "expert"})
+    assert "Expert" in page.locator(".kit-seat").first.inner_text()
+    play_to_the_end(page)
+    assert page.locator("#over-title").count() == 1
+    watch.assert_clean(page)

@@ -29,7 +29,7 @@ def test_registered_with_options_and_levels():
     assert GAMES["dominoes"] is GAME
     assert (GAME.min_players, GAME.max_players) == (2, 4)
     assert [o.name for o in GAME.options] == ["players", "hand_size", "draw", "target", "scoring", "teams"]
-    assert GAME.levels == ("random", "easy", "medium", "hard")
+    assert GAME.levels == ("random", "easy", "medium", "hard", "expert")
     defaults = {o.name: o.default for o in GAME.options}
     assert defaults == {
         "players": 2,

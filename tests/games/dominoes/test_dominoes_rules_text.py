@@ -44,7 +44,7 @@ def chain_matches_at_its_ends():
 def two_to_four_players_and_levels():
     players = next(o for o in GAME.options if o.name == "players")
     assert players.choices == (2, 3, 4) and (GAME.min_players, GAME.max_players) == (2, 4)
-    assert GAME.levels == ("random", "easy", "medium", "hard")
+    assert GAME.levels == ("random", "easy", "medium", "hard", "expert")
 
 
 def deal_sizes():
@@ -273,7 +273,8 @@ def match_modes():
 
 
 def bots_offline():
-    assert set(GAME.bots) == {"easy", "medium", "hard"}
+    # The text's three levels, and Expert above them (issue 14's search), all playing in the page.
+    assert set(GAME.bots) == {"easy", "medium", "hard", "expert"}
 
 
 # -- the sentences ---------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def placement(tile: str, board=ORIGINAL, index: int = 0) -> Move:
 
 
 def test_registered():
-    assert GAMES["heptalion"] is GAME and GAME.levels == ("random", "easy", "medium", "hard")
+    assert GAMES["heptalion"] is GAME and GAME.levels == ("random", "easy", "medium", "hard", "expert")
 
 
 def test_place_one_domino_on_your_turn():

@@ -76,7 +76,7 @@ def test_registered_with_players_option_and_levels():
     assert GAMES["triangles"] is GAME
     assert (GAME.min_players, GAME.max_players) == (2, 4)
     assert [o.name for o in GAME.options] == ["players"] and GAME.options[0].default == 2
-    assert GAME.levels == ("random", "easy", "medium", "hard")
+    assert GAME.levels == ("random", "easy", "medium", "hard", "expert")
     assert GAME.parse_move("draw") == parse_move(
         "draw"
     )  # the registered parser is the engine's (imported lazily)

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..games.dominoes.bots import rival_voids
 from ..games.dominoes.rules import ENDS_MASK, PIPS, TILE_ID, TILES, DominoesState, Move, parse_move
+from .search import lay_likelihood
 
 __all__ = ["FEATURES", "DominoesFeatures", "match_chance"]
 
@@ -113,19 +114,9 @@ class DominoesFeatures:
         """Return the model's likelihood of the rivals' lays on this deal."""
         hands = state.table.hands
         weight = 1.0
-        taste = TASTE
         for seat, mask, tile, laid in context.decisions:
             held = hands[seat] | laid
-            fit = held & mask if mask >= 0 else held
-            count = fit.bit_count()
-            if count <= 1:
-                continue
-            total = 0.0
-            while fit:
-                low = fit & -fit
-                total += taste[low.bit_length() - 1]
-                fit ^= low
-            weight *= MODEL_MIX / count + (1.0 - MODEL_MIX) * taste[tile] / total
+            weight *= lay_likelihood(held & mask if mask >= 0 else held, tile, TASTE, MODEL_MIX)
         return weight
 
     def policy(self, state: DominoesState, rng: random.Random) -> Move:

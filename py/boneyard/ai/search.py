@@ -16,7 +16,7 @@ in one go. It reads nothing but the view and its own generator: hidden tiles can
 from __future__ import annotations
 
 import random
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -94,6 +94,23 @@ NODES_PER_SIM = 30  # exact nodes that cost about as much time as one rollout
 ORDER = True
 LEAF_NODES = 4
 ROLLOUTS_A_SLICE = 4  # yield after this many rollouts of one deal (a wide Triangles table has many moves)  # a leaf (the end of a game or of a hand) costs as much as this many inner nodes
+
+
+def lay_likelihood(fit: int, tile: int, taste: Sequence[float], mix: float) -> float:
+    """Return how likely a rival who could lay the tiles of bit mask ``fit`` was to lay ``tile``.
+
+    The model of a rival's play the games share: with weight ``mix`` a uniform choice among what fitted,
+    otherwise a choice in proportion to each tile's ``taste`` (its index's entry). One fitting tile: 1.
+    """
+    count = fit.bit_count()
+    if count <= 1:
+        return 1.0
+    total = 0.0
+    while fit:
+        low = fit & -fit
+        total += taste[low.bit_length() - 1]
+        fit ^= low
+    return mix / count + (1.0 - mix) * taste[tile] / total
 
 
 class _TooBig(Exception):

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games.triangles.rules import TILE_INDEX, TILES, Board, Place, TrianglesState, fit_mask, parse_move
+from .search import lay_likelihood
 
 __all__ = ["FEATURES", "TrianglesFeatures"]
 
@@ -87,16 +88,7 @@ class TrianglesFeatures:
         """Return the model's likelihood of the rivals' lays on this deal."""
         weight = 1.0
         for seat, open_mask, tile, laid in context.decisions:
-            fit = (_mask(state.hands[seat]) | laid) & open_mask
-            count = fit.bit_count()
-            if count <= 1:
-                continue
-            total = 0.0
-            while fit:
-                low = fit & -fit
-                total += TASTE[low.bit_length() - 1]
-                fit ^= low
-            weight *= MODEL_MIX / count + (1.0 - MODEL_MIX) * TASTE[tile] / total
+            weight *= lay_likelihood((_mask(state.hands[seat]) | laid) & open_mask, tile, TASTE, MODEL_MIX)
         return weight
 
     def policy(self, state: TrianglesState, rng: random.Random) -> Any:

@@ -20,14 +20,11 @@ from typing import Any
 from ..games.heptalion.bots import (
     HARD_NODES,
     WIN,
-    Position,
     Searcher,
-    _Budget,
     _move_text,
     sample_positions,
-    without,
 )
-from ..games.heptalion.rules import board_from_view, free_placements, next_alive
+from ..games.heptalion.rules import board_from_view
 from .search import MoveStats, SearchResult
 
 __all__ = ["DEALS", "EXPERT_NODES", "FEATURES", "HeptalionFeatures", "chance"]
@@ -43,52 +40,6 @@ def chance(score: float) -> float:
     if score <= -WIN + 100:
         return 0.0
     return 1.0 / (1.0 + math.exp(-score / 6.0))
-
-
-class _RootSearcher(Searcher):
-    """Hard's searcher that also keeps every root move's score at the deepest finished depth."""
-
-    def __init__(self, pos: Position, me: int, nodes: int) -> None:
-        super().__init__(pos, me, nodes)
-        self.scores: dict[tuple[int, int], int] = {}
-
-    def think(self) -> Generator[None, None, tuple[int, int] | None]:
-        """Search as ``Searcher.think`` does, keeping the root scores; the value is the best move."""
-        pos = self.pos
-        root_moves = free_placements(pos.masks, pos.occ, pos.hands[self.me])
-        if not root_moves:
-            return None
-        root_moves = self._order(pos.occ, pos.hands, pos.alive, self.me, root_moves)
-        best = root_moves[0]
-        self.scores = dict.fromkeys(root_moves, 0)
-        if pos.players == 1 or len(root_moves) == 1:
-            return best
-        nxt = next_alive(pos.alive, self.me)
-        depth = 1
-        while depth <= 2 * 28:
-            scores: dict[tuple[int, int], int] = {}
-            try:
-                alpha = -WIN * 2
-                found = root_moves[0]
-                for t, m in root_moves:
-                    hands = without(pos.hands, self.me, t)
-                    val = yield from self.value(
-                        pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
-                    )
-                    scores[(t, m)] = val
-                    if val > alpha:
-                        alpha = val
-                        found = (t, m)
-            except _Budget:
-                break  # as Hard does: a depth not finished is not trusted
-            best = found
-            self.scores = scores
-            root_moves.remove(found)
-            root_moves.insert(0, found)
-            if abs(alpha) >= WIN - 100:
-                break
-            depth += 1
-        return best
 
 
 class HeptalionFeatures:
@@ -111,7 +62,7 @@ class HeptalionFeatures:
         board = board_from_view(view)
         votes: dict[str, int] = {}
         for pos in positions:
-            searcher = _RootSearcher(pos, me, max(1, nodes // len(positions)))
+            searcher = Searcher(pos, me, max(1, nodes // len(positions)))
             move = yield from searcher.think()
             result.deals += 1
             if move is None:

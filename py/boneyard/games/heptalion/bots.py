@@ -190,6 +190,8 @@ class Searcher:
         self.budget = nodes
         self.nodes = 0
         self.table: dict[tuple[Any, ...], tuple[int, int, int]] = {}  # key -> (depth, value, flag)
+        # Every root move's score at the deepest depth finished (Expert reads them; Hard needs only the best).
+        self.scores: dict[tuple[int, int], int] = {}
 
     def value(
         self,
@@ -284,11 +286,13 @@ class Searcher:
             return None
         root_moves = self._order(pos.occ, pos.hands, pos.alive, self.me, root_moves)
         best = root_moves[0]
-        if pos.players == 1:
-            return best  # the solo puzzle: no opponent to search against
+        self.scores = dict.fromkeys(root_moves, 0)
+        if pos.players == 1 or len(root_moves) == 1:
+            return best  # the solo puzzle (no opponent to search against), or nothing to choose
         nxt = next_alive(pos.alive, self.me)
         depth = 1
         while depth <= 2 * 28:
+            scores: dict[tuple[int, int], int] = {}
             try:
                 alpha = -WIN * 2
                 found = root_moves[0]
@@ -297,12 +301,14 @@ class Searcher:
                     val = yield from self.value(
                         pos.occ | m, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
                     )
+                    scores[(t, m)] = val
                     if val > alpha:
                         alpha = val
                         found = (t, m)
             except _Budget:
-                break
+                break  # a depth not finished is not trusted
             best = found
+            self.scores = scores
             root_moves.remove(found)
             root_moves.insert(0, found)
             if abs(alpha) >= WIN - 100:

@@ -360,7 +360,15 @@ class App:
             [(m.key, m.label) for m in modes],
             list(info.named_levels),
             mode.note,
+            in_progress=self.in_progress(info.id),
         )
+
+    def in_progress(self, game_id: str) -> str:
+        """Return the mode of this game's saved game when it is not over (else ""): New game replaces it."""
+        session = self.sessions.get(game_id)
+        if session is None or session.state.is_over() or session.moves == []:
+            return ""  # none, finished, or dealt and not played yet (an older save has no log: None)
+        return session.mode_label
 
     def start_game(self, game_id: str) -> None:
         """Deal a new game from the setup form and open its table."""

@@ -254,8 +254,13 @@ def setup(
     mode_options: list[tuple[str, str]],
     levels: list[str],
     note: str = "",
+    in_progress: str = "",
 ) -> Markup:
-    """Return the setup screen: opponents, mode, players, computer levels or names, New game."""
+    """Return the setup screen: opponents, mode, players, computer levels or names, New game.
+
+    ``in_progress`` describes a saved game of this game that is not over ("Classic, 2 players"): the
+    screen then says that a new game replaces it, and offers Resume first.
+    """
     vs = form.get("opponents", "computer")
     parts = []
     if info.max_players > 1:
@@ -332,13 +337,28 @@ def setup(
                 seat_rows,
             )
         )
-    parts.append(
-        h(
-            "div",
-            {"class_": "actions"},
-            button("New game", "start-game", info.id, kind="primary", id="start-game"),
+    if in_progress:
+        parts.append(
+            h(
+                "div",
+                {"class_": "actions in-progress", "id": "setup-in-progress", "role": "note"},
+                h(
+                    "p",
+                    {"class_": "hint"},
+                    f"You have a game in progress ({in_progress}). A new game replaces it.",
+                ),
+                link_button("Resume", f"#/play/{info.id}", kind="primary", id="setup-resume"),
+                button("Start a new game", "start-game", info.id, id="start-game"),
+            )
         )
-    )
+    else:
+        parts.append(
+            h(
+                "div",
+                {"class_": "actions"},
+                button("New game", "start-game", info.id, kind="primary", id="start-game"),
+            )
+        )
     body = h(
         "form",
         {

@@ -71,3 +71,15 @@ def test_a_finished_heptalion_puzzle_gives_its_tiles_as_a_score():
         session.play(rng.choice(session.state.view(0)["legal_moves"]))
     scores = screen.final_scores(session)
     assert scores == {"tiles": len(session.state.covered)} and 10 <= scores["tiles"] <= 24
+
+
+def test_setup_with_a_game_in_progress_offers_resume_and_says_a_new_game_replaces_it():
+    from boneyard.games import GAMES
+    from ui import screens
+
+    info = GAMES["dominoes"]
+    fresh = str(screens.setup(info, {}, "", 2, False, [], ["easy"]))
+    assert 'id="setup-in-progress"' not in fresh and ">New game</button>" in fresh
+    saved = str(screens.setup(info, {}, "", 2, False, [], ["easy"], in_progress="Classic, 2 players"))
+    assert "You have a game in progress (Classic, 2 players). A new game replaces it." in saved
+    assert 'href="#/play/dominoes"' in saved and "Start a new game" in saved

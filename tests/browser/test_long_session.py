@@ -111,7 +111,7 @@ def test_leaving_and_reloading_while_the_computer_pauses_never_loses_or_doubles_
     mine = 0
     for step in range(8):
         wait_for_human_or_end(page)
-        if page.locator(".overlay").count():
+        if page.locator("#kit-results, .overlay").count():
             break
         now = history(page)
         assert now[: len(seen)] == seen, f"moves were lost: {seen} then {now}"
@@ -137,6 +137,12 @@ def test_leaving_and_reloading_while_the_computer_pauses_never_loses_or_doubles_
         if "boneyard:save:dominoes" not in local_storage(page):
             break
     final = history(page)
+    if not final and page.locator("#over-title").count():
+        # The round ended: a finished game's save is dropped by design (it went into the stats), so the
+        # table on screen is what is left to check. Every move seen was kept until then.
+        watch.assert_clean(page)
+        context.close()
+        return
     assert final[: len(seen)] == seen, "moves were lost"
     humans = [e for e in final if e.get("seat") == 0]
     if final:

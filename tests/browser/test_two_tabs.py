@@ -28,7 +28,7 @@ def test_two_tabs_never_tear_a_save(app_context, base_url, watch):
             "document.querySelector('.overlay') !== null || document.querySelector('.dom-table.is-my-turn') !== null",
             timeout=60_000,
         )
-        if page.locator(".overlay").count():
+        if page.locator("#kit-results, .overlay").count():
             break
         tiles = page.locator(".dom-hand-tile.is-playable")
         if tiles.count():

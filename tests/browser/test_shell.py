@@ -4,6 +4,7 @@ reachable, phone layout, keyboard focus and an accessibility audit."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -25,6 +26,14 @@ def test_loading_screen_paints_before_python_then_gives_way(browser, base_url):
     context = new_context(browser, watch)
     page = context.new_page()
     watch_page(page, watch)
+    # Hold the UI bundle until the loading screen has been looked at: the start is fast enough now that
+    # Python could be ready between two of the checks below.
+    held: list = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/py/ui.zip", hold)
     page.goto(base_url + "/", wait_until="domcontentloaded")
     assert page.get_attribute("html", "data-ready") is None
     loading = page.locator("#loading")
@@ -32,6 +41,11 @@ def test_loading_screen_paints_before_python_then_gives_way(browser, base_url):
     assert "Boneyard" in loading.inner_text()
     assert page.locator("#loading [role=progressbar]").is_visible()
     assert page.locator("#app").is_hidden()
+    page.wait_for_timeout(300)
+    assert page.get_attribute("html", "data-ready") is None, "ready without the UI bundle"
+    for route in held:
+        route.continue_()
+    page.unroute("**/py/ui.zip")
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     assert loading.is_hidden()
     assert page.locator("#app").is_visible()

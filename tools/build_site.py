@@ -7,7 +7,9 @@
   ``py/engine.zip`` (every module of ``py/boneyard``) and ``py/ui.zip`` (``py/ui``), which the page's
   interpreter module unpacks before Python runs (so no module under ``py/`` can be missed).
 - Copies the runtime from ``node_modules`` (installed by ``npm ci`` from ``package-lock.json``) into
-  ``site/vendor/``: Pyodide's five runtime files and PyScript's ``dist`` without source maps.
+  ``site/vendor/``: Pyodide's five runtime files and PyScript's ``dist`` without source maps, and for
+  online rooms PeerJS's browser bundle and qrcode-generator's script, each with its licence
+  (``js/online.js`` loads them only when a room opens).
 - Adds the Pyodide memory snapshot and points the page's interpreter at its loader
   (``tools/snapshot.py``; made with Node, cached in ``build/snapshot/``). Without it the page boots
   the normal way.
@@ -43,6 +45,12 @@ PYODIDE_FILES = (
     "pyodide.asm.wasm",
     "python_stdlib.zip",
     "pyodide-lock.json",
+)
+# Online rooms' classic scripts (loaded by js/online.js only when a room opens), with their licences:
+# (package in node_modules, its script, its licence or None when the script's header carries it, folder).
+ONLINE_VENDOR = (
+    ("peerjs", "dist/peerjs.min.js", "LICENSE", "vendor/peerjs"),
+    ("qrcode-generator", "dist/qrcode.js", None, "vendor/qrcode"),
 )
 SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 # The page's Python arrives as two zip bundles that our interpreter module (js/pyodide-snapshot.mjs)
@@ -128,6 +136,34 @@ def copy_runtime(out: Path) -> None:
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide / name, out / "vendor" / "pyodide" / name)
     shutil.copytree(pyscript, out / "vendor" / "pyscript", ignore=shutil.ignore_patterns("*.map"))
+    copy_online_vendor(out, modules)
+
+
+def licence_header(script: str) -> str:
+    """Return the leading comment block of a script (where qrcode-generator states its MIT licence)."""
+    lines = []
+    for line in script.splitlines():
+        if not line.startswith("//"):
+            break
+        lines.append(line.removeprefix("//").removeprefix(" ").rstrip("-").rstrip())
+    return "\n".join(lines).strip() + "\n"
+
+
+def copy_online_vendor(out: Path, modules: Path) -> None:
+    """Copy the online rooms' scripts and licences into out/vendor, without source-map comments."""
+    for package, script, licence, folder in ONLINE_VENDOR:
+        source = modules / package / script
+        if not source.exists():
+            raise SystemExit(f"build_site: node_modules lacks {package}; run `npm ci` (make does)")
+        dest = out / folder
+        dest.mkdir(parents=True)
+        text = source.read_text()
+        kept = [line for line in text.splitlines() if not line.startswith("//# sourceMappingURL=")]
+        (dest / source.name).write_text("\n".join(kept) + "\n")
+        if licence is None:
+            (dest / "LICENSE.txt").write_text(licence_header(text))
+        else:
+            shutil.copy2(modules / package / licence, dest / "LICENSE.txt")
 
 
 def add_snapshot(out: Path) -> None:

@@ -99,6 +99,25 @@ def test_build_vendors_the_runtime_without_source_maps(built):
     assert not list(out.rglob("*.template.js"))
 
 
+def test_lockfile_pins_the_online_packages():
+    lock = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+    assert lock["node_modules/peerjs"]["version"].startswith("1.5.")
+    assert lock["node_modules/qrcode-generator"]["version"].startswith("2.")
+    assert lock["node_modules/peer"]["version"].startswith("1.") and lock["node_modules/peer"]["dev"]
+
+
+def test_build_vendors_the_online_scripts_with_their_licences(built):
+    out, _ = built
+    sw = (out / "sw.js").read_text()
+    for folder, script in (("peerjs", "peerjs.min.js"), ("qrcode", "qrcode.js")):
+        text = (out / "vendor" / folder / script).read_text()
+        assert len(text) > 10_000 and "sourceMappingURL" not in text
+        assert "MIT" in (out / "vendor" / folder / "LICENSE.txt").read_text()
+        assert f'"./vendor/{folder}/{script}"' in sw  # precached like every file: offline but for a room
+    assert "window.Peer=" in (out / "vendor" / "peerjs" / "peerjs.min.js").read_text()
+    assert "var qrcode = function" in (out / "vendor" / "qrcode" / "qrcode.js").read_text()
+
+
 def test_service_worker_precaches_every_file_of_the_site(built):
     out, version = built
     sw = (out / "sw.js").read_text()

@@ -123,3 +123,26 @@ def test_computer_thinking_then_playing_is_computer_move(game_id):
         two.play_computer(move)
         assert str(one.computer_move()) == str(move)
     assert one.state.to_dict() == two.state.to_dict()
+
+
+def test_an_online_game_seats_guests_apart_from_the_people_on_this_device():
+    info = GAMES["dominoes"]
+    seats = [Seat("human", "Ann"), Seat("guest", "Bob"), Seat("computer", "Bot", "easy")]
+    session = Session.start(info, seats, "classic-3", "Classic, 3 players", {"players": 3}, seed=4)
+    assert session.human_seats == [0]
+    assert session.remote_seats == [1]
+    assert session.online and session.vs_computer
+    assert session.viewer() == 0, "the host's table is drawn for the host, whoever is to move"
+    assert not session.can_offer_take_back(), "no take-back in an online room"
+    back = Session.from_json("dominoes", json.loads(json.dumps(session.to_json())))
+    assert [s.kind for s in back.seats] == ["human", "guest", "computer"]
+    assert back.seats[1].is_remote and not back.seats[1].is_computer
+    while not session.state.is_over() and session.to_move() != 1:
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            session.play(session.state.legal_moves()[0])
+    if not session.state.is_over():
+        assert not session.local_to_move() and not session.computer_to_move()
+        session.play(session.state.legal_moves()[0])  # a guest's move, as the host's room plays it
+        assert session.extra.get("last_human", 0) == 0, "a guest's move is not the host's last move"

@@ -1,7 +1,7 @@
 """Results kept across games: wins, losses, draws, streaks, a local leaderboard, and best scores.
 
 Only games against the computer count (the rules say so); the shell records a result when such a game
-ends. Everything is plain data with a JSON form, so the Stats screen and the tests read the same thing.
+ends. Games in online rooms count apart (``online``), one tally per game, mode and opponent's name. Everything is plain data with a JSON form, so the Stats screen and the tests read the same thing.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ class Stats:
     bests: dict[str, dict[str, Best]] = field(default_factory=dict)  # "game:mode" -> score name -> best
     counted: list[str] = field(default_factory=list)  # ids of the latest deals counted, oldest first
     runs: dict[str, list[Run]] = field(default_factory=dict)  # "game:mode" -> its latest games, oldest first
+    online: list[Tally] = field(default_factory=list)  # online games: ``name`` is the opponent's name
 
     def has_counted(self, deal: str) -> bool:
         """Tell whether the game of this deal id was counted already."""
@@ -139,6 +140,26 @@ class Stats:
         self.mark_counted(mark)
         return True
 
+    def record_online(self, game: str, mode: str, label: str, opponent: str, result: str, date: str) -> Tally:
+        """Count a finished online game against ``opponent`` (a person); return the updated tally."""
+        if result not in RESULTS:
+            raise ValueError(f"result must be one of {RESULTS}, not {result!r}")
+        for t in self.online:
+            if t.game == game and t.mode == mode and t.name == opponent:
+                t.label = label or t.label
+                break
+        else:
+            t = Tally(game=game, mode=mode, label=label, name=opponent)
+            self.online.append(t)
+            del self.online[:-MAX_ENTRIES]
+        t.add(result, date)
+        return t
+
+    def online_for(self, game: str) -> list[Tally]:
+        """Return a game's online tallies, most played first."""
+        rows = [t for t in self.online if t.game == game and t.played]
+        return sorted(rows, key=lambda t: (-t.played, t.name.casefold(), t.mode))
+
     def players(self, game: str) -> list[str]:
         """Return the names that have played ``game`` against the computer, sorted."""
         return sorted({t.name for t in self.tallies if t.game == game and t.played})
@@ -161,7 +182,26 @@ class Stats:
             "bests": {key: {n: asdict(b) for n, b in scores.items()} for key, scores in self.bests.items()},
             "counted": list(self.counted),
             "runs": {key: [asdict(r) for r in runs] for key, runs in self.runs.items()},
+            "online": [asdict(t) for t in self.online],
         }
+
+
+def _tally(row: Any) -> Tally:
+    if not isinstance(row, Mapping):
+        raise ValueError("a tally is not a record")
+    return Tally(
+        game=str(row["game"]),
+        mode=str(row["mode"]),
+        label=str(row.get("label", row["mode"])),
+        name=str(row["name"]),
+        wins=_int(row.get("wins", 0)),
+        losses=_int(row.get("losses", 0)),
+        draws=_int(row.get("draws", 0)),
+        streak=_int(row.get("streak", 0)),
+        best_streak=_int(row.get("best_streak", 0)),
+        last=str(row.get("last", "")),
+        days=_days(row.get("days", [])),  # absent from stats written before the charts
+    )
 
 
 def _int(value: Any) -> int:
@@ -175,23 +215,11 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
     if not isinstance(data, Mapping):
         raise ValueError("stats are not a record")
     stats = Stats()
-    for row in data.get("tallies", []):
-        if not isinstance(row, Mapping):
-            raise ValueError("a tally is not a record")
-        t = Tally(
-            game=str(row["game"]),
-            mode=str(row["mode"]),
-            label=str(row.get("label", row["mode"])),
-            name=str(row["name"]),
-            wins=_int(row.get("wins", 0)),
-            losses=_int(row.get("losses", 0)),
-            draws=_int(row.get("draws", 0)),
-            streak=_int(row.get("streak", 0)),
-            best_streak=_int(row.get("best_streak", 0)),
-            last=str(row.get("last", "")),
-            days=_days(row.get("days", [])),  # absent from stats written before the charts
-        )
-        stats.tallies.append(t)
+    stats.tallies = [_tally(row) for row in data.get("tallies", [])]
+    online = data.get("online", [])  # absent from stats written before online rooms
+    if not isinstance(online, list):
+        raise ValueError("the online games are not a list")
+    stats.online = [_tally(row) for row in online][-MAX_ENTRIES:]
     bests = data.get("bests", {})
     if not isinstance(bests, Mapping):
         raise ValueError("best scores are not a record")

@@ -23,7 +23,9 @@ from boneyard.core import (
 )
 from boneyard.games import get_game
 
-__all__ = ["Seat", "Session", "SessionError", "game_identity"]
+__all__ = ["SEAT_KINDS", "Seat", "Session", "SessionError", "game_identity"]
+
+SEAT_KINDS = ("human", "guest", "computer")
 
 
 class SessionError(ValueError):
@@ -32,9 +34,9 @@ class SessionError(ValueError):
 
 @dataclass(frozen=True)
 class Seat:
-    """Who plays a seat: a person on this device, or the computer at a level."""
+    """Who plays a seat: a person on this device, a person in an online room, or the computer at a level."""
 
-    kind: str  # "human" or "computer"
+    kind: str  # "human" (on this device), "guest" (a person in an online room) or "computer"
     name: str
     level: str | None = None
 
@@ -42,6 +44,11 @@ class Seat:
     def is_computer(self) -> bool:
         """Tell whether the computer plays this seat."""
         return self.kind == "computer"
+
+    @property
+    def is_remote(self) -> bool:
+        """Tell whether a person elsewhere plays this seat (a guest of an online room)."""
+        return self.kind == "guest"
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON-ready form."""
@@ -51,7 +58,7 @@ class Seat:
     def from_json(cls, data: Mapping[str, Any]) -> Seat:
         """Rebuild a seat; raise SessionError when it is damaged."""
         kind = data.get("kind")
-        if kind not in ("human", "computer") or not isinstance(data.get("name"), str):
+        if kind not in SEAT_KINDS or not isinstance(data.get("name"), str):
             raise SessionError("a seat is damaged")
         level = data.get("level")
         if kind == "computer" and not isinstance(level, str):
@@ -114,8 +121,23 @@ class Session:
 
     @property
     def human_seats(self) -> list[int]:
-        """Return the seats people play."""
-        return [i for i, seat in enumerate(self.seats) if not seat.is_computer]
+        """Return the seats people on this device play (not an online room's guests)."""
+        return [i for i, seat in enumerate(self.seats) if seat.kind == "human"]
+
+    @property
+    def remote_seats(self) -> list[int]:
+        """Return the seats people in an online room play from their own devices."""
+        return [i for i, seat in enumerate(self.seats) if seat.is_remote]
+
+    @property
+    def online(self) -> bool:
+        """Tell whether this game is played in an online room (some seat is a guest's)."""
+        return bool(self.remote_seats)
+
+    def local_to_move(self) -> bool:
+        """Tell whether a person on this device plays the next move."""
+        seat = self.to_move()
+        return seat is not None and self.seats[seat].kind == "human"
 
     def to_move(self) -> int | None:
         """Return the seat to move, or None when the game is over."""
@@ -138,7 +160,7 @@ class Session:
         if len(humans) == 1:
             return humans[0]
         seat = self.to_move()
-        if seat is not None and not self.seats[seat].is_computer:
+        if seat is not None and self.seats[seat].kind == "human":
             return seat
         return int(self.extra.get("last_human", humans[0]))
 
@@ -152,7 +174,7 @@ class Session:
         self.state.play(move)
         self.revision += 1
         self._log(move, before)
-        if not self.seats[seat].is_computer:
+        if self.seats[seat].kind == "human":
             self.extra["last_human"] = seat
 
     def _log(self, move: Any, before: int) -> None:
@@ -185,7 +207,7 @@ class Session:
     # -- take-back and review -------------------------------------------------------------------
     def can_offer_take_back(self) -> bool:
         """Tell whether this game offers Take back at all: one person against the computer, turn-based."""
-        return self.vs_computer and len(self.human_seats) == 1 and not self.info.realtime
+        return self.vs_computer and len(self.human_seats) == 1 and not self.online and not self.info.realtime
 
     def _take_back_steps(self) -> int:
         """Return how many moves a take-back undoes (0: none possible), found on a copy of the state.

@@ -300,6 +300,47 @@ def leaderboard(stats: Stats, info: GameInfo) -> Markup:
     )
 
 
+def online_table(stats: Stats, info: GameInfo) -> Markup:
+    """Return a game's online record, one row per opponent and mode (empty when none were played)."""
+    rows = stats.online_for(info.id)
+    if not rows:
+        return Markup("")
+    return h(
+        "table",
+        {"class_": "stats-table online-record", "data_online": info.id},
+        h("caption", {}, "Online, by opponent"),
+        h(
+            "thead",
+            {},
+            h(
+                "tr",
+                {},
+                [
+                    h("th", {"scope": "col"}, c)
+                    for c in ("Opponent", "Mode", "Played", "Won", "Lost", "Drawn")
+                ],
+            ),
+        ),
+        h(
+            "tbody",
+            {},
+            [
+                h(
+                    "tr",
+                    {},
+                    h("th", {"scope": "row"}, name_text(t.name)),
+                    h("td", {}, t.label),
+                    h("td", {}, t.played),
+                    h("td", {}, t.wins),
+                    h("td", {}, t.losses),
+                    h("td", {}, t.draws),
+                )
+                for t in rows
+            ],
+        ),
+    )
+
+
 def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
     """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard."""
     sections = []
@@ -322,12 +363,12 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
                 h("p", {"class_": "stat-who"}, name_text(name), " against the computer") if mine else "",
                 cards,
             ]
-            body += [leaderboard(stats, info), bests]
+            body += [leaderboard(stats, info), online_table(stats, info), bests]
         sections.append(h("section", {"class_": "stats-game"}, h("h2", {}, info.name), body))
     note = h(
         "p",
         {"class_": "hint stats-note"},
         "Games against the computer count, and the scores of solo games; games between people on one device "
-        "do not. Stats stay on this device (Settings › Your data exports them).",
+        "do not. Online games count apart, by opponent. Stats stay on this device (Settings › Your data exports them).",
     )
     return frame("Stats", join([note, *sections]), current="stats")

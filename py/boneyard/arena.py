@@ -19,6 +19,13 @@ same seeded games at every distinct cyclic seating of the levels typed (each rot
 reports each seating's shares a seat and their average, with 95% intervals, and flags any seating
 where a stronger level (later in the game's list: easy, medium, hard, expert) is significantly below
 a weaker one. The same arguments give the same numbers.
+
+Partnerships (Dominoes ``--option teams=true``, four seats): the typed seats 1 and 3 are partners, and
+so are 2 and 4 (partners sit opposite); rotating keeps them opposite, and ``--seatings all`` plays
+only the seatings that do (each side's two levels, the other side's in either order). The report
+then adds a row a side (``hard+hard``): its games, wins (the side won), draws (nobody won a hand
+that ended level), its win rate and interval over the games, the games being independent where the
+level rows count each partner's game once a seat.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ __all__ = [
     "parse_seats",
     "run_arena",
     "run_seatings",
+    "side_names",
     "wilson_interval",
 ]
 
@@ -105,6 +113,7 @@ class ArenaResult:
     seconds: float
     levels: dict[str, LevelResult] = field(default_factory=dict)
     seats: tuple[str, ...] = ()
+    sides: dict[str, LevelResult] = field(default_factory=dict)  # partnerships: a tally a side
 
     @property
     def games_per_s(self) -> float:
@@ -121,6 +130,7 @@ class ArenaResult:
             "seats": list(self.seats),
             "levels": {name: _level_json(r) for name, r in self.levels.items()},
             "max_ms": {name: round(1000.0 * r.max_think, 2) for name, r in self.levels.items()},
+            **({"sides": {name: _level_json(r) for name, r in self.sides.items()}} if self.sides else {}),
         }
 
 
@@ -156,6 +166,26 @@ def _check_table(info: GameInfo, seats: Sequence[str]) -> None:
         raise ValueError(f"{info.name} takes {info.min_players} to {info.max_players} players, not {players}")
 
 
+def side_names(seats: Sequence[str], order: Sequence[str] = ()) -> tuple[str, str]:
+    """Return the names of a partnership table's two sides (typed seats 1 and 3, then 2 and 4): "hard+medium".
+
+    The stronger level first (``order``: the game's levels, weakest first); the same name twice gets
+    "(2)" on the second.
+    """
+
+    def rank(level: str) -> int:
+        return -list(order).index(level) if level in order else 0
+
+    names = ["+".join(sorted((seats[i], seats[i + 2]), key=rank)) for i in (0, 1)]
+    if names[0] == names[1]:
+        names[1] += " (2)"
+    return names[0], names[1]
+
+
+def _teams(info: GameInfo, options: dict[str, Any] | None, players: int) -> bool:
+    return bool((options or {}).get("teams")) and players == 4 and info.id == "dominoes"
+
+
 def run_arena(
     game: GameInfo | str,
     seats: Sequence[str],
@@ -179,6 +209,10 @@ def run_arena(
     result = ArenaResult(game=info.id, games=0, seconds=0.0, seats=tuple(seats))
     for level in seats:
         result.levels.setdefault(level, LevelResult())
+    teams = _teams(info, opts, players)
+    sides = side_names(seats, list(info.levels)) if teams else ()
+    for name in sides:
+        result.sides[name] = LevelResult()
     start = time.perf_counter()
     for index in range(games):
         game_seed = derive_seed(master)
@@ -210,6 +244,15 @@ def run_arena(
             elif seat in winners:  # one seat, or each partner of the winning side
                 tally.wins += 1
                 tally.share += 1.0 / len(winners)
+        for typed, name in enumerate(sides):  # typed seats 0 and 2 (then 1 and 3) sit at seat - shift
+            tally = result.sides[name]
+            tally.games += 1
+            if (typed - shift) % players in winners and not outcome.is_draw:
+                tally.wins += 1
+                tally.share += 1.0
+            elif outcome.is_draw:
+                tally.draws += 1
+                tally.share += 0.5
         result.games = index + 1
         result.seconds = time.perf_counter() - start
         if progress is not None:
@@ -218,16 +261,21 @@ def run_arena(
     return result
 
 
-def cyclic_seatings(seats: Sequence[str]) -> list[tuple[str, ...]]:
+def cyclic_seatings(seats: Sequence[str], teams: bool = False) -> list[tuple[str, ...]]:
     """Return the distinct cyclic orders of ``seats`` (rotations count as one), the typed order first.
 
     Hard, Medium, Easy gives two: (hard, medium, easy) and (hard, easy, medium); Hard, Medium,
-    Easy, Easy gives three.
+    Easy, Easy gives three. ``teams``: four seats, partners (typed 1 and 3, 2 and 4) kept opposite.
     """
     seats = tuple(seats)
     found: list[tuple[str, ...]] = []
     canon: set[tuple[str, ...]] = set()
-    for perm in itertools.permutations(seats):
+    if teams:
+        a, b, c, d = seats
+        orders: Any = [(a, b, c, d), (a, d, c, b)]
+    else:
+        orders = itertools.permutations(seats)
+    for perm in orders:
         key = min(perm[i:] + perm[:i] for i in range(len(perm)))
         if key not in canon:
             canon.add(key)
@@ -242,6 +290,14 @@ class SeatingsResult:
     game: str
     order: tuple[str, ...]  # the levels, weakest first
     seatings: list[ArenaResult]
+
+    def averaged_sides(self) -> dict[str, LevelResult]:
+        """Return each side's tally summed over the seatings (partnerships only; else empty)."""
+        total: dict[str, LevelResult] = {}
+        for result in self.seatings:
+            for name, tally in result.sides.items():
+                total.setdefault(name, LevelResult()).add(tally)
+        return total
 
     def averaged(self) -> dict[str, LevelResult]:
         """Return each level's tally summed over the seatings (equal games in each, so an average)."""
@@ -273,6 +329,11 @@ class SeatingsResult:
             "game": self.game,
             "seatings": [r.to_json() for r in self.seatings],
             "averaged": {name: _level_json(r) for name, r in self.averaged().items()},
+            **(
+                {"sides": {name: _level_json(r) for name, r in self.averaged_sides().items()}}
+                if self.averaged_sides()
+                else {}
+            ),
             "ordered": self.ordered(),
             "inversions": [[list(s), a, b] for s, a, b in self.inversions()],
         }
@@ -295,7 +356,7 @@ def run_seatings(
     info = get_game(game) if isinstance(game, str) else game
     _check_table(info, seats)
     result = SeatingsResult(info.id, _level_order(info, seats), [])
-    for seating in cyclic_seatings(seats):
+    for seating in cyclic_seatings(seats, _teams(info, options, len(seats))):
         done = list(result.seatings)
 
         def report(partial: ArenaResult, done: list[ArenaResult] = done) -> None:
@@ -351,12 +412,24 @@ def _rows(levels: dict[str, LevelResult], seats: Sequence[str]) -> list[str]:
     return lines
 
 
+def _side_rows(sides: dict[str, LevelResult]) -> list[str]:
+    lines = [f"{'side':<22} {'games':>6} {'wins':>6} {'draws':>6} {'win rate':>9}  {'95% interval':<15}"]
+    for name, r in sides.items():
+        lo, hi = r.ci95()
+        lines.append(
+            f"{name:<22} {r.games:>6} {r.wins:>6} {r.draws:>6} {r.win_rate:>9.3f}  [{lo:.3f}, {hi:.3f}]"
+        )
+    return lines
+
+
 def _format(result: ArenaResult) -> str:
     lines = [
         f"{result.game}: {result.games} games in {result.seconds:.2f} s ({result.games_per_s:.1f} games/s),"
         f" seats {', '.join(result.seats)}",
         *_rows(result.levels, result.seats),
     ]
+    if result.sides:
+        lines += _side_rows(result.sides)
     return "\n".join(lines)
 
 
@@ -367,6 +440,8 @@ def _format_seatings(result: SeatingsResult) -> str:
     seats = result.seatings[0].seats if result.seatings else ()
     lines.append(f"averaged over {len(result.seatings)} cyclic seatings:")
     lines += _rows(result.averaged(), seats)
+    if result.averaged_sides():
+        lines += _side_rows(result.averaged_sides())
     lines.append(f"levels ordered (intervals apart): {'yes' if result.ordered() else 'no'}")
     for order, strong, weak in result.inversions():
         lines.append(f"inversion: {strong} significantly below {weak} at {', '.join(order)}")

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from math import comb
 from typing import Any
 
@@ -21,7 +22,16 @@ from ...ai import expert_bot as _expert_bot
 from ...core import random_bot
 from .rules import Move, parse_move
 
-__all__ = ["BOTS", "easy_bot", "expert_bot", "hard_bot", "medium_bot", "rival_voids"]
+__all__ = [
+    "BOTS",
+    "Layout",
+    "easy_bot",
+    "expert_bot",
+    "hard_bot",
+    "medium_bot",
+    "partner_signals",
+    "rival_voids",
+]
 
 
 def _forced(view: dict[str, Any]) -> Move | None:
@@ -59,6 +69,8 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
     only = _forced(view)
     if only is not None:
         return only
+    if view.get("layout") is not None:
+        return _fives_medium(view, rng)
     moves = [parse_move(m) for m in view["legal_moves"]]
     hand = [tuple(t) for t in view["hand"]]
     ends = view["open_ends"]
@@ -101,6 +113,7 @@ def rival_voids(view: dict[str, Any]) -> list[set[int]]:
 # Weights of the hard bot's evaluation (tuned in the arena against medium).
 W_NEXT_STUCK = 100.0  # chance the next player cannot match either end
 W_OTHER_STUCK = 8.0  # same for the rivals after them
+W_PARTNER_STUCK = 8.0  # with a partner: the chance the partner cannot follow counts against a lay
 W_FOLLOW = 2.0  # own tiles left that fit the ends we leave (capped at two)
 W_SPREAD = 1.0  # distinct numbers left in own hand
 W_DOUBLE = 6.0  # medium's taste: doubles first
@@ -108,7 +121,7 @@ W_PIPS = 0.6  # medium's taste: heavy tiles first
 
 
 def _stuck_chance(
-    ends: tuple[int, int], pool: list[tuple[int, int]], void: set[int], hand_count: int
+    ends: tuple[int, ...], pool: list[tuple[int, int]], void: set[int], hand_count: int
 ) -> float:
     """Return the chance that a rival holding ``hand_count`` unseen tiles matches neither end."""
     if set(ends) <= void:
@@ -126,8 +139,11 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
     only = _forced(view)
     if only is not None:
         return only
+    if view.get("layout") is not None:
+        return _fives_hard(view, rng)
     moves = [parse_move(m) for m in view["legal_moves"]]
     me = view["seat"]
+    partner = view.get("partner")
     players = view["players"]
     hand = [tuple(t) for t in view["hand"]]
     seen = set(hand)
@@ -151,7 +167,10 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
         for step in range(1, players):
             rival = (me + step) % players
             stuck = _stuck_chance(after, pool, voids[rival], counts[rival])
-            score += (W_NEXT_STUCK if step == 1 else W_OTHER_STUCK) * stuck
+            if rival == partner:
+                score -= W_PARTNER_STUCK * stuck  # a partner who cannot follow is no rival stuck
+            else:
+                score += (W_NEXT_STUCK if step == 1 else W_OTHER_STUCK) * stuck
         follow = sum(1 for t in left_hand if t[0] in after or t[1] in after)
         score += W_FOLLOW * min(follow, 2)
         score += W_SPREAD * len({n for t in left_hand for n in t})
@@ -161,6 +180,230 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
         elif abs(score - best_score) <= 1e-9:
             choices.append(move)
     return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+
+# ----------------------------------------------------------------------------------------------
+# All Fives (``scoring="fives"``): the count decides most points, so Medium and Hard weigh it.
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What an All Fives layout shows a bot: the number open on each arm and what the count reads.
+
+    ``ends``: the number each arm L, R, N, S takes (-1: closed); ``doubles``: whether the piece at that
+    arm's end is a double lying crosswise (it counts both halves); ``laid``: whether the arm has a
+    tile (L and R: a side of the spinner; before any double every lay is on the line); ``spinner``:
+    the spinner's number (-1: no double laid yet).
+    """
+
+    ends: tuple[int, ...]
+    doubles: tuple[bool, ...]
+    laid: tuple[bool, ...]
+    spinner: int
+
+    @classmethod
+    def of_view(cls, view: dict[str, Any]) -> Layout:
+        """Return the layout of an All Fives view."""
+        layout = view["layout"]
+        line = view["line"]
+        at = layout["spinner"]
+        named = layout["ends"]
+        ends = tuple(-1 if named[name] is None else named[name] for name in ("L", "R", "N", "S"))
+        if at is None:
+            return cls(ends, (False,) * 4, (False,) * 4, -1)
+        north, south = layout["north"], layout["south"]
+        laid = (at > 0, at < len(line) - 1, bool(north), bool(south))
+        doubles = (
+            laid[0] and line[0]["double"],
+            laid[1] and line[-1]["double"],
+            laid[2] and north[-1]["double"],
+            laid[3] and south[-1]["double"],
+        )
+        return cls(ends, doubles, laid, line[at]["tile"][0])
+
+    def count(self) -> int:
+        """Return the count (DESIGN's "All Fives": the sum of the numbers at the open arms' ends)."""
+        ends = self.ends
+        if ends[0] < 0:
+            return 0
+        spinner = self.spinner
+        if spinner < 0:
+            return ends[0] + ends[1]  # no double yet: the line's two ends
+        laid = self.laid
+        doubles = self.doubles
+        total = 0
+        for arm in (0, 1):
+            if laid[arm]:
+                total += ends[arm] * (2 if doubles[arm] else 1)
+        if not (laid[0] and laid[1]):
+            return total + 2 * spinner  # the spinner counts both halves while a side is free
+        for arm in (2, 3):
+            if laid[arm]:
+                total += ends[arm] * (2 if doubles[arm] else 1)
+        return total
+
+    def numbers(self) -> set[int]:
+        """Return the numbers that can be matched (every open arm's)."""
+        return {n for n in self.ends if n >= 0}
+
+    def lay(self, tile: tuple[int, int], arm: int) -> Layout:
+        """Return the layout after laying ``tile`` on ``arm`` (0..3: L, R, N, S; the opening: any)."""
+        high, low = tile
+        ends = list(self.ends)
+        if ends[0] < 0:  # the opening tile
+            if high == low:
+                return Layout((high, high, -1, -1), (False,) * 4, (False,) * 4, high)
+            return Layout((high, low, -1, -1), (False,) * 4, (False,) * 4, -1)
+        number = ends[arm]
+        free = low if high == number else high
+        doubles = list(self.doubles)
+        laid = list(self.laid)
+        spinner = self.spinner
+        if spinner < 0 and high == low:  # the first double: the spinner, its far side still free
+            laid = [arm == 1, arm == 0, False, False]
+            ends[arm] = high
+            return Layout(tuple(ends), (False,) * 4, tuple(laid), high)
+        ends[arm] = free
+        doubles[arm] = high == low
+        laid[arm] = spinner >= 0
+        if spinner >= 0 and laid[0] and laid[1] and ends[2] < 0:
+            ends[2] = ends[3] = spinner  # both sides taken: the spinner's ends open
+        return Layout(tuple(ends), tuple(doubles), tuple(laid), spinner)
+
+    def best_score(self, tile: tuple[int, int]) -> int:
+        """Return the most a lay of ``tile`` scores here (0: it scores nothing or does not fit)."""
+        best = 0
+        high, low = tile
+        for arm, number in enumerate(self.ends):
+            if number < 0 or (number != high and number != low):
+                continue
+            count = self.lay(tile, arm).count()
+            if count % 5 == 0 and count > best:
+                best = count
+        return best
+
+
+ARMS = {"L": 0, "R": 1, "N": 2, "S": 3, None: 0}
+
+
+def _points(count: int) -> int:
+    """Return what a lay that leaves ``count`` scores (a positive multiple of five, else nothing)."""
+    return count if count > 0 and count % 5 == 0 else 0
+
+
+# Medium's weights in All Fives: the biggest score first, then doubles and heavy tiles, as in the line game.
+F_POINTS = 2.0  # a point scored now
+F_DOUBLE = 6.0
+F_PIPS = 0.6
+F_FOLLOW = 2.0  # own tiles left that fit what it leaves open (capped at two)
+
+
+def _fives_medium(view: dict[str, Any], rng: random.Random) -> Move:
+    """Take the biggest score the count gives now; else lay doubles and heavy tiles, keeping a follower."""
+    moves = [parse_move(m) for m in view["legal_moves"]]
+    hand = [tuple(t) for t in view["hand"]]
+    layout = Layout.of_view(view)
+    scored = []
+    for move in moves:
+        assert move.tile is not None
+        high, low = move.tile
+        after = layout.lay(move.tile, ARMS[move.end])
+        open_numbers = after.numbers()
+        left_hand = [t for t in hand if t != move.tile]
+        follow = sum(1 for t in left_hand if t[0] in open_numbers or t[1] in open_numbers)
+        score = F_POINTS * _points(after.count()) + F_DOUBLE * (high == low) + F_PIPS * (high + low)
+        scored.append((score + F_FOLLOW * min(follow, 2), move))
+    return _best(scored, rng)
+
+
+def _best(scored: list[tuple[float, Move]], rng: random.Random) -> Move:
+    """Return the best-scored move, a tie broken by the generator."""
+    top = max(score for score, _ in scored)
+    choices = [move for score, move in scored if score >= top - 1e-9]
+    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+
+# Hard's weights in All Fives (tuned in the arena against Medium, two players and two against two).
+H_POINTS = 2.0  # a point scored now
+H_DENY = 1.2  # a point the next player is expected to score in reply
+H_NEXT_STUCK = 14.0  # chance the next player matches no open number (it draws or passes)
+H_PARTNER_STUCK = 10.0  # the same for the partner: a lay that blocks the partner costs this much
+H_SIGNAL = 2.0  # an open number the partner showed it holds (it laid it out, and never passed on it)
+H_SETUP = 0.4  # a point own tiles left could score on what this lay leaves
+H_DOUBLE = 4.0
+H_PIPS = 0.5
+H_FOLLOW = 2.0
+H_SPREAD = 0.5
+
+
+def _expected_best(layout: Layout, pool: list[tuple[int, int]], void: set[int], hand_count: int) -> float:
+    """Return the points a rival holding ``hand_count`` of the unseen tiles is expected to score in reply.
+
+    Each unseen tile it could hold (none showing a number it lacks) is held with the same chance;
+    its best scoring lay is taken when it holds it and no better one.
+    """
+    candidates = [t for t in pool if t[0] not in void and t[1] not in void]
+    if not candidates or hand_count <= 0:
+        return 0.0
+    held = min(1.0, hand_count / len(candidates))
+    gains = sorted((g for g in (layout.best_score(t) for t in candidates) if g), reverse=True)
+    expected = 0.0
+    none_better = 1.0
+    for gain in gains:
+        expected += gain * held * none_better
+        none_better *= 1.0 - held
+    return expected
+
+
+def partner_signals(view: dict[str, Any], partner: int) -> set[int]:
+    """Return the numbers the partner showed it holds: the free halves it laid out this hand."""
+    shown: set[int] = set()
+    for event in view["history"]:
+        if event["seat"] == partner and event.get("tile") is not None:
+            shown.update(event["tile"])
+    for event in view["history"]:
+        if event["seat"] == partner and event["move"] in ("draw", "pass"):
+            shown.difference_update(event["ends"])
+    return shown
+
+
+def _fives_hard(view: dict[str, Any], rng: random.Random) -> Move:
+    """Score the count, deny the next player its reply, read voids, and play with the partner."""
+    moves = [parse_move(m) for m in view["legal_moves"]]
+    me = view["seat"]
+    players = view["players"]
+    partner = view["partner"]
+    hand = [tuple(t) for t in view["hand"]]
+    seen = set(hand)
+    pieces = [*view["line"], *view["layout"]["north"], *view["layout"]["south"]]
+    for piece in pieces:
+        a, b = piece["tile"]
+        seen.add((max(a, b), min(a, b)))
+    pool = [(a, b) for a in range(7) for b in range(a + 1) if (a, b) not in seen]
+    voids = rival_voids(view)
+    counts = view["hand_counts"]
+    nxt = (me + 1) % players
+    signals = partner_signals(view, partner) - voids[partner] if partner is not None else set()
+    layout = Layout.of_view(view)
+    scored = []
+    for move in moves:
+        assert move.tile is not None
+        high, low = move.tile
+        after = layout.lay(move.tile, ARMS[move.end])
+        open_numbers = tuple(after.numbers())
+        left_hand = [t for t in hand if t != move.tile]
+        score = H_POINTS * _points(after.count()) + H_DOUBLE * (high == low) + H_PIPS * (high + low)
+        if left_hand:
+            score -= H_DENY * _expected_best(after, pool, voids[nxt], counts[nxt])
+            score += H_NEXT_STUCK * _stuck_chance(open_numbers, pool, voids[nxt], counts[nxt])
+            if partner is not None:
+                score -= H_PARTNER_STUCK * _stuck_chance(open_numbers, pool, voids[partner], counts[partner])
+                score += H_SIGNAL * sum(1 for n in after.ends if n in signals)
+            score += H_SETUP * max((after.best_score(t) for t in left_hand), default=0)
+        follow = sum(1 for t in left_hand if t[0] in open_numbers or t[1] in open_numbers)
+        score += H_FOLLOW * min(follow, 2) + H_SPREAD * len({n for t in left_hand for n in t})
+        scored.append((score, move))
+    return _best(scored, rng)
 
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}

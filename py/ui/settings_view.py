@@ -1,4 +1,5 @@
-"""The Settings screen: the player's name and preferences, and Your data (backup, storage, records kept aside).
+"""The Settings screen: the player's name and preferences, Online (the rooms' broker), and Your data
+(backup, storage, records kept aside).
 
 Pure Python: the app passes what it knows of the browser's storage (``DataInfo``) and an import being
 previewed or refused; the texts the app updates in place (``persist_text``, ``usage_text``) come from here.
@@ -13,6 +14,8 @@ from boneyard.settings import (
     ANIMATION_LABELS,
     ANIMATIONS,
     MAX_NAME,
+    ONLINE_ICE,
+    ONLINE_ICE_LABELS,
     SPEED_LABELS,
     SPEEDS,
     THEME_LABELS,
@@ -27,6 +30,7 @@ __all__ = [
     "DataInfo",
     "describe_import",
     "file_size",
+    "online_fields",
     "persist_text",
     "persisted_attr",
     "settings_screen",
@@ -149,10 +153,99 @@ def check(fid: str, setting: str, value: bool, label: str, hint: str) -> Markup:
     )
 
 
+def text_input(fid: str, setting: str, value: str, **props: Any) -> Markup:
+    """Return a text input bound to ``setting`` (kept as typed; the app stores it on every keystroke)."""
+    attrs = {"id": fid, "type": "text", "data_setting": setting, "value": value, "spellcheck": "false"}
+    attrs |= {"autocomplete": "off", "autocapitalize": "off", "aria_describedby": f"{fid}-hint"}
+    return h("input", {**attrs, **props})
+
+
+def online_fields(settings: Settings) -> list[Markup]:
+    """Return Settings > Online: the PeerJS broker that rooms connect through, and the STUN/TURN servers."""
+    own = bool(settings.online_host)
+    details = h(
+        "details",
+        {"class_": "online-details", "open": own},
+        h("summary", {}, "Port, path, key and security of your broker"),
+        field(
+            "Port",
+            text_input(
+                "set-online-port",
+                "online_port",
+                str(settings.online_port),
+                inputmode="numeric",
+                pattern="[0-9]{1,5}",
+                maxlength=5,
+            ),
+            "1 to 65535: 443 for a secure broker behind a web server, or the port given to peer --port.",
+            "set-online-port",
+        ),
+        field(
+            "Path",
+            text_input("set-online-path", "online_path", settings.online_path, maxlength=200),
+            "Where the broker answers on that host: / unless it was started with --path.",
+            "set-online-path",
+        ),
+        field(
+            "Key",
+            text_input(
+                "set-online-key", "online_key", settings.online_key, maxlength=64, pattern="[A-Za-z0-9_.\\-]+"
+            ),
+            "The broker's key: peerjs unless it was started with --key.",
+            "set-online-key",
+        ),
+        check(
+            "set-online-secure",
+            "online_secure",
+            settings.online_secure,
+            "Secure connection",
+            "wss:// and https://, as a page served over https needs. Off for a broker on your own machine.",
+        ),
+    )
+    return [
+        h(
+            "p",
+            {"class_": "hint", "id": "online-broker"},
+            "Rooms connect through ",
+            h("strong", {}, settings.online_broker()),
+            ". Nothing is sent until you open or join a room.",
+        ),
+        field(
+            "Broker",
+            text_input(
+                "set-online-host",
+                "online_host",
+                settings.online_host,
+                placeholder="Empty: PeerJS's public broker",
+                maxlength=253,
+                inputmode="url",
+            ),
+            "The PeerJS server that introduces the players of a room; the game itself then goes from "
+            "browser to browser. To run your own: npx peer --port 9000, then enter its host name or "
+            "address here (or a whole address such as https://broker.example.org:9000/).",
+            "set-online-host",
+        ),
+        details,
+        field(
+            "Relay servers (STUN/TURN)",
+            select(
+                "set-online-ice",
+                "",
+                [(v, ONLINE_ICE_LABELS[v]) for v in ONLINE_ICE],
+                settings.online_ice,
+                data_setting="online_ice",
+            ),
+            "They help browsers behind routers find each other. Without them only players on one network "
+            "can connect.",
+            "set-online-ice",
+        ),
+    ]
+
+
 def settings_screen(
     settings: Settings, reduced_motion: bool, broken: list[str], data: DataInfo | None = None
 ) -> Markup:
-    """Return the Settings screen: the player, the table, the look, and Your data."""
+    """Return the Settings screen: the player, the table, the look, online rooms, and Your data."""
     data = data or DataInfo()
     motion_hint = "Your system asks for reduced motion." if reduced_motion else "Your system allows motion."
     player = [
@@ -181,6 +274,7 @@ def settings_screen(
             "Move suggestions",
             "Mark the tiles you can play.",
         ),
+        check("set-hints", "hints", settings.hints, "Hints", "Offer the Hint button at the tables."),
         check(
             "set-place-at-once",
             "place_at_once",
@@ -237,6 +331,8 @@ def settings_screen(
             table,
             h("h2", {"class_": "settings-head"}, "Look"),
             look,
+            h("h2", {"class_": "settings-head", "id": "online-title"}, "Online"),
+            online_fields(settings),
         ),
         your_data(data, broken),
     )

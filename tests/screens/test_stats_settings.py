@@ -122,7 +122,7 @@ def test_settings_show_sound_speed_hints_and_your_data():
         'id="set-sound"' in html
         and 'id="set-place-at-once" type="checkbox" data-setting="place_at_once"' in html
     )
-    assert 'id="set-hints"' not in html  # the setting waits for the tables' Hint button
+    assert 'id="set-hints" type="checkbox" data-setting="hints" checked' in html  # the tables' Hint button
     assert re.search(r'<option value="fast" selected>Fast</option>', html)
     assert 'data-action="export-data"' in html and 'id="import-file"' in html and 'type="file"' in html
     assert "Records kept aside" in html and "Nothing is kept aside." in html

@@ -31,22 +31,24 @@ from boneyard.settings import MAX_NAME
 
 from .. import kit
 from ..html import Markup, h, join, name_attr
+from ..online.remote import public_hands, result_note
 from ..screen import Mode, Screen, TableContext
 from ..session import Seat
 from . import heptalion_view as hv
 
 GAME_ID = "heptalion"
-LEVELS = ("easy", "medium", "hard")
-LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+LEVELS = ("easy", "medium", "hard", "expert")
+LEVEL_LABEL = {"easy": "Easy", "medium": "Medium", "hard": "Hard", "expert": "Expert"}
 WHO_LABEL = {
     "human": "Person on this device",
     "easy": "Computer, easy",
     "medium": "Computer, medium",
     "hard": "Computer, hard",
+    "expert": "Computer, expert",
 }
 MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Other boards"}
 ZOOM_MIN, ZOOM_MAX = -1, 2  # -1 the whole board; 0 cells of at least 40 px; 1, 2 bigger
-_LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard)\)$")
+_LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard|Expert)\)$")
 
 
 def _int(value: Any, default: int) -> int:
@@ -681,11 +683,13 @@ class HeptalionScreen(Screen):
         """Return every seat for the kit: name (★ for the starting player), level, tiles, what they did last."""
         session = ctx.session
         last = kit.last_beats(beats)
+        if hands is None and over:  # every hand is public at the end (a guest's once the deal is revealed)
+            hands = public_hands(session.state, view["players"])
         views = []
         for s in range(view["players"]):
             sv = view["seats"][s]
             seat = session.seats[s]
-            hand = hands[s] if hands is not None else (session.state.view(s)["hand"] if over else sv["hand"])
+            hand = hands[s] if hands is not None and hands[s] is not None else sv["hand"]
             status = sv["status"]
             if status == "eliminated":
                 order = view["eliminated"].index(s) + 1 if s in view["eliminated"] else 0
@@ -969,6 +973,8 @@ class HeptalionScreen(Screen):
             text = f"{names[turn]} to move."
         elif session.seats[turn].is_computer:
             text = f"{names[turn]} is thinking…"
+        elif session.seats[turn].kind == "guest":  # a person in an online room
+            text = f"{names[turn]}'s turn."
         elif tile is None:
             who = "Your turn" if self._you(ctx) is not None else f"{names[turn]}, your turn"
             text = f"{who}: pick a tile."
@@ -1052,7 +1058,10 @@ class HeptalionScreen(Screen):
             ),
             h("tbody", {}, rows),
         )
-        if not session.vs_computer:
+        online = result_note(session)
+        if online is not None:
+            note = online
+        elif not session.vs_computer:
             note = "Games on one device are not counted in the stats."
         elif session.take_backs:
             note = f"Not counted in your stats: you took back {kit.plural(session.take_backs, 'move')}."

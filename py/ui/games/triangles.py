@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import kit
-from ..html import Markup, h, join
+from ..html import Markup, h, join, name_attr
+from ..online.remote import public_hands, result_note
 from ..screen import Mode, Screen, TableContext
 from ..screens import LEVEL_LABELS, button
 from . import triangles_layout as lay
@@ -108,8 +109,21 @@ class TrianglesScreen(Screen):
         }
 
     def names(self, ctx: TableContext) -> list[str]:
-        """Return each seat's full name as the table shows it ("You" for the one person against computers)."""
-        return kit.display_names(ctx.session)
+        """Return each seat's full name as the table shows it: "You" for this device's one person (against
+        computers, or in an online room), else the name, isolated."""
+        session = ctx.session
+        humans = session.human_seats
+        return [
+            "You" if len(humans) == 1 and seat == humans[0] else name_attr(player.name)
+            for seat, player in enumerate(session.seats)
+        ]
+
+    def hands(self, ctx: TableContext, f: dict[str, Any]) -> list[list[str] | None]:
+        """Return every seat's hand where all are public (the review; the end of the game); None for a
+        seat this table cannot know yet (an online guest's, before the host revealed the deal)."""
+        session = ctx.session
+        state = session.replay(len(f["view"]["history"])) if f["review"] else session.state
+        return public_hands(state, len(f["view"]["hand_counts"]))
 
     def name(self, ctx: TableContext, seat: int) -> str:
         """Return how the table calls a seat: "You" for the person playing the computer."""
@@ -256,18 +270,19 @@ class TrianglesScreen(Screen):
         names = self.names(ctx)
         last = kit.last_beats(beats)
         live = not f["over"] and not f["review"]
-        state = session.replay(len(view["history"])) if f["review"] else session.state
+        hands = self.hands(ctx, f) if face_up else [None] * len(view["hand_counts"])
         latest = self.last_event(f)
         drawer = int(latest["seat"]) if latest and latest["move"] == "draw" and live else None
         out = []
         for seat, count in enumerate(view["hand_counts"]):
             player = session.seats[seat]
             shown = None
-            if face_up:
+            hand = hands[seat]
+            if hand is not None:
                 shown = h(
                     "span",
                     {"class_": "tri-face-up"},
-                    [lay.hand_tile_svg(t, label=True) for t in state.view(seat)["hand"]],
+                    [lay.hand_tile_svg(t, label=True) for t in hand],
                 )
             out.append(
                 kit.SeatView(
@@ -313,7 +328,7 @@ class TrianglesScreen(Screen):
         turn = f["to_move"]
         if ctx.session.seats[turn].is_computer:
             return f"{names[turn]} is thinking…"
-        if f["hidden"]:
+        if f["hidden"] or ctx.session.seats[turn].kind == "guest":
             return f"{names[turn]}'s turn."
         msg = ctx.ui.get("msg")
         if msg:
@@ -503,8 +518,8 @@ class TrianglesScreen(Screen):
 
     def is_you(self, ctx: TableContext, seat: int) -> bool:
         """Tell whether a seat is the one person playing the computer (a seat flag, never a name)."""
-        session = ctx.session
-        return len(session.human_seats) == 1 and not session.seats[seat].is_computer
+        humans = ctx.session.human_seats
+        return len(humans) == 1 and seat == humans[0]
 
     def result_head(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
         """Return the headline of the result: "You win!", "Ben wins", "A draw: Ada and Ben tie"."""
@@ -544,9 +559,14 @@ class TrianglesScreen(Screen):
         scores = list(outcome.get("scores") or [])
         placings = list(outcome.get("placings") or [])
         count = len(session.seats)
+        hands = self.hands(ctx, f)
         rows = []
         for seat in range(count):
-            hand = session.state.view(seat)["hand"]
+            left, hand = f["view"]["hand_counts"][seat], hands[seat]
+            if hand is not None:
+                left_text = ", ".join(hand) if hand else "–"
+            else:  # a guest's table before the deal is revealed: how many, not which
+                left_text = plural(left, "tile") if left else "–"
             place = placings[seat] if seat < len(placings) else None
             tied = place is not None and count > 2 and placings.count(place) > 1
             rows.append(
@@ -560,7 +580,7 @@ class TrianglesScreen(Screen):
                         self.place_words(place, tied) if place is not None else "",
                     ),
                     h("td", {}, scores[seat] if seat < len(scores) else ""),
-                    h("td", {"class_": "tri-left"}, ", ".join(hand) if hand else "–"),
+                    h("td", {"class_": "tri-left"}, left_text),
                 )
             )
         table_ = h(
@@ -577,7 +597,10 @@ class TrianglesScreen(Screen):
             ),
             h("tbody", {}, rows),
         )
-        if not session.vs_computer:
+        online = result_note(session)
+        if online is not None:
+            note = online
+        elif not session.vs_computer:
             note = "Same-device games are not counted in the stats."
         elif session.take_backs:
             note = f"Not counted in your stats: you took back {plural(session.take_backs, 'move')}."

@@ -385,7 +385,11 @@ def chat_panel(
     not connected (the input and buttons stay in place, disabled).
     """
     lines = [_said(line, names, log.me) for line in log.lines]
-    body = (
+    # The scroller lays out from its bottom (css: column-reverse), so the newest message is in view
+    # without a script scrolling it there.
+    body = h(
+        "div",
+        {"class_": "chat-scroll", "tabindex": "0", "aria_label": "Messages"},
         h(
             "ol",
             {"class_": "chat-lines", "id": "chat-lines", "aria_live": "polite", "aria_relevant": "additions"},
@@ -396,7 +400,7 @@ def chat_panel(
             "p",
             {"class_": "chat-empty", "id": "chat-lines"},
             "No messages yet. Say hello, or send a reaction.",
-        )
+        ),
     )
     mutes = [
         h(

@@ -175,7 +175,7 @@ def public_hands(state: Any, players: int) -> list[Any]:
 
 def result_note(session: Session) -> str | None:
     """Return the results' stats note of an online game (None: not online, the table words its own)."""
-    if not any(seat.kind == "guest" for seat in session.seats):
+    if not isinstance(session, RemoteSession) and not any(seat.kind == "guest" for seat in session.seats):
         return None
     return "Online games count in your stats apart from games against the computer."
 
@@ -189,9 +189,8 @@ def seats_from_lobby(lobby: Sequence[Mapping[str, Any]], me: int) -> list[Seat]:
     seats = []
     for entry in sorted(lobby, key=lambda e: int(e["seat"])):
         kind = str(entry.get("kind", "open"))
-        name = str(entry.get("name") or "") or (
-            "Open seat" if kind == "open" else f"Player {int(entry['seat']) + 1}"
-        )
+        unnamed = {"open": "Open seat", "bot": "Computer"}.get(kind, f"Player {int(entry['seat']) + 1}")
+        name = str(entry.get("name") or "") or unnamed
         if int(entry["seat"]) == me:
             seats.append(Seat("human", name))
         elif kind == "bot":

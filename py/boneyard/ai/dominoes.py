@@ -13,6 +13,11 @@
   (``match_chance``), so points, not only hands, count; the match's end is worth 1 or 0.
 - ``exact``: with the boneyard empty (or the block game) and few tiles in hand, two-player deals
   are solved exactly.
+- All Fives: the rollouts score the count (a lay that scores, the more the better, then what the line
+  game's policy likes); the model of the rivals' lays knows what each lay could have scored (a rival
+  who could have scored 15 and laid a tile that scored nothing probably had no such tile), and the
+  match's race is counted in All Fives' bigger points. Partnerships: the partner's score is the
+  seat's, a side's win is worth 1 to both partners, and only the other side's score is the rival's.
 """
 
 from __future__ import annotations
@@ -22,11 +27,22 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..games.dominoes.bots import rival_voids
-from ..games.dominoes.rules import ENDS_MASK, PIPS, TILE_ID, TILES, DominoesState, Move, parse_move
+from ..games.dominoes.bots import ARMS, Layout, rival_voids
+from ..games.dominoes.rules import (
+    ARM,
+    ENDS_MASK,
+    NUMBER_MASK,
+    OPEN,
+    PIPS,
+    TILE_ID,
+    TILES,
+    DominoesState,
+    Move,
+    parse_move,
+)
 from .search import lay_likelihood
 
-__all__ = ["FEATURES", "DominoesFeatures", "match_chance"]
+__all__ = ["FEATURES", "DominoesFeatures", "FivesArms", "match_chance"]
 
 EXACT_TILES = 9  # solve a two-player deal exactly when the hands hold this many tiles or fewer
 MODEL_MIX = 0.35  # the share of a rival's choices the model takes as uniform
@@ -34,38 +50,69 @@ MODEL_DOUBLE = 1.5  # the model's taste for doubles, in softmax units
 MODEL_PIP = 0.3  # and for pips
 TASTE = tuple(math.exp(MODEL_DOUBLE * (a == b) + MODEL_PIP * (a + b)) for a, b in TILES)
 DOUBLE = tuple(a == b for a, b in TILES)
+MODEL_SCORE = 0.25  # All Fives: the model's taste for a lay's points, in softmax units a point
+FIVES_HAND = 2.2  # All Fives: a hand's points against the line game's (the race's scale)
+POLICY_POINTS = 3.0  # All Fives rollouts: a point scored, against the line game's tastes
 
 
-def match_chance(need_me: int, need_other: int) -> float:
+def match_chance(need_me: int, need_other: int, scale: float = 1.0) -> float:
     """Return the chance of winning a match when the seat needs ``need_me`` points and its best rival
-    ``need_other`` (a race of hands worth some 20 points each; even when the needs are equal)."""
+    ``need_other`` (a race of hands worth some 20 points each, ``scale`` times that; even when the
+    needs are equal)."""
     if need_me <= 0:
         return 1.0
     if need_other <= 0:
         return 0.0
-    spread = 14.0 * math.sqrt(1.0 + min(need_me, need_other) / 25.0)
+    spread = 14.0 * scale * math.sqrt(1.0 + min(need_me, need_other) / (25.0 * scale))
     return 1.0 / (1.0 + math.exp(-(need_other - need_me) / spread))
 
 
 class _Context:
     """What one search reads from the view once."""
 
-    __slots__ = ("decisions", "hand_number", "match", "players", "target")
+    __slots__ = (
+        "decisions",
+        "fives",
+        "hand_number",
+        "match",
+        "opponents",
+        "players",
+        "scale",
+        "target",
+        "teams",
+    )
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.players: int = view["players"]
         self.target: int | None = view["target"]
         self.match = self.target is not None
         self.hand_number: int = view["hand_number"]
-        self.decisions = _decisions(view)
+        options = view.get("options") or {}
+        self.fives = options.get("scoring") == "fives"
+        self.teams = bool(options.get("teams"))
+        self.scale = FIVES_HAND if self.fives else 1.0
+        me = view["seat"]
+        self.opponents = tuple(
+            s for s in range(self.players) if s != me and not (self.teams and s % 2 == me % 2)
+        )
+        self.decisions = _decisions(view, self.fives)
 
 
-def _decisions(view: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
-    """Return the rivals' lays worth weighing: (seat, ends mask or -1 at the opening, tile, tiles it laid since)."""
+def _fives_taste(layout: Layout) -> tuple[float, ...]:
+    """Return the model's taste of every tile on an All Fives layout: doubles, pips and the points it scores."""
+    return tuple(TASTE[t] * math.exp(MODEL_SCORE * layout.best_score(TILES[t])) for t in range(len(TILES)))
+
+
+def _decisions(
+    view: Mapping[str, Any], fives: bool = False
+) -> list[tuple[int, int, int, int, Sequence[float]]]:
+    """Return the rivals' lays worth weighing: (seat, ends mask or -1 at the opening, tile, tiles it laid
+    since, the model's taste of the tiles then)."""
     me = view["seat"]
     history = view["history"]
     ends: tuple[int, int] | None = None
-    raw: list[tuple[int, int, int, int]] = []  # (seat, ends mask, tile, index)
+    layout = Layout((-1, -1, -1, -1), (False,) * 4, (False,) * 4, -1)
+    raw: list[tuple[int, int, int, int, Sequence[float]]] = []  # (seat, ends mask, tile, index, taste)
     for index, event in enumerate(history):
         move = event["move"]
         if move in ("draw", "pass"):
@@ -73,7 +120,14 @@ def _decisions(view: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
         a, b = event["tile"]
         tile = TILE_ID[(max(a, b), min(a, b))]
         high, low = TILES[tile]
-        if ends is None:
+        taste: Sequence[float] = TASTE
+        if fives:
+            opening = layout.ends[0] < 0
+            mask = -1 if opening else _numbers_mask(layout.numbers())
+            if event["seat"] != me and not opening:
+                taste = _fives_taste(layout)
+            layout = layout.lay((high, low), ARMS[event["end"]])
+        elif ends is None:
             mask = -1
             ends = (high, low)
         else:
@@ -84,9 +138,9 @@ def _decisions(view: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
             else:
                 ends = (left, low if high == right else high)
         if event["seat"] != me:
-            raw.append((event["seat"], mask, tile, index))
+            raw.append((event["seat"], mask, tile, index, taste))
     out = []
-    for seat, mask, tile, index in raw:
+    for seat, mask, tile, index, taste in raw:
         later = history[index:]
         if any(e["seat"] == seat and e["move"] == "draw" for e in later):
             continue  # it drew since: its hand then is not known from its hand now
@@ -97,8 +151,75 @@ def _decisions(view: Mapping[str, Any]) -> list[tuple[int, int, int, int]]:
             if e["seat"] == seat and e["move"] not in ("draw", "pass"):
                 a, b = e["tile"]
                 laid |= 1 << TILE_ID[(max(a, b), min(a, b))]
-        out.append((seat, mask, tile, laid))
+        out.append((seat, mask, tile, laid, taste))
     return out
+
+
+def _numbers_mask(numbers: set[int]) -> int:
+    """Return the tiles that show at least one of ``numbers``."""
+    mask = 0
+    for n in numbers:
+        mask |= NUMBER_MASK[n]
+    return mask
+
+
+class FivesArms:
+    """An All Fives table's arms read once, to tell fast what each lay would make the count."""
+
+    __slots__ = ("ends", "laid", "spinner", "worth")
+
+    def __init__(self, table: Any) -> None:
+        self.ends = ends = table.arm_ends()
+        self.spinner = spinner = table.spinner
+        self.laid = laid = (table.left_arm > 0, table.right_arm > 0, bool(table.north), bool(table.south))
+        line = table.line
+        worth = [0, 0, 0, 0]  # what each arm's end adds to the count now (with a spinner)
+        if spinner >= 0 and ends[0] >= 0:
+            if laid[0]:
+                a, b = line[0]
+                worth[0] = a + b if a == b else a
+            if laid[1]:
+                a, b = line[-1]
+                worth[1] = a + b if a == b else b
+            for arm, pieces in ((2, table.north), (3, table.south)):
+                if pieces:
+                    a, b = pieces[-1]
+                    worth[arm] = a + b if a == b else b
+        self.worth = worth
+
+    def lay(self, code: int) -> tuple[int, int, int]:
+        """Return (tile, the count after it, the tiles that fit the layout after it) of a lay's code."""
+        if code >= ARM:
+            arm = 2 + (code & 1)
+            t = (code - ARM) >> 1
+        elif code >= OPEN:
+            t = (code - OPEN) >> 1
+            high, low = TILES[t]
+            return t, high + low, NUMBER_MASK[high] | NUMBER_MASK[low]  # the opening tile
+        else:
+            arm = code & 1
+            t = code >> 1
+        high, low = TILES[t]
+        ends = self.ends
+        spinner = self.spinner
+        laid = self.laid
+        worth = self.worth
+        free = low if high == ends[arm] else high
+        here = 2 * free if high == low else free
+        fits = NUMBER_MASK[free]
+        for other in range(4):
+            if other != arm and ends[other] >= 0:
+                fits |= NUMBER_MASK[ends[other]]
+        if spinner < 0:
+            count = ends[1 - arm] + (2 * high if high == low else free)
+        elif arm >= 2 or (laid[0] and laid[1]):
+            count = sum(worth) - worth[arm] + here
+        elif laid[1 - arm]:  # this lay takes the spinner's last free side: its ends open
+            count = worth[1 - arm] + here
+            fits |= NUMBER_MASK[spinner]
+        else:
+            count = here + 2 * spinner
+        return t, count, fits
 
 
 class DominoesFeatures:
@@ -114,9 +235,9 @@ class DominoesFeatures:
         """Return the model's likelihood of the rivals' lays on this deal."""
         hands = state.table.hands
         weight = 1.0
-        for seat, mask, tile, laid in context.decisions:
+        for seat, mask, tile, laid, taste in context.decisions:
             held = hands[seat] | laid
-            weight *= lay_likelihood(held & mask if mask >= 0 else held, tile, TASTE, MODEL_MIX)
+            weight *= lay_likelihood(held & mask if mask >= 0 else held, tile, taste, MODEL_MIX)
         return weight
 
     def policy(self, state: DominoesState, rng: random.Random) -> Move:
@@ -124,6 +245,8 @@ class DominoesFeatures:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        if state.FIVES:
+            return self._fives_policy(state, moves, rng)
         table = state.table
         me = table.turn
         players = table.players
@@ -157,6 +280,31 @@ class DominoesFeatures:
                 best, best_score = move, score
         return best
 
+    def _fives_policy(self, state: DominoesState, moves: list[Move], rng: random.Random) -> Move:
+        """Return an All Fives rollout move: the biggest score first, then the line game's tastes."""
+        table: Any = state.table
+        me = table.turn
+        hand = table.hands[me]
+        nxt = table.hands[me + 1 if me + 1 < table.players else 0]
+        arms = FivesArms(table)
+        best = moves[0]
+        best_score = -1.0
+        for move in moves:
+            t, count, fits = arms.lay(move._code)
+            rest = hand & ~(1 << t)
+            if not rest:
+                return move
+            score = 6.0 * DOUBLE[t] + 0.6 * PIPS[t] + rng.random() * 0.5
+            if count % 5 == 0:
+                score += POLICY_POINTS * count
+            if not nxt & fits:
+                score += 40.0
+            if rest & fits:
+                score += 4.0
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
     def stop(self, state: DominoesState, context: _Context) -> bool:
         """Tell whether the game is over or, in a match, the hand searched from has ended."""
         return state._outcome is not None or state.hand_number != context.hand_number
@@ -166,12 +314,14 @@ class DominoesFeatures:
         outcome = state._outcome
         if outcome is not None:
             winners = outcome.winners
-            return 1.0 / len(winners) if seat in winners else 0.0
+            if seat not in winners:
+                return 0.0
+            return 1.0 if outcome.side else 1.0 / len(winners)
         target = context.target
         assert target is not None
         scores = state.scores
-        best_other = max(s for i, s in enumerate(scores) if i != seat)
-        return match_chance(target - scores[seat], target - best_other)
+        best_other = max(scores[i] for i in context.opponents)
+        return match_chance(target - scores[seat], target - best_other, context.scale)
 
     def exact(self, state: DominoesState) -> bool:
         """Tell whether the deal is small enough to solve: nothing to draw and few tiles in hand."""

@@ -40,12 +40,13 @@ class HostSide(Session):
 
 
 def seats_for(me: int, players: int) -> list[Seat]:
-    """Return the seats as seat ``me`` sees them: me, people elsewhere (odd seats), computers (even)."""
+    """Return the seats as seat ``me`` sees them: me, people elsewhere (the host at seat 0 and the odd
+    seats), computers (the other even seats)."""
     out = []
     for i in range(players):
         if i == me:
             out.append(Seat("human", NAMES[i]))
-        elif i % 2:
+        elif i % 2 or i == 0:
             out.append(Seat("guest", NAMES[i]))
         else:
             out.append(Seat("computer", f"Computer {i}", "medium"))

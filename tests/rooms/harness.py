@@ -97,7 +97,9 @@ class Table:
         for seat in self.guest_seats:
             peer = f"peer-{seat}"
             self.peers[seat] = peer
-            self.guests[seat] = GuestRoom(self.room.code, f"Guest {seat}")
+            self.guests[seat] = GuestRoom(
+                self.room.code, f"Guest {seat}", nonce_rng=random.Random(self.seed * 10 + seat)
+            )
             self.room.on_open(peer)
             self.deliver(self.room.on_message(peer, self.guests[seat].hello(), self.now))
 

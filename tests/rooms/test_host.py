@@ -112,13 +112,15 @@ def test_refusals_out_of_turn_stale_and_illegal():
     table.join()
     table.start()
     guest, peer = table.guests[1], table.peers[1]
-    if table.state.current_player() == 1:
+    while table.state.current_player() == 1:
         table.step()
     before = json.dumps(table.state.to_dict())
     # Out of turn.
     outs = table.room.on_message(peer, guest.move("6-6"), table.now)
     assert kinds(outs, peer) == ["refused"] and "not your turn" in json.loads(outs[0].text)["reason"]
-    table.step()  # the host moves; now it is the guest's turn
+    assert json.dumps(table.state.to_dict()) == before
+    while table.state.current_player() != 1:
+        table.step()  # the host moves (and draws); now it is the guest's turn
     before = json.dumps(table.state.to_dict())
     stale = protocol.encode("move", move=guest.legal_moves()[0], turn_number=0)
     outs = table.room.on_message(peer, stale, table.now)

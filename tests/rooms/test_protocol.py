@@ -104,7 +104,8 @@ def test_encode_picks_the_side_by_fields():
         ('{"t": "hello", "name": "a", "v": 1, "token": "short"}', "well formed"),
         ('{"t": "welcome", "seat": 1}', "unknown message kind"),  # a host kind from a guest
         ('{"t": "leave", "n": NaN}', "not JSON"),
-        ('{"t": "move", "move": "6-4", "turn_number": 1' + "0" * 30 + "}", "too large"),
+        ('{"t": "move", "move": "6-4", "turn_number": 1' + "0" * 30 + "}", "whole number"),
+        ('{"t": "move", "move": "6-4", "turn_number": 1' + "0" * 4000 + "}", "whole number"),
     ],
 )
 def test_guest_junk_is_refused_with_a_reason(text, reason):
@@ -120,6 +121,12 @@ def test_size_limits():
     assert parse(big, sender="host").kind == "view"
     with pytest.raises(ProtocolError, match="too long"):
         parse(big.replace("x" * 60000, "x" * 70000), sender="host")
+
+
+def test_a_number_too_long_for_python_is_refused():
+    text = '{"t": "view", "view": {"game": "g", "seat": 0, "turn_number": 0, "n": 1' + "0" * 5000 + "}}"
+    with pytest.raises(ProtocolError, match="not JSON"):
+        parse(text, sender="host")
 
 
 def test_deep_nesting_is_refused():
@@ -168,17 +175,12 @@ def test_tokens():
     assert parse(encode("hello", name="a", v=1, token=token), sender="guest")["token"] == token
 
 
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50),
-    lambda children: (
-        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
-    ),
-    max_leaves=8,
-)
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30)
+JSON = SCALARS | st.lists(SCALARS, max_size=4) | st.dictionaries(st.text(max_size=8), SCALARS, max_size=3)
 KINDS = sorted(set(protocol.GUEST_KINDS) | set(protocol.HOST_KINDS) | {"x"})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.text(max_size=300), st.sampled_from(["guest", "host"]))
 def test_random_text_never_crashes(text, sender):
     try:
@@ -187,7 +189,7 @@ def test_random_text_never_crashes(text, sender):
         pass
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.sampled_from(KINDS),
     st.dictionaries(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -36,9 +37,11 @@ __all__ = [
 NONCE_BYTES = 32
 
 
-def new_nonce() -> str:
-    """Return a fresh nonce from the system's randomness, as 64 hex characters."""
-    return secrets.token_hex(NONCE_BYTES)
+def new_nonce(rng: random.Random | None = None) -> str:
+    """Return a fresh nonce as 64 hex characters: the system's randomness (``rng`` only for tests)."""
+    if rng is None:
+        return secrets.token_hex(NONCE_BYTES)
+    return rng.getrandbits(NONCE_BYTES * 8).to_bytes(NONCE_BYTES, "big").hex()
 
 
 def _bytes(nonce: str) -> bytes:

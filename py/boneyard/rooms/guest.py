@@ -15,6 +15,7 @@ Event kinds: ``welcome``, ``lobby``, ``view``, ``refused``, ``chat``, ``react``,
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,8 +39,14 @@ class Event:
 class GuestRoom:
     """What a guest knows about its room (see the module)."""
 
-    def __init__(self, code: str, name: str, token: str | None = None) -> None:
-        """Start knowing only the room's ``code``, our ``name`` and the ``token`` kept from an earlier visit."""
+    def __init__(
+        self, code: str, name: str, token: str | None = None, *, nonce_rng: random.Random | None = None
+    ) -> None:
+        """Start knowing only the room's ``code``, our ``name`` and the ``token`` kept from an earlier visit.
+
+        Our nonce for the fair deal comes from the system's randomness (``nonce_rng`` only for tests).
+        """
+        self.nonce_rng = nonce_rng
         self.code = code
         self.name = name
         self.token = token
@@ -94,7 +101,7 @@ class GuestRoom:
         if kind == "view":
             return self._view(fields["view"])
         if kind == "commit_ask":
-            self.nonce = fairdeal.new_nonce()
+            self.nonce = fairdeal.new_nonce(self.nonce_rng)
             self.asked_commits = None
             self.first_view = None
             self.view_digests = {}

@@ -140,6 +140,7 @@ class HostRoom:
         open_bot_level: str | None = None,
         chat_limit: ChatLimit = ChatLimit(),
         react_limit: ChatLimit = ChatLimit(8, 10.0),
+        nonce_rng: random.Random | None = None,
     ) -> None:
         """Open a room for ``game`` (a registry id) in ``mode`` (its name, for the guests) with ``options``.
 
@@ -147,7 +148,8 @@ class HostRoom:
         ``"host"`` (exactly one), ``"open"``, ``"bot"`` or ``"bot:<level>"``. ``rng`` draws the code
         and tokens (the system's randomness when None). ``hold_s`` is how long a dropped guest's seat
         waits before the host is asked to decide; ``open_bot_after_s`` (None: never) gives an open seat
-        to a computer at ``open_bot_level`` after that long in the lobby.
+        to a computer at ``open_bot_level`` after that long in the lobby. The host's nonce for the fair
+        deal comes from the system's randomness (``nonce_rng`` is for reproducible tests only).
         """
         self.info = get_game(game)
         if self.info.realtime:
@@ -165,6 +167,7 @@ class HostRoom:
         self.open_bot_level = open_bot_level
         self.chat_limit = chat_limit
         self.react_limit = react_limit
+        self.nonce_rng = nonce_rng
         self.seats: list[_Seat] = self._seats_from(players)
         count = self.options.get("players", len(self.seats))
         if count != len(self.seats):
@@ -499,7 +502,7 @@ class HostRoom:
         self._deal_started = now
         self._deal_stalled_sent = False
         host = self.host_seat
-        self._nonces[host] = fairdeal.new_nonce()
+        self._nonces[host] = fairdeal.new_nonce(self.nonce_rng)
         self._commits[host] = fairdeal.commitment(self._nonces[host])
         outs = self._broadcast("commit_ask")
         return outs + self._deal_progress()

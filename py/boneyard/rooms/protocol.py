@@ -94,6 +94,8 @@ REACTION_KEYS: tuple[str, ...] = (*REACTIONS, *STICKERS)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
 # Characters that change how text is laid out without being visible: bidi overrides and isolates.
@@ -243,8 +245,25 @@ def _object(limit_depth: int) -> Check:
     return check
 
 
+def _text_depth(text: str, limit: int) -> int:
+    """Return the nesting depth of a JSON text's arrays and objects (at most ``limit + 1``), fast.
+
+    Strings are taken out, then everything but brackets, then the innermost pairs level by level.
+    """
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = 0
+    while brackets and depth <= limit:
+        shorter = brackets.replace("[]", "").replace("{}", "")
+        if len(shorter) == len(brackets):  # unbalanced: json.loads says what is wrong
+            break
+        brackets = shorter
+        depth += 1
+    return depth if not brackets else limit + 1
+
+
 def _view(value: Any, key: str) -> Any:
-    value = _object(MAX_DEPTH)(value, key)
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{key} must be an object")  # its depth is checked on the whole text
     for name, check in (("seat", _int(0, MAX_SEATS - 1)), ("turn_number", _int(0, MAX_TURN))):
         if name not in value:
             raise ProtocolError(f"{key} has no {name}")
@@ -349,12 +368,6 @@ def _reject_constant(name: str) -> Any:
     raise ProtocolError(f"not JSON: {name}")
 
 
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > 20:
-        raise ProtocolError("a number is too large")
-    return int(text)
-
-
 def _finite_float(text: str) -> float:
     if len(text) > 40:
         raise ProtocolError("a number is too long")
@@ -392,15 +405,17 @@ def parse(text: Any, *, sender: Sender = "guest") -> Message:
     if len(text) > limit:
         raise ProtocolError(f"the message is too long (at most {limit} characters)")
     try:
-        data = json.loads(
-            text, parse_constant=_reject_constant, parse_int=_bounded_int, parse_float=_finite_float
-        )
+        # Python refuses integers of more than 4300 digits by itself (ValueError: not JSON).
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except ProtocolError:
         raise
     except RecursionError:
         raise ProtocolError("the message is nested too deeply") from None
     except (ValueError, TypeError):
         raise ProtocolError("the message is not JSON") from None
+    # Only on valid JSON: its strings are whole, so taking them out is one linear pass.
+    if _text_depth(text, MAX_DEPTH + 1) > MAX_DEPTH + 1:
+        raise ProtocolError("the message is nested too deeply")
     try:
         return _check_message(data, sender)
     except ProtocolError:
@@ -417,7 +432,8 @@ def _fits(schema: tuple[dict[str, Check], dict[str, Check]], fields: Mapping[str
 
 
 def encode(kind: str, /, *, sender: Sender | None = None, **fields: Any) -> str:
-    """Return the text of a message of ``kind`` with ``fields``, checked by the schema.
+    """Return the text of a message of ``kind`` with ``fields``, checked by the schema (chat text and
+    names cleaned as ``parse`` would clean them).
 
     ``sender`` says whose schema applies; by default the host's for a kind only the host sends, the
     guest's for one only guests send, and for ``chat`` and ``react`` (both send them) the one whose
@@ -430,8 +446,15 @@ def encode(kind: str, /, *, sender: Sender | None = None, **fields: Any) -> str:
         if not sides:
             raise ProtocolError(f"unknown message kind {kind!r}")
         sender = sides[0]
-    text = json.dumps({"t": kind, **fields}, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    parse(text, sender=sender)
+    data = {"t": kind, **fields}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if len(text) > _LIMITS[sender]:
+        raise ProtocolError(f"the message is too long (at most {_LIMITS[sender]} characters)")
+    if _text_depth(text, MAX_DEPTH + 1) > MAX_DEPTH + 1:
+        raise ProtocolError("the message is nested too deeply")
+    checked = _check_message(data, sender)
+    if checked.fields != fields:  # text fields were cleaned: send the clean form
+        text = json.dumps({"t": kind, **checked.fields}, ensure_ascii=False, separators=(",", ":"))
     return text
 
 

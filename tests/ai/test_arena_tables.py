@@ -70,3 +70,39 @@ def test_progress_file_holds_the_tally(tmp_path):
         == 0
     )
     assert json.loads(path.read_text())["games"] == 6
+
+
+def test_partnership_seatings_keep_partners_opposite():
+    seatings = arena.cyclic_seatings(["hard", "easy", "medium", "easy"], teams=True)
+    assert seatings == [("hard", "easy", "medium", "easy")]  # the other side's order is the same
+    seatings = arena.cyclic_seatings(["hard", "medium", "easy", "easy"], teams=True)
+    assert seatings == [("hard", "medium", "easy", "easy"), ("hard", "easy", "easy", "medium")]
+    for order in seatings:
+        assert {order[0], order[2]} == {"hard", "easy"}  # hard's partner is still easy
+    assert arena.side_names(["hard", "medium", "hard", "medium"], GAMES["dominoes"].levels) == (
+        "hard+hard",
+        "medium+medium",
+    )
+    assert arena.side_names(["easy", "medium", "hard", "medium"], GAMES["dominoes"].levels) == (
+        "hard+easy",
+        "medium+medium",
+    )
+    assert arena.side_names(["hard", "easy", "easy", "hard"], GAMES["dominoes"].levels)[1] == "hard+easy (2)"
+
+
+def test_partnership_arena_reports_a_row_a_side(capsys):
+    args = ["--game", "dominoes", "--seats", "hard,easy,hard,easy", "--games", "24", "--json"]
+    args += ["--option", "teams=true", "--option", "scoring=fives"]
+    assert arena.main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    sides = data["sides"]
+    assert set(sides) == {"hard+hard", "easy+easy"}
+    assert sides["hard+hard"]["games"] == sides["easy+easy"]["games"] == 24  # a game once, not a seat
+    # A side wins exactly when its partners do (the level rows count each partner).
+    assert sides["hard+hard"]["wins"] * 2 == data["levels"]["hard"]["wins"]
+    assert sides["hard+hard"]["wins"] + sides["easy+easy"]["wins"] + sides["easy+easy"]["draws"] == 24
+    assert "sides" not in arena.run_arena("dominoes", ["hard", "easy"], 4, seed=1).to_json()
+    text = arena._format(
+        arena.run_arena("dominoes", ["hard", "easy"] * 2, 4, seed=1, options={"teams": True})
+    )
+    assert "hard+hard" in text and "easy+easy" in text

@@ -316,3 +316,38 @@ def test_guest_ignores_bad_host_texts():
     assert [e.kind for e in events] == ["dealing", "send"]
     assert [e.kind for e in guest.on_message(protocol.encode("reveal_ask", commits=["ab" * 32]))] == ["cheat"]
     assert guest.check_deal() == (False, "the host has not sent the deal yet")
+
+
+def test_a_second_game_in_the_same_room():
+    table = Table("triangles", {"players": 3}, [1, 2], seed=13)
+    table.join()
+    table.start()
+    table.play_out()
+    assert table.room.phase == "over" and table.room.start_ok()
+    first_seed = table.room.seed
+    # Guest 2 leaves between games; a newcomer takes the seat; the next game deals afresh.
+    outs = table.room.on_message(table.peers[2], table.guests[2].leave(), table.now)
+    assert table.room.lobby()[2]["kind"] == "open" and not table.room.start_ok()
+    table.deliver(outs)
+    newcomer = GuestRoom(table.room.code, "Newcomer", nonce_rng=random.Random(77))
+    table.guests[2], table.peers[2] = newcomer, "peer-new"
+    table.deliver(table.room.on_message("peer-new", newcomer.hello(), table.now))
+    assert newcomer.seat == 2 and newcomer.view is None  # nothing of the last game
+    table.moves = []
+    table.deliver(table.room.start(table.now))
+    assert table.room.seed != first_seed and table.guests[1].first_view == table.state.view(1)
+    table.play_out()
+    for seat in (1, 2):
+        ok, reason = table.guests[seat].check_deal()
+        assert ok, reason
+
+
+def test_a_bot_for_a_guest_who_never_commits_restarts_the_deal():
+    room = HostRoom("dominoes", None, {"players": 3}, "Ana", 3, random.Random(4))
+    for peer in ("p1", "p2"):
+        room.on_message(peer, GuestRoom(room.code, peer).hello(), 0.0)
+    room.start(0.0)
+    room.on_message("p1", protocol.encode("commit", hash="ab" * 32), 1.0)
+    room.on_close("p2", 2.0)
+    outs = room.set_seat(2, "bot", "easy", now=30.0)
+    assert kinds(outs, "p1").count("commit_ask") == 1 and room.waiting_for() == [1]

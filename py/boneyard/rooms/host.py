@@ -241,9 +241,14 @@ class HostRoom:
         """Return the peer id of the guest connected at ``seat``, or None."""
         return self.seats[seat].peer if 0 <= seat < len(self.seats) else None
 
+    @property
+    def seating(self) -> bool:
+        """Tell whether seats may change hands: in the lobby, or between games (after one ended)."""
+        return self.phase in (LOBBY, OVER)
+
     def start_ok(self) -> bool:
-        """Tell whether the game can start: in the lobby, no open seat, every guest connected."""
-        return self.phase == LOBBY and all(s.kind != "open" and s.status == "connected" for s in self.seats)
+        """Tell whether a game can start: in the lobby (or after a game), no open seat, every guest connected."""
+        return self.seating and all(s.kind != "open" and s.status == "connected" for s in self.seats)
 
     def lobby(self) -> list[dict[str, Any]]:
         """Return the seats as the lobby message shows them."""
@@ -353,6 +358,7 @@ class HostRoom:
                 self._send(known.peer, "removed", drop=True, reason="the host removed you from this room")
             ]
         seat = next((s for s in self.seats if token is not None and s.token == token), None)
+        returning = seat is not None
         outs: list[Out] = []
         if seat is not None:  # a guest coming back (or opening a second page): the seat is theirs
             if seat.peer is not None and seat.peer != known.peer:
@@ -366,7 +372,7 @@ class HostRoom:
                 outs.append(Out(None, note="returned", data={"seat": seat.seat, "name": seat.name}))
             seat.name = message["name"]
         else:
-            if self.phase != LOBBY:
+            if not self.seating:
                 return [self._send(known.peer, "error", drop=True, reason="the game has already started")]
             seat = next((s for s in self.seats if s.kind == "open"), None)
             if seat is None:
@@ -400,7 +406,7 @@ class HostRoom:
         outs += self._lobby_outs()
         if self.phase == DEALING:
             outs += self._begin_deal(now)
-        elif self.phase in (PLAYING, OVER) and self.state is not None:
+        elif returning and self.phase in (PLAYING, OVER) and self.state is not None:
             outs += self.views(self.state)
             if self.phase == OVER and self.seed is not None:
                 outs += self._deal_proof_to(known.peer)
@@ -415,7 +421,7 @@ class HostRoom:
         if kind not in ("open", "bot"):
             raise RoomError(f"a seat can be made open or bot, not {kind!r}")
         outs: list[Out] = []
-        if self.phase != LOBBY:
+        if not self.seating:
             if kind != "bot":
                 raise RoomError("during the game a seat can only go to a computer")
             if target.kind == "guest" and target.peer is not None:
@@ -426,7 +432,10 @@ class HostRoom:
             target.level = self._level(level)
             target.away_since = None
             outs += self._broadcast("seat", seat=seat, status="connected")
-            return outs + self._lobby_outs()
+            outs += self._lobby_outs()
+            if self.phase == DEALING:  # one fewer taking part: the round starts again
+                outs += self._begin_deal(self._deal_clock(now))
+            return outs
         if target.kind == "guest":
             outs += self._evict(target, "the host gave your seat to someone else")
         target.kind = kind
@@ -446,7 +455,7 @@ class HostRoom:
         if target.token is not None:
             self.banned.add(target.token)
         target.token = None
-        if self.phase == LOBBY:
+        if self.seating:
             target.kind, target.name, target.open_since = "open", None, now
         else:
             target.kind = "bot"
@@ -454,7 +463,7 @@ class HostRoom:
             target.away_since = None
         outs += self._lobby_outs()
         if self.phase == DEALING:
-            outs += self._begin_deal(now or 0.0)
+            outs += self._begin_deal(self._deal_clock(now))
         return outs
 
     def wait(self, seat: int, now: float) -> list[Out]:
@@ -493,6 +502,12 @@ class HostRoom:
             raise RoomError("every seat must be filled and every guest connected")
         self.phase = DEALING
         return self._begin_deal(now) + self._lobby_outs()
+
+    def _deal_clock(self, now: float | None) -> float:
+        """Return ``now``, or when the deal began when the caller gave no time."""
+        if now is not None:
+            return now
+        return self._deal_started if self._deal_started is not None else 0.0
 
     def _begin_deal(self, now: float) -> list[Out]:
         """(Re)start the commit round: everyone draws afresh."""
@@ -662,7 +677,7 @@ class HostRoom:
         return self._broadcast("react", seat=self.host_seat, key=key)
 
     def _leave(self, known: _Peer, seat: _Seat, message: Message, now: float) -> list[Out]:
-        if self.phase == LOBBY:
+        if self.seating:
             outs = self._evict(seat, "you left the room")
             seat.kind, seat.name, seat.token, seat.open_since = "open", None, None, now
             return outs + self._lobby_outs()
@@ -682,13 +697,13 @@ class HostRoom:
                 if s.away_since is None:
                     s.away_since = now
                 elif now - s.away_since >= self.hold_s:
-                    if self.phase == LOBBY:
+                    if self.seating:
                         s.kind, s.name, s.token, s.away_since, s.open_since = "open", None, None, None, now
                         changed = True
                     elif not s.decide_sent:
                         s.decide_sent = True
                         outs.append(Out(None, note="decide", data={"seat": s.seat, "name": s.name}))
-            elif s.kind == "open" and self.phase == LOBBY and self.open_bot_after_s is not None:
+            elif s.kind == "open" and self.seating and self.open_bot_after_s is not None:
                 if s.open_since is None:
                     s.open_since = now
                 elif now - s.open_since >= self.open_bot_after_s:

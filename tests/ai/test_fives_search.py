@@ -73,3 +73,23 @@ def test_the_race_is_counted_in_all_fives_points():
     """Twenty points behind is a closer race in All Fives (a hand is worth more) than in the line game."""
     assert match_chance(100, 80, 2.5) > match_chance(100, 80)
     assert match_chance(0, 10, 2.5) == 1.0 and match_chance(10, 0, 2.5) == 0.0
+
+
+def test_an_all_fives_hint_says_what_the_lay_scores():
+    from boneyard import ai
+
+    texts = []
+    for seed in range(12):
+        state = new_state(seed=seed, players=2, scoring="fives")
+        rng = random.Random(seed)
+        while not state.is_over() and len(texts) < 6:
+            view = state.view(state.current_player())
+            if len(view["legal_moves"]) > 1 and state.current_player() == 0:
+                hint = ai.hint("dominoes", view, rng)
+                assert hint.move in view["legal_moves"] and hint.reason
+                if "points for you" in hint.reason:
+                    texts.append(hint.reason)
+            state.play(easy_bot(view, rng))
+        if len(texts) >= 2:
+            break
+    assert texts and all("makes the count" in t for t in texts)

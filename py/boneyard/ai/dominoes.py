@@ -363,7 +363,15 @@ class DominoesFeatures:
         )
         ends = view["open_ends"]
         high, low = move.tile
-        if ends is None:
+        after: tuple[int, ...]
+        if view.get("layout") is not None:  # All Fives: the count first, then every open arm
+            laid = Layout.of_view(dict(view)).lay(move.tile, ARMS[move.end])
+            count = laid.count()
+            if count and count % 5 == 0:
+                side = "your side" if view.get("partner") is not None else "you"
+                return f"{text} makes the count {count}: {count} points for {side}.{odds}"
+            after = tuple(n for n in laid.ends if n >= 0)
+        elif ends is None:
             after = (high, low)
         elif move.end == "L":
             after = (low if high == ends[0] else high, ends[1])
@@ -372,7 +380,10 @@ class DominoesFeatures:
         void = rival_voids(dict(view))[nxt]
         shown = sorted(set(after))
         lacking = [n for n in shown if n in void]
-        where = f"{after[0]} and {after[1]}" if after[0] != after[1] else f"{after[0]} at both ends"
+        if len(after) > 2:
+            where = ", ".join(str(n) for n in after[:-1]) + f" and {after[-1]} open"
+        else:
+            where = f"{after[0]} and {after[1]}" if after[0] != after[1] else f"{after[0]} at both ends"
         if lacking and len(lacking) == len(shown):
             numbers = " or ".join(str(n) for n in lacking)
             return (

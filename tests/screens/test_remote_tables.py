@@ -306,3 +306,84 @@ def test_heptalion_offers_every_level_of_its_bots_expert_included():
     page = table.render()
     assert "Expert" in page and "(Expert)" not in re.sub(r"<[^>]+>", "", page).split("Computer")[0]
     info.bot("expert")  # the level the seat names exists
+
+
+def click_a_move(table: Table, game_id: str, rng: random.Random) -> None:
+    """Make one legal move on a guest's table by clicks, as a player would."""
+    view = table.session.state.view(table.session.viewer())
+    legal = view["legal_moves"]
+    lays = [m for m in legal if "@" in m]
+    if not lays:
+        table.act(legal[0])  # draw or pass
+        return
+    text = lays[rng.randrange(len(lays))]
+    if game_id == "triangles":
+        tile, _, rest = text.partition("@")
+        cell, _, rot = rest.partition("r")
+        table.act("select", tile)
+        table.act("cell", cell)
+        for _ in range(3):  # a spot that takes several rotations: turn it to the one chosen, then place
+            pending = table.ui.get("pending")
+            if not pending or table.session.pending is not None:  # type: ignore[attr-defined]
+                break
+            if int(pending[2]) == int(rot):
+                table.act("confirm")
+                break
+            table.act("rotate")
+    else:
+        tile, _, rest = text.partition("@")
+        first, second = rest.split(",")
+        table.act("tile", tile)
+        table.act("space", first)
+        if table.session.pending is None:  # type: ignore[attr-defined]
+            table.act("space", second)
+        if table.session.pending is None:  # type: ignore[attr-defined]
+            table.act("confirm")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [
+        ("triangles", {"players": 2}),
+        ("heptalion", {"players": 2, "hidden": True, "board": "original", "start": 0}),
+    ],
+)
+def test_a_guest_plays_a_whole_game_by_clicks_and_the_host_plays_what_it_sends(
+    game_id: str, options: dict[str, Any]
+):
+    state = GAMES[game_id].new_state(seed=21, **options)
+    guest = RemoteSession.join(game_id, 0, seats_for(0, 2), "m", "M", options, state.view(0))
+    table = Table(game_id, guest)
+    sent: list[str] = []
+
+    def play(move: Any) -> bool:
+        try:
+            guest.play(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    table.ctx = lambda: TableContext(  # type: ignore[method-assign]
+        session=guest,
+        settings=table.settings,
+        ui=table.ui,
+        animations=False,
+        play=play,
+        announce=lambda text: None,
+        rerender=lambda: None,
+    )
+    rng = random.Random(21)
+    while not state.is_over():
+        if state.current_player() == 0:
+            table.render()
+            click_a_move(table, game_id, rng)
+            text = guest.take_pending()
+            assert text is not None, "the clicks made no move"
+            sent.append(text)
+            state.play(text)  # the host plays it through the engine: it must be legal
+        else:
+            legal = state.legal_moves()
+            state.play(legal[rng.randrange(len(legal))])
+        guest.receive(state.view(0))
+    assert len(sent) >= 3 and guest.state.is_over()
+    assert "kit-results" in table.render()

@@ -8,7 +8,18 @@
 - ``hard``: as medium, and it remembers which numbers each rival could not match (drew or passed on),
   from the public history, and prefers plays that leave those numbers on the ends, above all against
   the next player. It also counts the tiles of each number already seen (line and own hand), keeps a
-  spread of numbers in its own hand, and keeps a tile that fits the ends it leaves.
+  spread of numbers in its own hand, and keeps a tile that fits the ends it leaves. With a partner
+  (``teams``) a lay that leaves the partner unable to follow counts against it instead.
+
+All Fives (``scoring="fives"``; ``Layout`` reads the spinner's arms and the count from the view):
+
+- ``medium`` takes the biggest score the count gives now, then doubles and heavy tiles, keeping a tile
+  that follows.
+- ``hard`` also weighs what the next player is expected to score in reply on the layout it leaves (from
+  the unseen tiles, without the numbers it is known to lack), leaves numbers it lacks on the arms (the
+  voids read from passes and draws over every open arm), and keeps a score of its own for later; with a
+  partner it avoids leaving only numbers the partner lacks and keeps open the numbers the partner showed
+  (``partner_signals``: what it laid this hand and never passed on).
 """
 
 from __future__ import annotations

@@ -351,3 +351,24 @@ def test_a_bot_for_a_guest_who_never_commits_restarts_the_deal():
     room.on_close("p2", 2.0)
     outs = room.set_seat(2, "bot", "easy", now=30.0)
     assert kinds(outs, "p1").count("commit_ask") == 1 and room.waiting_for() == [1]
+
+
+def test_a_guest_counts_deals_begun_again_after_its_reveal():
+    room = HostRoom("dominoes", None, {"players": 3}, "Ana", 3, random.Random(5))
+    guests = {p: GuestRoom(room.code, p) for p in ("p1", "p2")}
+
+    def send(outs):
+        for out in outs:
+            if out.peer and out.text:
+                for event in guests[out.peer].on_message(out.text):
+                    if event.kind == "send":
+                        send(room.on_message(out.peer, event.data["text"], 1.0))
+
+    for peer, guest in guests.items():
+        send(room.on_message(peer, guest.hello(), 0.0))
+    room.start(0.0)
+    send(room._broadcast("commit_ask"))  # what start sent, delivered now
+    assert room.phase == "playing" and guests["p1"].redeals == 0
+    room.phase = "dealing"  # a host that throws the seed away and deals again
+    send(room._begin_deal(2.0))
+    assert guests["p1"].redeals == 1

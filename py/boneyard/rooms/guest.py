@@ -8,7 +8,8 @@ the host's deal proof. ``check_deal()`` replays the game from that proof. It ans
 round by itself: an ``Event`` of kind ``"send"`` carries a text (``data["text"]``) for the UI to send.
 
 Event kinds: ``welcome``, ``lobby``, ``view``, ``refused``, ``chat``, ``react``, ``seat``, ``dealing``
-(the deal round began), ``deal`` (the proof arrived), ``host_left``, ``removed``, ``error``, ``bad``
+(the deal round began; ``redeals`` counts rounds begun again after this guest had revealed, which
+an honest host does only when someone dropped out), ``deal`` (the proof arrived), ``host_left``, ``removed``, ``error``, ``bad``
 (a host text outside the schema, ignored), ``cheat`` (the host left this guest's commitment out),
 ``send``. The builders (``hello``, ``move``, ``chat``, ``react``, ``leave``) return texts to send.
 """
@@ -69,6 +70,7 @@ class GuestRoom:
         self.first_view: dict[str, Any] | None = None
         self.view_digests: dict[int, str] = {}
         self.proof: dict[str, Any] | None = None
+        self.redeals = 0  # deal rounds begun again after this guest revealed (a host trying seeds?)
 
     # -- what the host sends --------------------------------------------------------------------------
 
@@ -101,13 +103,15 @@ class GuestRoom:
         if kind == "view":
             return self._view(fields["view"])
         if kind == "commit_ask":
+            if self.asked_commits is not None and self.first_view is None:
+                self.redeals += 1  # the host began again after we had revealed and before any deal
             self.nonce = fairdeal.new_nonce(self.nonce_rng)
             self.asked_commits = None
             self.first_view = None
             self.view_digests = {}
             self.proof = None
             reply = encode("commit", sender="guest", hash=fairdeal.commitment(self.nonce))
-            return [Event("dealing"), Event("send", {"text": reply})]
+            return [Event("dealing", {"redeals": self.redeals}), Event("send", {"text": reply})]
         if kind == "reveal_ask":
             commits = fields["commits"]
             if self.nonce is None:

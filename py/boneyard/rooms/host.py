@@ -16,7 +16,8 @@ transport reports (``on_open``, ``on_message``, ``on_close``, with the time as a
 - ``decide``: a guest has been away for ``hold_s`` during the game: wait (``wait(seat, now)``) or give
   the seat to a computer (``set_seat(seat, "bot", level)``);
 - ``returned``: a guest came back to a seat a computer was keeping; stop that bot;
-- ``open_to_bot``: an open seat went to a computer after ``open_bot_after_s``.
+- ``open_to_bot``: an open seat went to a computer after ``open_bot_after_s``;
+- ``error``: a view could not be sent to ``seat`` (``reason``; a bug, never a guest's doing).
 
 Guests are known by their token (given in ``welcome``, sent back in ``hello``): a guest that reloads
 gets its seat back. A message from a peer that has not said hello gets nothing but ``error``; a message
@@ -611,7 +612,11 @@ class HostRoom:
             known = self._peers.get(s.peer)
             if known is None:
                 continue
-            text = encode("view", sender="host", view=state.view(s.seat))
+            try:
+                text = encode("view", sender="host", view=state.view(s.seat))
+            except ProtocolError as exc:  # a view the schema refuses (e.g. too long): say so, never crash
+                outs.append(Out(None, note="error", data={"seat": s.seat, "reason": exc.reason}))
+                continue
             if text != known.last_view:
                 known.last_view = text
                 outs.append(Out(s.peer, text))

@@ -372,3 +372,11 @@ def test_a_guest_counts_deals_begun_again_after_its_reveal():
     room.phase = "dealing"  # a host that throws the seed away and deals again
     send(room._begin_deal(2.0))
     assert guests["p1"].redeals == 1
+
+
+def test_names_that_would_not_fit_are_cut():
+    room = HostRoom("dominoes", None, {"players": 2}, "A very long host name indeed, far too long", 2)
+    assert room.host_name == "A very long host name in"
+    guest = GuestRoom(room.code, "   ")
+    outs = room.on_message("p1", guest.hello(), 0.0)
+    assert kinds(outs, "p1")[0] == "welcome" and room.lobby()[1]["name"] == "Guest"

@@ -254,3 +254,11 @@ def test_non_text_input():
     for thing in [None, b"{}", 5, ["t"]]:
         with pytest.raises(ProtocolError):
             parse(thing, sender="guest")
+
+
+def test_safe_name():
+    assert protocol.safe_name("  Ana\u202e ", "Guest") == "Ana"
+    assert protocol.safe_name("", "Guest") == "Guest"
+    assert protocol.safe_name("\x00\x01", "Host") == "Host"
+    assert protocol.safe_name("x" * 100, "Guest") == "x" * protocol.MAX_NAME
+    assert protocol.safe_name(None, "Guest") == "None"

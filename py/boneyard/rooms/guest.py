@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import fairdeal
-from .protocol import VERSION, ProtocolError, encode, parse
+from .protocol import VERSION, ProtocolError, encode, parse, safe_name
 
 __all__ = ["Event", "GuestRoom"]
 
@@ -194,7 +194,7 @@ class GuestRoom:
         """Return the hello text (with the kept token, so a returning guest gets its seat back)."""
         if name is not None:
             self.name = name
-        fields: dict[str, Any] = {"name": self.name, "v": VERSION}
+        fields: dict[str, Any] = {"name": safe_name(self.name, "Guest"), "v": VERSION}
         if self.token is not None:
             fields["token"] = self.token
         return encode("hello", sender="guest", **fields)

@@ -40,7 +40,6 @@ from ..games import get_game
 from . import fairdeal
 from .protocol import (
     MAX_CHAT,
-    MAX_NAME,
     MAX_SEATS,
     VERSION,
     Message,
@@ -51,6 +50,7 @@ from .protocol import (
     new_token,
     normalize_code,
     parse,
+    safe_name,
 )
 
 __all__ = ["ChatLimit", "HostRoom", "Out", "RoomError"]
@@ -158,7 +158,7 @@ class HostRoom:
         self.game = game
         self.mode = mode
         self.options = dict(options)
-        self.host_name = clean_text(host_name, MAX_NAME, "name") if host_name.strip() else "Host"
+        self.host_name = safe_name(host_name, "Host")
         self.rng = rng
         self.code = normalize_code(code) if code is not None else new_code(rng)
         self.play = play

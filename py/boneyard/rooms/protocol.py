@@ -52,6 +52,7 @@ __all__ = [
     "new_token",
     "normalize_code",
     "parse",
+    "safe_name",
 ]
 
 Sender = Literal["guest", "host"]
@@ -155,6 +156,15 @@ def clean_text(text: str, limit: int, what: str = "text") -> str:
     if len(cleaned) > limit:
         raise ProtocolError(f"{what} is too long (at most {limit} characters)")
     return cleaned
+
+
+def safe_name(name: Any, fallback: str) -> str:
+    """Return ``name`` cleaned and cut to ``MAX_NAME`` characters, or ``fallback`` when nothing is left."""
+    try:
+        cleaned = clean_text(str(name)[: MAX_NAME * 8], MAX_NAME * 8, "name")
+    except ProtocolError:
+        return fallback
+    return cleaned[:MAX_NAME].rstrip() or fallback
 
 
 # -- field checks: each returns the value (cleaned) or raises ProtocolError ---------------------------

@@ -15,7 +15,18 @@ from ..html import Markup, h, join
 from ..screen import Mode, Screen, TableContext
 from ..screens import LEVEL_LABELS, field, select
 from .domino_svg import _n, standalone_tile, tile_svg
-from .dominoes_layout import bounds, end_markers, end_markers_as_tiles, layout_line, reach_for_width
+from .dominoes_layout import (
+    PlacedTile,
+    arm_chains,
+    arm_marker,
+    bounds,
+    end_markers,
+    end_markers_as_tiles,
+    layout_fives,
+    layout_line,
+    marker_boxes,
+    reach_for_width,
+)
 
 NAMED_MODES = [
     ("match-2-100", "2 players, to 100"),
@@ -24,7 +35,9 @@ NAMED_MODES = [
     ("match-3-100", "3 players, to 100"),
     ("match-4-100", "4 players, to 100"),
 ]
-END_NAMES = {"L": "left", "R": "right"}
+END_NAMES = {"L": "left", "R": "right", "N": "top", "S": "bottom"}
+FIVES_TARGET = 150
+FIVES_TARGETS = (100, 150, 250)
 
 
 def tile_text(tile: list[int] | tuple[int, int]) -> str:
@@ -34,6 +47,69 @@ def tile_text(tile: list[int] | tuple[int, int]) -> str:
 
 
 plural = kit.plural
+ARMS = ("L", "R", "N", "S")
+POP_MS = {"relaxed": 1800, "normal": 1200, "fast": 700}  # how long a scoring lay's "+15" shows
+
+
+def is_fives(view: dict[str, Any]) -> bool:
+    """Tell whether the view is of an All Fives game (a spinner, the count scored)."""
+    return view.get("options", {}).get("scoring") == "fives"
+
+
+def has_spinner(view: dict[str, Any]) -> bool:
+    """Tell whether an All Fives layout has its spinner yet (then it is drawn as a cross)."""
+    layout = view.get("layout")
+    return bool(layout) and layout.get("spinner") is not None and bool(view["line"])
+
+
+def open_numbers(view: dict[str, Any]) -> list[int]:
+    """Return the numbers the open ends show (every arm's in All Fives), each once, in arm order."""
+    layout = view.get("layout")
+    if layout:
+        values = [layout["ends"][a] for a in ARMS if layout["ends"].get(a) is not None]
+    else:
+        values = list(view["open_ends"] or [])
+    out: list[int] = []
+    for value in values:
+        if value not in out:
+            out.append(value)
+    return out
+
+
+def or_list(values: list[Any]) -> str:
+    """Return "5", "5 or 3", "5, 3 or 6"."""
+    words = [str(v) for v in values]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def layout_count(line: list[Any], spinner: int | None, north: list[Any], south: list[Any]) -> int:
+    """Return the count of an All Fives layout as DESIGN defines it (the engine's ``FivesTable.count``).
+
+    Tiles are {"tile": [a, b], "double": bool} as views give them: ``line`` left to right, ``north``
+    and ``south`` outward, each as [inner, outer].
+    """
+    if not line:
+        return 0
+    if spinner is None:
+        return line[0]["tile"][0] + line[-1]["tile"][1]
+    v = line[spinner]["tile"][0]
+    total = 0
+    sides = 0
+    if spinner > 0:
+        a, b = line[0]["tile"]
+        total += a + b if a == b else a
+        sides += 1
+    if spinner < len(line) - 1:
+        a, b = line[-1]["tile"]
+        total += a + b if a == b else b
+        sides += 1
+    if sides < 2:
+        return total + 2 * v
+    for arm in (north, south):
+        if arm:
+            a, b = arm[-1]["tile"]
+            total += a + b if a == b else b
+    return total
 
 
 class DominoesScreen(Screen):
@@ -64,28 +140,82 @@ class DominoesScreen(Screen):
                     "A points match: going out scores the pips left in the others' hands.",
                 )
             )
+        modes.append(
+            Mode(
+                "fives",
+                "All Fives (Muggins)",
+                {"scoring": "fives", "draw": True, "target": FIVES_TARGET},
+                None,
+                "A spinner and four arms: whenever the ends add up to a multiple of five, you score them.",
+            )
+        )
         modes.append(Mode("custom", "Custom", {}, None, "Choose the game, the target and the hand size."))
         return modes
 
-    def custom_fields(self, form: dict[str, Any]) -> Markup:
-        """Return the Custom mode's extra fields."""
-        if form.get("mode") != "custom":
+    @staticmethod
+    def _game_field(form: dict[str, Any]) -> Markup:
+        return field(
+            "Game",
+            select(
+                "setup-draw",
+                "draw",
+                [
+                    ("draw", "Draw game (draw from the boneyard)"),
+                    ("block", "Block game (no drawing: pass)"),
+                ],
+                form.get("draw", "draw"),
+            ),
+            fid="setup-draw",
+        )
+
+    def _teams_field(self, form: dict[str, Any]) -> Markup:
+        """Return the Partners choice, offered whenever four play."""
+        if self.mode_from_form(form)[1] != 4:
             return Markup("")
+        computer = form.get("opponents", "computer") == "computer"
+        return field(
+            "Seating",
+            select(
+                "setup-teams",
+                "teams",
+                [("no", "Every player for themselves"), ("yes", "Partners (2 against 2)")],
+                "yes" if form.get("teams") == "yes" else "no",
+            ),
+            (
+                "Partners sit opposite: your partner is Computer 2; choose its level below."
+                if computer
+                else "Partners sit opposite: Players 1 and 3 against Players 2 and 4."
+            )
+            if form.get("teams") == "yes"
+            else "Partners sit opposite and score together.",
+            "setup-teams",
+        )
+
+    def custom_fields(self, form: dict[str, Any]) -> Markup:
+        """Return the extra fields of All Fives and Custom, and Partners whenever four play."""
+        mode = form.get("mode")
+        if mode == "fives":
+            return join(
+                [
+                    self._game_field(form),
+                    field(
+                        "Play to",
+                        select(
+                            "setup-fives-target",
+                            "fives_target",
+                            [(str(t), f"{t} points") for t in FIVES_TARGETS],
+                            str(self._fives_target(form)),
+                        ),
+                        fid="setup-fives-target",
+                    ),
+                    self._teams_field(form),
+                ]
+            )
+        if mode != "custom":
+            return self._teams_field(form)
         return join(
             [
-                field(
-                    "Game",
-                    select(
-                        "setup-draw",
-                        "draw",
-                        [
-                            ("draw", "Draw game (draw from the boneyard)"),
-                            ("block", "Block game (no drawing: pass)"),
-                        ],
-                        form.get("draw", "draw"),
-                    ),
-                    fid="setup-draw",
-                ),
+                self._game_field(form),
                 field(
                     "Play to",
                     select(
@@ -108,11 +238,35 @@ class DominoesScreen(Screen):
                     "Four players with 7 each deal the whole set.",
                     "setup-hand",
                 ),
+                self._teams_field(form),
             ]
         )
 
+    @staticmethod
+    def _fives_target(form: dict[str, Any]) -> int:
+        try:
+            target = int(form.get("fives_target", FIVES_TARGET))
+        except (TypeError, ValueError):
+            return FIVES_TARGET
+        return target if target in FIVES_TARGETS else FIVES_TARGET
+
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
-        """Return the chosen mode (with its stats key and label) and the number of players."""
+        """Return the chosen mode (with its stats key and label) and the number of players.
+
+        Four players may play as partners in every mode: the key then says so ("fives-teams-4",
+        "match-4-100-teams"), so a partnership's stats are kept apart.
+        """
+        mode, players = self._mode_from_form(form)
+        if players != 4 or form.get("teams") != "yes":
+            return mode, players
+        if mode.options.get("scoring") == "fives":
+            key = mode.key.replace("fives-4", "fives-teams-4", 1)
+            label = mode.label.replace("4 players", "partners, 2 against 2", 1)
+        else:
+            key, label = mode.key + "-teams", mode.label + ", partners 2 against 2"
+        return Mode(key, label, {**mode.options, "teams": True}, mode.players, mode.note), players
+
+    def _mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
         modes = {m.key: m for m in self.modes()}
         mode = modes.get(str(form.get("mode", "classic")), modes["classic"])
         if mode.players is not None:
@@ -121,6 +275,18 @@ class DominoesScreen(Screen):
             players = min(4, max(2, int(form.get("players", 2))))
         except (TypeError, ValueError):
             players = 2
+        if mode.key == "fives":
+            target = self._fives_target(form)
+            draw = form.get("draw", "draw") != "block"
+            key = (
+                f"fives-{players}"
+                + ("" if target == FIVES_TARGET else f"-{target}")
+                + ("" if draw else "-block")
+            )
+            label = f"All Fives, {players} players, to {target}" + ("" if draw else ", block game")
+            return Mode(
+                key, label, {"scoring": "fives", "draw": draw, "target": target}, None, mode.note
+            ), players
         if mode.key == "classic":
             return Mode(
                 f"classic-{players}", f"Classic, {players} players", mode.options, None, mode.note
@@ -190,7 +356,7 @@ class DominoesScreen(Screen):
         face_up: list[list[list[int]]] | None = None
         if view["over"] or pending:
             line_view = self.finished_line(ctx, view) if pending else view
-            if results and (ctx.ui.get("kit_face_up") or True):
+            if results and not self.ended_mid_hand(view):
                 face_up = results[-1]["hands"]
         else:
             line_view = view
@@ -288,6 +454,11 @@ class DominoesScreen(Screen):
         line: list[dict[str, Any]] = []
         history: list[dict[str, Any]] = []
         trial = session.state.clone()
+        if is_fives(view) and trial.can_undo():
+            kept = self.finished_fives(trial, session.moves[-1] if session.moves else "", hand)
+            session.extra["finished"] = kept
+            ctx.save()
+            return kept
         if trial.can_undo():
             trial.undo()
             before = trial.view(0)
@@ -318,6 +489,72 @@ class DominoesScreen(Screen):
         session.extra["finished"] = kept
         ctx.save()
         return kept
+
+    @staticmethod
+    def finished_fives(trial: Any, move: str, hand: int) -> dict[str, Any]:
+        """Return the layout and history of an All Fives hand that just ended (``trial``: a copy of the
+        state, whose last move ended the hand), laying that move again by hand on the layout before it."""
+        trial.undo()
+        before = trial.view(0)
+        seat = trial.current_player()
+        line = [dict(t) for t in before["line"]]
+        layout = before["layout"] or {"spinner": None, "north": [], "south": []}
+        spinner = layout["spinner"]
+        north = [dict(t) for t in layout["north"]]
+        south = [dict(t) for t in layout["south"]]
+        history = list(before["history"])
+        if move in ("draw", "pass", ""):
+            if move:
+                history.append({"seat": seat, "move": move})
+        else:
+            text, _, end = move.partition(":")
+            a, b = (int(x) for x in text.split("-"))
+            double = a == b
+            if not line:
+                line = [{"tile": [a, b], "double": double}]
+                spinner = 0 if double else None
+                end = ""
+            elif end in ("N", "S"):
+                arm = north if end == "N" else south
+                inner = arm[-1]["tile"][1] if arm else line[spinner]["tile"][0]
+                arm.append({"tile": [inner, b if a == inner else a], "double": double})
+            elif end == "L":
+                near = line[0]["tile"][0]
+                line.insert(0, {"tile": [b if a == near else a, near], "double": double})
+                if spinner is not None:
+                    spinner += 1
+                elif double:
+                    spinner = 0
+            else:
+                end = "R"
+                near = line[-1]["tile"][1]
+                line.append({"tile": [near, b if a == near else a], "double": double})
+                if spinner is None and double:
+                    spinner = len(line) - 1
+            count = layout_count(line, spinner, north, south)
+            history.append(
+                {
+                    "seat": seat,
+                    "move": move,
+                    "tile": [a, b],
+                    "end": end or None,
+                    "count": count,
+                    "points": count if count % 5 == 0 else 0,
+                }
+            )
+        ends = {arm: None for arm in ARMS}
+        return {
+            "hand": hand,
+            "line": line,
+            "history": history,
+            "open_ends": None,
+            "stock": 0,
+            "options": before["options"],
+            "hand_number": before["hand_number"],
+            "legal_moves": [],
+            "layout": {"spinner": spinner, "north": north, "south": south, "ends": ends, "open": False},
+            "count": layout_count(line, spinner, north, south),
+        }
 
     def beats(self, history: list[dict[str, Any]]) -> list[kit.Beat]:
         """Return the hand's public actions in words, a computer's run of draws as one beat."""
@@ -359,11 +596,14 @@ class DominoesScreen(Screen):
                     {"class_": "dom-face-up"},
                     [standalone_tile(a, b, vertical=True, scale=13) for a, b in face_up[seat]],
                 )
+            level = LEVEL_LABELS.get(player.level or "", "") if player.is_computer else ""
+            if view.get("partner") is not None and seat == view["partner"]:
+                level = f"Partner · {level}" if level else "Partner"
             out.append(
                 kit.SeatView(
                     seat=seat,
                     name=short[seat],
-                    level=LEVEL_LABELS.get(player.level or "", "") if player.is_computer else "",
+                    level=level,
                     count=count,
                     score=view["scores"][seat] if view["scores"] is not None else None,
                     last=last.get(seat, ""),
@@ -414,6 +654,12 @@ class DominoesScreen(Screen):
         who = "Your" if local else f"{names[turn]}'s"
         legal = view["legal_moves"]
         selected = ctx.ui.get("selected")
+        if selected and has_spinner(view):
+            arms = [m.split(":")[1] for m in legal if ":" in m and m.split(":")[0] == selected]
+            ends = view["layout"]["ends"]
+            choices = [f"the {END_NAMES[a]} ({ends[a]})" for a in ARMS if a in arms]
+            how_many = "both ends" if len(choices) == 2 else f"{len(choices)} ends"
+            return f"{selected} fits {how_many}: tap {or_list(choices)} end."
         if selected and view["open_ends"]:
             left, right = view["open_ends"]
             return f"{selected} fits both ends: tap the left ({left}) or the right ({right}) end."
@@ -423,6 +669,8 @@ class DominoesScreen(Screen):
             if view["hand_results"] and view["hand_results"][-1]["winner"] == turn:
                 return f"{who} turn: you won the last hand, so open with any tile."
             return f"{who} turn: open the hand with any tile."
+        if any(m not in ("draw", "pass") for m in legal) and is_fives(view):
+            return f"{who} turn: lay a tile that matches {or_list(open_numbers(view))}."
         if any(m not in ("draw", "pass") for m in legal):
             left, right = view["open_ends"]
             ends = f"matches {left}" if left == right else f"matches {left} or {right}"
@@ -460,6 +708,8 @@ class DominoesScreen(Screen):
                 else "The table is empty: a new hand opens."
             )
             return h("p", {"class_": "dom-empty"}, text)
+        if has_spinner(view):
+            return self.fives_board(ctx, view, interactive=interactive, since=since)
         order = self.lay_order(view["history"], len(line))
         opening = order.index(0) if 0 in order else 0
         unit, placed = self.fit(ctx, line, opening)
@@ -534,6 +784,10 @@ class DominoesScreen(Screen):
                             str(value),
                         )
                     )
+        pop: Markup | str = ""
+        if is_fives(view):
+            latest_tile = next((t for t in placed if order[t.index] == latest), None) if latest >= 0 else None
+            pop = self.points_pop(ctx, view, latest_tile, left, top, width, height)
         return h(
             "div",
             {
@@ -542,6 +796,203 @@ class DominoesScreen(Screen):
             },
             svg,
             buttons,
+            pop,
+        )
+
+    def points_pop(
+        self,
+        ctx: TableContext,
+        view: dict[str, Any],
+        tile: PlacedTile | None,
+        left: float,
+        top: float,
+        width: float,
+        height: float,
+    ) -> Markup | str:
+        """Return the "+15" over the tile that just scored: it pops once after the lay (held still, and
+        left in place, with animations off); a redraw without a new lay does not pop it again."""
+        lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]
+        if tile is None or not lays or not lays[-1].get("points"):
+            return ""
+        points = lays[-1]["points"]
+        key = f"{view['hand_number']}:{len(lays)}"
+        if ctx.animations:
+            if ctx.ui.get("popped") == key:
+                return ""
+            ctx.ui["popped"] = key
+        style = (
+            f"left: {_n((tile.x - left) / width * 100)}%; top: {_n((tile.y - top) / height * 100)}%; "
+            f"--dom-pop-ms: {POP_MS.get(ctx.settings.speed, 1200)}ms"
+        )
+        return h(
+            "span",
+            {"class_": "dom-points", "id": "dom-points", "style": style, "aria_hidden": "true"},
+            f"+{points}",
+        )
+
+    @staticmethod
+    def fives_order(
+        history: list[dict[str, Any]], length: int, north: int, south: int
+    ) -> dict[tuple[str, int], int]:
+        """Return, for each tile of an All Fives layout (keyed as ``layout_fives`` keys it), the how-manieth
+        lay of the hand put it there; empty when the history does not tell (no highlights)."""
+        line: list[int] = []
+        arms: dict[str, list[int]] = {"N": [], "S": []}
+        count = 0
+        for event in history:
+            if event["move"] in ("draw", "pass"):
+                continue
+            end = event.get("end")
+            if end == "L":
+                line.insert(0, count)
+            elif end in arms:
+                arms[end].append(count)
+            else:
+                line.append(count)
+            count += 1
+        if len(line) != length or len(arms["N"]) != north or len(arms["S"]) != south:
+            return {}
+        out = {("line", i): c for i, c in enumerate(line)}
+        out.update({(arm, i): c for arm, values in arms.items() for i, c in enumerate(values)})
+        return out
+
+    def fit_fives(
+        self, ctx: TableContext, view: dict[str, Any]
+    ) -> tuple[float, dict[tuple[str, int], PlacedTile], dict[str, tuple[float, float]]]:
+        """Return the unit, the placed tiles and the open arms' markers that fit the cross on the board."""
+        layout = view["layout"]
+        line = [(t["tile"][0], t["tile"][1], t["double"]) for t in view["line"]]
+        north = [(t["tile"][0], t["tile"][1], t["double"]) for t in layout["north"]]
+        south = [(t["tile"][0], t["tile"][1], t["double"]) for t in layout["south"]]
+        spinner = layout["spinner"]
+        ends = layout.get("ends") or {}
+        width = max(200, ctx.board_width - 12)
+        height = max(140, ctx.board_height - 56)
+        unit = min(64.0, max(18.0, height / 3.2))
+        while True:
+            reach_x = reach_for_width(width, unit)
+            reach_y = reach_for_width(height, unit)
+            placed = layout_fives(line, spinner, north, south, reach_x, reach_y)
+            chains = arm_chains(placed, spinner, len(line))
+            markers = {arm: arm_marker(chains[arm], arm) for arm in ARMS if ends.get(arm) is not None}
+            _l, _t, w, hh = bounds(list(placed.values()) + marker_boxes(list(markers.values())), margin=0.3)
+            if (w * unit <= width and hh * unit <= height) or unit <= 10:
+                return unit, placed, markers
+            unit -= 1.0
+
+    def fives_board(
+        self, ctx: TableContext, view: dict[str, Any], *, interactive: bool, since: int | None
+    ) -> Markup:
+        """Return an All Fives layout: the spinner crosswise at the centre, its arms bent to fit the board,
+        every open arm's end marked (buttons for the arms a selected tile fits)."""
+        layout = view["layout"]
+        unit, placed, markers = self.fit_fives(ctx, view)
+        order = self.fives_order(
+            view["history"], len(view["line"]), len(layout["north"]), len(layout["south"])
+        )
+        scale = 40.0
+        left, top, width, height = bounds(
+            list(placed.values()) + marker_boxes(list(markers.values())), margin=0.3
+        )
+        latest = max(order.values()) if order else -1
+        lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]
+        layer = lays[-1]["seat"] if lays and since is not None else None
+        origin = None
+        if layer is not None:
+            mine = layer == ctx.session.viewer() and not ctx.session.seats[layer].is_computer
+            origin = "pick" if mine else f'.kit-seat[data-seat="{layer}"]'
+        tiles = []
+        latest_tile = None
+        for key, tile in placed.items():
+            cls = []
+            lay = order.get(key, -1)
+            if since is not None and lay >= since:
+                cls.append("fresh")
+            if lay == latest and latest >= 0:
+                cls.append("latest")
+                latest_tile = tile
+            if key == ("line", layout["spinner"]):
+                cls.append("spinner")
+            props = {"data_kit_from": origin} if lay == latest and latest >= 0 and origin else None
+            tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
+
+        def texts(tiles_: list[dict[str, Any]]) -> str:
+            return ", ".join(tile_text(t["tile"]) for t in tiles_) or "none"
+
+        label = (
+            f"Layout, spinner {tile_text(view['line'][layout['spinner']]['tile'])}: "
+            f"left arm {texts(view['line'][: layout['spinner']][::-1])}; "
+            f"right arm {texts(view['line'][layout['spinner'] + 1 :])}"
+        )
+        if layout["open"]:
+            label += f"; top arm {texts(layout['north'])}; bottom arm {texts(layout['south'])}"
+        px_w, px_h = width * unit, height * unit
+        svg = h(
+            "svg",
+            {
+                "class_": "dom-line dom-cross",
+                "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
+                "width": _n(px_w),
+                "height": _n(px_h),
+                "role": "img",
+                "aria_label": label,
+            },
+            tiles,
+        )
+        selected = ctx.ui.get("selected") if interactive else None
+        targets = (
+            {m.split(":")[1] for m in view["legal_moves"] if ":" in m and m.split(":")[0] == selected}
+            if selected
+            else set()
+        )
+        buttons = []
+        for arm in ARMS:
+            if arm not in markers:
+                continue
+            mx, my = markers[arm]
+            value = layout["ends"][arm]
+            style = f"left: {_n((mx - left) / width * 100)}%; top: {_n((my - top) / height * 100)}%"
+            name = END_NAMES[arm]
+            if arm in targets:
+                buttons.append(
+                    h(
+                        "button",
+                        {
+                            "type": "button",
+                            "class_": "dom-end is-target",
+                            "data_action": "end",
+                            "data_value": arm,
+                            "id": f"end-{arm}",
+                            "style": style,
+                            "aria_label": f"Lay {selected} on the {name} end, showing {value}",
+                        },
+                        str(value),
+                    )
+                )
+            else:
+                buttons.append(
+                    h(
+                        "span",
+                        {
+                            "class_": "dom-end" + (" is-off" if selected else ""),
+                            "id": f"end-{arm}",
+                            "style": style,
+                            "role": "img",
+                            "aria_label": f"{name.title()} end: {value}",
+                        },
+                        str(value),
+                    )
+                )
+        pop = self.points_pop(ctx, view, latest_tile, left, top, width, height)
+        return h(
+            "div",
+            {
+                "class_": "dom-stage",
+                "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px",
+            },
+            svg,
+            buttons,
+            pop,
         )
 
     @staticmethod
@@ -588,7 +1039,14 @@ class DominoesScreen(Screen):
             parts.append(
                 h("div", {"class_": "dom-stock is-block", "id": "dom-stock"}, "Block game: no stock")
             )
-        if view["target"] is not None:
+        if is_fives(view):
+            parts.append(self.count_chip(ctx, view, names, pending))
+        if view["target"] is not None and (is_fives(view) or view.get("sides")):
+            labels, totals, history = self.score_rows(ctx, view, names)
+            parts.append(
+                kit.scoreboard(labels, totals, view["target"], history, open_=bool(ctx.ui.get("score_open")))
+            )
+        elif view["target"] is not None:
             history = [
                 [r["points"] if r["winner"] == s else 0 for s in range(view["players"])]
                 for r in view["hand_results"]
@@ -600,6 +1058,66 @@ class DominoesScreen(Screen):
                 )
             )
         return h("div", {"class_": "kit-board-bar"}, parts)
+
+    def side_names(self, ctx: TableContext, names: list[str]) -> list[str]:
+        """Return each side's name in a partnership game: "You & Computer 2", "Computer 1 & Computer 3"."""
+        short = self.short_names(ctx, names)
+        return [f"{short[0]} & {short[2]}", f"{short[1]} & {short[3]}"]
+
+    def score_rows(
+        self, ctx: TableContext, view: dict[str, Any], names: list[str]
+    ) -> tuple[list[str], list[int], list[list[int]]]:
+        """Return the scoreboard's names, totals and hand-by-hand points (by side in a partnership game).
+
+        Each hand's row is what the scores gained in it: in All Fives the counts laid and the hand's end;
+        a match that ended in the middle of a hand has that hand's row too.
+        """
+        seats = [0, 1] if view.get("sides") else list(range(view["players"]))
+        labels = self.side_names(ctx, names) if view.get("sides") else self.short_names(ctx, names)
+        totals = [view["scores"][s] for s in seats]
+        history: list[list[int]] = []
+        before = [0] * view["players"]
+        for result in view["hand_results"]:
+            history.append([result["scores"][s] - before[s] for s in seats])
+            before = result["scores"]
+        if view["over"] and list(before) != list(view["scores"]):
+            history.append([view["scores"][s] - before[s] for s in seats])
+        return labels, totals, history
+
+    def count_chip(self, ctx: TableContext, view: dict[str, Any], names: list[str], pending: bool) -> Markup:
+        """Return the count of the layout ("Count 15"), with who scored by the last lay ("You +15")."""
+        if pending:
+            kept = self.finished_line(ctx, view)
+            layout = kept.get("layout") or {}
+            count = layout_count(
+                kept["line"], layout.get("spinner"), layout.get("north", []), layout.get("south", [])
+            )
+            history = kept["history"]
+        else:
+            count = view["count"] or 0
+            history = view["history"]
+        lays = [e for e in history if e["move"] not in ("draw", "pass")]
+        said = ""
+        if lays and lays[-1].get("points"):
+            last = lays[-1]
+            who = self.short_names(ctx, names)[last["seat"]]
+            if view.get("sides"):
+                who = self.side_names(ctx, names)[last["seat"] % 2]
+            said = f"{who} +{last['points']}"
+        scored = h("span", {"class_": "dom-count-scored"}, said) if said else ""
+        scoring = count > 0 and count % 5 == 0
+        return h(
+            "div",
+            {
+                "class_": "dom-count" + (" is-scoring" if scoring else ""),
+                "id": "dom-count",
+                "role": "status",
+                "aria_label": f"Count {count}" + (f"; {said}" if said else ""),
+            },
+            h("span", {"class_": "dom-count-word"}, "Count"),
+            h("b", {"class_": "dom-count-value"}, count),
+            scored,
+        )
 
     # -- the tray -----------------------------------------------------------------------------------------
     def hand_tiles(
@@ -704,6 +1222,9 @@ class DominoesScreen(Screen):
         """Return who won the game, in words."""
         outcome = view["outcome"] or {}
         winners = outcome.get("winners", [])
+        if outcome.get("side") and len(winners) == 2:
+            side = self.side_names(ctx, names)[winners[0] % 2]
+            return "You win!" if "You" in (names[w] for w in winners) else f"{side} win."
         if len(winners) != 1:
             tied = kit.describe_list([names[w] for w in winners])
             return f"A draw between {tied}." if tied else "A draw."
@@ -715,8 +1236,9 @@ class DominoesScreen(Screen):
         match = view["target"] is not None
         head = ["Player", "Pips left"] + (["Points", "Total"] if match else [])
         rows = []
+        won = self.won_seats(view, result)
         for seat, name in enumerate(names):
-            points = result["points"] if result["winner"] == seat else 0
+            points = result["points"] if seat in won else 0
             cells = [h("th", {"scope": "row"}, name), h("td", {}, result["pips"][seat])]
             if match:
                 cells += [h("td", {}, points), h("td", {}, result["scores"][seat])]
@@ -728,13 +1250,21 @@ class DominoesScreen(Screen):
                     [standalone_tile(a, b, vertical=False, scale=16, label=f"{a}-{b}") for a, b in left],
                 )
             )
-            rows.append(h("tr", {"class_": "is-winner" if result["winner"] == seat else ""}, cells))
+            rows.append(h("tr", {"class_": "is-winner" if seat in won else ""}, cells))
         return h(
             "table",
             {"class_": "stats-table dom-summary"},
             h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in head + ["Tiles left"]])),
             h("tbody", {}, rows),
         )
+
+    @staticmethod
+    def won_seats(view: dict[str, Any], result: dict[str, Any]) -> set[int]:
+        """Return the seats that won a hand: its winner, and the winner's partner in a partnership game."""
+        winner = result["winner"]
+        if winner is None:
+            return set()
+        return {winner, (winner + 2) % 4} if view.get("sides") else {winner}
 
     def hand_reason(self, view: dict[str, Any], names: list[str], result: dict[str, Any]) -> str:
         """Return how a hand ended, in words."""
@@ -752,6 +1282,12 @@ class DominoesScreen(Screen):
         if view["target"] is not None:
             if winner is not None and result["points"]:
                 text += f", scoring {plural(result['points'], 'point')}"
+                if view.get("sides"):
+                    text += " for " + (
+                        "your side" if "You" in (names[winner], names[(winner + 2) % 4]) else "their side"
+                    )
+                if is_fives(view):
+                    text += " (the pips left, rounded to the nearest five)"
             elif winner is None:
                 text += ", so nobody scores"
         return text + "."
@@ -790,18 +1326,35 @@ class DominoesScreen(Screen):
     def game_over(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> Markup:
         """Return the end of the game: who won and why, the pips or the match score, what next."""
         result = view["hand_results"][-1] if view["hand_results"] else None
+        mid_hand = self.ended_mid_hand(view)
+        if mid_hand:
+            result = None
         reason = self.hand_reason(view, names, result) if result else ""
-        if view["target"] is not None and result is not None:
-            top = max(result["scores"])
-            reason += (
-                " Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(result["scores"])) + "."
-            )
-            if view["outcome"]["winners"] and len(view["outcome"]["winners"]) == 1:
-                who = names[view["outcome"]["winners"][0]]
+        if mid_hand:
+            reason = self.mid_hand_reason(ctx, view, names)
+        if view["target"] is not None and (result is not None or mid_hand):
+            scores = view["scores"]
+            top = max(scores)
+            if view.get("sides"):
+                sides = self.side_names(ctx, names)
+                reason += " Final score: " + ", ".join(f"{sides[s]} {scores[s]}" for s in (0, 1)) + "."
+            else:
+                reason += " Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(scores)) + "."
+            winners = view["outcome"]["winners"]
+            if winners and len(winners) == 1:
+                who = names[winners[0]]
                 reason += (
                     f" You reach {top} of {view['target']} and win the match."
                     if who == "You"
                     else f" {who} reaches {top} of {view['target']} and wins the match."
+                )
+            elif winners and view["outcome"].get("side"):
+                ours = "You" in (names[w] for w in winners)
+                reason += (
+                    f" Your side reaches {top} of {view['target']} and wins the match."
+                    if ours
+                    else f" {self.side_names(ctx, names)[winners[0] % 2]} reach {top} of {view['target']}"
+                    " and win the match."
                 )
         session = ctx.session
         if not session.vs_computer:
@@ -817,6 +1370,7 @@ class DominoesScreen(Screen):
                 [
                     h("p", {}, reason),
                     self.hand_table(view, self.short_names(ctx, names), result) if result else "",
+                    self.match_table(ctx, view, names) if mid_hand else "",
                 ]
             ),
             [
@@ -840,6 +1394,42 @@ class DominoesScreen(Screen):
                 h("a", {"class_": "btn btn-ghost", "href": "#/"}, "Home"),
             ],
         )
+
+    @staticmethod
+    def ended_mid_hand(view: dict[str, Any]) -> bool:
+        """Tell whether an All Fives match ended in the middle of a hand (a count reached the target)."""
+        if not view["over"] or not is_fives(view) or view["target"] is None:
+            return False
+        results = view["hand_results"]
+        return not results or list(results[-1]["scores"]) != list(view["scores"])
+
+    def mid_hand_reason(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> str:
+        """Return the lay that won an All Fives match in the middle of a hand, in words."""
+        lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]
+        if not lays:
+            return "The target is reached."
+        last = lays[-1]
+        who = names[last["seat"]]
+        did = "You laid" if who == "You" else f"{who} laid"
+        return f"{did} {tile_text(last['tile'])}: the count is {last['count']}, scoring {last['points']}."
+
+    def match_table(self, ctx: TableContext, view: dict[str, Any], names: list[str]) -> Markup:
+        """Return the match hand by hand (a match that ended in the middle of a hand has no hand summary)."""
+        labels, totals, history = self.score_rows(ctx, view, names)
+        head = h("tr", {}, h("th", {"scope": "col"}, "Hand"), [h("th", {"scope": "col"}, n) for n in labels])
+        rows = [
+            h("tr", {}, h("th", {"scope": "row"}, i + 1), [h("td", {}, p) for p in row])
+            for i, row in enumerate(history)
+        ]
+        rows.append(
+            h(
+                "tr",
+                {"class_": "kit-score-total"},
+                h("th", {"scope": "row"}, "Total"),
+                [h("td", {}, t) for t in totals],
+            )
+        )
+        return h("table", {"class_": "stats-table dom-summary"}, h("thead", {}, head), h("tbody", {}, rows))
 
     # -- actions -------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:
@@ -888,6 +1478,14 @@ class DominoesScreen(Screen):
                     if len(view["legal_moves"]) == 1
                     else f"{tile} cannot open."
                 )
+            elif view["open_ends"] and has_spinner(view):
+                numbers = open_numbers(view)
+                shows = (
+                    f"every end shows {numbers[0]}"
+                    if len(numbers) == 1
+                    else f"the ends show {or_list(numbers)}"
+                )
+                why = f"{tile} does not fit: {shows.replace(' or ', ' and ')}."
             elif view["open_ends"]:
                 left, right = view["open_ends"]
                 shows = f"both ends show {left}" if left == right else f"the ends show {left} and {right}"
@@ -906,11 +1504,16 @@ class DominoesScreen(Screen):
             ctx.ui.pop("selected", None)
         else:
             ctx.ui["selected"] = tile
-            ctx.announce(f"{tile} fits both ends: choose the left or the right end.")
+            if len(moves) == 2 and all(m.endswith((":L", ":R")) for m in moves):
+                ctx.announce(f"{tile} fits both ends: choose the left or the right end.")
+            else:
+                arms = [END_NAMES[m.split(":")[1]] for m in moves]
+                ctx.announce(f"{tile} fits {len(moves)} ends: choose the {or_list(arms)} end.")
         ctx.rerender()
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Offer shortcuts: D draws, P passes, L/R choose the end, Escape cancels a selection."""
+        """Offer shortcuts: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose the end,
+        Escape cancels a selection."""
         lowered = key.lower()
         if lowered == "d" and "draw" in self._legal(ctx):
             self.on_action(ctx, "draw", "")
@@ -918,6 +1521,11 @@ class DominoesScreen(Screen):
             self.on_action(ctx, "pass", "")
         elif lowered in ("l", "r", "arrowleft", "arrowright") and ctx.ui.get("selected"):
             self.on_action(ctx, "end", "L" if lowered in ("l", "arrowleft") else "R")
+        elif lowered in ("arrowup", "arrowdown") and ctx.ui.get("selected"):
+            arm = "N" if lowered == "arrowup" else "S"
+            if f"{ctx.ui['selected']}:{arm}" not in self._legal(ctx):
+                return False
+            self.on_action(ctx, "end", arm)
         elif lowered == "escape" and ctx.ui.get("selected"):
             self.on_action(ctx, "deselect", "")
         else:

@@ -36,13 +36,15 @@ class PlacedTile:
 
 
 def _arm(
-    tiles: list[tuple[int, int, bool]], start: float, reach: float
+    tiles: list[tuple[int, int, bool]], start: float, reach: float, low: float | None = None
 ) -> list[tuple[float, float, float, float, Point, Point, int, int, bool]]:
     """Lay one arm going right from x=start on row 0 and snaking downwards.
 
-    ``tiles`` are (near value, far value, double) in order from the centre outwards. Returns, per tile,
+    ``tiles`` are (near value, far value, double) in order from the centre outwards; the rows coming
+    back end at x=``low`` (default ``-reach``: the whole width). Returns, per tile,
     (x, y, w, h, near half point, far half point, near value, far value, double).
     """
+    low = -reach if low is None else low
     out = []
     y = 0.0
     direction = 1.0
@@ -53,7 +55,7 @@ def _arm(
     for near, far, double in tiles:
         length = 1.0 if double else 2.0
         if not turning:
-            fits = (cursor + direction * length) * direction <= reach
+            fits = cursor + length <= reach if direction > 0 else cursor - length >= low
             # A double may overhang the row's end by one unit rather than start a turn with a tile
             # that lies across the column.
             if fits or double:
@@ -81,6 +83,8 @@ def _arm(
         down += 2.0
         if p_far[1] - y >= ROW_PITCH_MIN:
             y = p_far[1]
+            if direction > 0 and column_x - 0.5 - 2.0 < low:
+                continue  # no room for a tile on the way back: the column goes on down
             direction = -direction
             cursor = column_x + direction * 0.5
             turning = False
@@ -179,3 +183,98 @@ def end_markers_as_tiles(tiles: list[PlacedTile]) -> list[PlacedTile]:
     for x, y in end_markers(tiles):
         out.append(PlacedTile(-1, x, y, 0.9, 0.9, ((x, y, 0), (x, y, 0)), False))
     return out
+
+
+# -- All Fives: the spinner and its four arms ----------------------------------------------------------
+
+SPINNER_CLEAR = 3.0  # the rows of an arm coming back stop this far from the spinner's own lines
+ARM_TURNS = {"R": 0, "S": 1, "L": 2, "N": 3}  # quarter turns (clockwise on screen) from the right arm
+
+
+def _turn(point: Point, quarters: int) -> Point:
+    x, y = point
+    for _ in range(quarters % 4):
+        x, y = -y, x
+    return (x, y)
+
+
+def layout_fives(
+    line: list[tuple[int, int, bool]],
+    spinner: int,
+    north: list[tuple[int, int, bool]],
+    south: list[tuple[int, int, bool]],
+    reach_x: float,
+    reach_y: float,
+) -> dict[tuple[str, int], PlacedTile]:
+    """Place an All Fives layout around its spinner, which sits crosswise at the origin.
+
+    ``line`` runs left to right through the spinner (at index ``spinner``), as (left, right, double);
+    ``north`` and ``south`` are the tiles on the spinner's two ends, outward, as (inner, outer, double).
+    The left and right arms run along row 0 and snake within ``reach_x``; the north and south arms run
+    up and down from the spinner's ends and snake within ``reach_y``. Each arm bends into its own
+    quarter (right: down; south: left; left: up; north: right), so no two arms ever meet and laying a
+    tile never moves another. Returns the tiles keyed ("line", index) or ("N"/"S", index outward).
+    """
+    placed: dict[tuple[str, int], PlacedTile] = {}
+    a, b, _double = line[spinner]
+    placed[("line", spinner)] = PlacedTile(spinner, 0.0, 0.0, 1.0, 2.0, ((0.0, -0.5, a), (0.0, 0.5, b)), True)
+    right = [line[i] for i in range(spinner + 1, len(line))]
+    left = [(line[i][1], line[i][0], line[i][2]) for i in range(spinner - 1, -1, -1)]
+    arms: list[tuple[str, list[tuple[int, int, bool]], float, float, int]] = [
+        ("R", right, 0.5, reach_x, 1),
+        ("L", left, 0.5, reach_x, -1),
+        ("S", list(south), 1.0, reach_y, 0),
+        ("N", list(north), 1.0, reach_y, 0),
+    ]
+    for name, tiles, start, reach, step in arms:
+        quarters = ARM_TURNS[name]
+        for k, (x, y, w, hh, pn, pf, vn, vf, dbl) in enumerate(
+            _arm(tiles, start, max(start + 2.5, reach), SPINNER_CLEAR)
+        ):
+            cx, cy = _turn((x, y), quarters)
+            if quarters % 2:
+                w, hh = hh, w
+            near, far = _turn(pn, quarters), _turn(pf, quarters)
+            if name in ("R", "L"):
+                index = spinner + step * (k + 1)
+                key = ("line", index)
+                # Line tiles list their halves left to right (as ``layout_line`` does).
+                halves = ((*near, vn), (*far, vf)) if name == "R" else ((*far, vf), (*near, vn))
+            else:
+                index = k
+                key = (name, k)
+                halves = ((*near, vn), (*far, vf))
+            placed[key] = PlacedTile(index, cx, cy, w, hh, halves, dbl)
+    return placed
+
+
+def arm_chains(
+    placed: dict[tuple[str, int], PlacedTile], spinner: int, length: int
+) -> dict[str, list[PlacedTile]]:
+    """Return each arm's tiles from the spinner outward, the spinner first (L, R, N, S)."""
+    hub = placed[("line", spinner)]
+    north = sorted((k[1], t) for k, t in placed.items() if k[0] == "N")
+    south = sorted((k[1], t) for k, t in placed.items() if k[0] == "S")
+    return {
+        "L": [hub] + [placed[("line", i)] for i in range(spinner - 1, -1, -1)],
+        "R": [hub] + [placed[("line", i)] for i in range(spinner + 1, length)],
+        "N": [hub] + [t for _, t in north],
+        "S": [hub] + [t for _, t in south],
+    }
+
+
+HUB_OUT = {"L": (-1.0, 0.0), "R": (1.0, 0.0), "N": (0.0, -1.0), "S": (0.0, 1.0)}
+
+
+def arm_marker(chain: list[PlacedTile], arm: str) -> Point:
+    """Return where an arm's open-end marker sits: beyond its last tile (beside the spinner when bare)."""
+    if len(chain) > 1:
+        return _beyond(chain[-1], chain[-2])
+    hub = chain[0]
+    dx, dy = HUB_OUT[arm]
+    return (hub.x + dx * (hub.w / 2 + MARKER_GAP), hub.y + dy * (hub.h / 2 + MARKER_GAP))
+
+
+def marker_boxes(points: list[Point]) -> list[PlacedTile]:
+    """Return markers as unit boxes, so ``bounds`` keeps them inside the drawing."""
+    return [PlacedTile(-1, x, y, 0.9, 0.9, ((x, y, 0), (x, y, 0)), False) for x, y in points]

@@ -1,0 +1,295 @@
+"""The All Fives and partnership tables under CPython: the setup's modes and stats keys, the spinner's
+cross never overlapping itself nor moving a laid tile, the count on the page equal to the engine's, the
+arm choice, the partner's seat and the sides' scoreboard, every position of seeded games rendering.
+
+DESIGN, All Fives: "Tiles are laid against its two sides first; once both sides have a tile, its two
+ends take tiles too: up to four arms." Partnerships: "partners sit opposite, seats 0 and 2 against 1 and 3".
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from ui.games.dominoes import SCREEN, layout_count
+from ui.games.dominoes_layout import arm_chains, bounds, layout_fives, overlaps
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+INFO = GAMES["dominoes"]
+
+
+def context(session: Session, ui: dict | None = None, width: int = 800, height: int = 420):
+    played: list[Any] = []
+
+    def play(move):
+        try:
+            session.play(move)
+        except Exception:
+            return False
+        played.append(move)
+        return True
+
+    ctx = TableContext(
+        session=session,
+        settings=Settings(),
+        ui=ui if ui is not None else {},
+        animations=False,
+        play=play,
+        announce=lambda text: None,
+        rerender=lambda: None,
+        board_width=width,
+        board_height=height,
+    )
+    return ctx, played
+
+
+def tuples(tiles):
+    return [(t["tile"][0], t["tile"][1], t["double"]) for t in tiles]
+
+
+def fives_states(seed: int, one_hand: bool = False, **options):
+    state = INFO.new_state(seed=seed, scoring="fives", **options)
+    rng = random.Random(seed)
+    out = [state.clone()]
+    while not state.is_over() and not (one_hand and state.view(0)["hand_number"] > 1):
+        state.play(rng.choice(state.view(state.current_player())["legal_moves"]))
+        out.append(state.clone())
+    return out
+
+
+# -- setup ------------------------------------------------------------------------------------------
+
+
+def test_all_fives_is_a_mode_for_two_three_or_four_to_100_150_or_250_draw_or_block():
+    assert "fives" in [m.key for m in SCREEN.modes()]
+    mode, players = SCREEN.mode_from_form({"mode": "fives"})
+    assert players == 2 and mode.key == "fives-2"
+    assert mode.options == {"scoring": "fives", "draw": True, "target": 150}
+    for n in (2, 3, 4):
+        for target in (100, 150, 250):
+            for draw in ("draw", "block"):
+                form = {"mode": "fives", "players": str(n), "fives_target": str(target), "draw": draw}
+                mode, players = SCREEN.mode_from_form(form)
+                assert players == n and mode.options["target"] == target
+                assert mode.options["draw"] is (draw == "draw")
+                INFO.new_state(seed=1, players=n, **mode.options)  # the engine takes it
+    fields = SCREEN.custom_fields({"mode": "fives"})
+    assert "setup-fives-target" in fields and "250 points" in fields and "setup-teams" not in fields
+
+
+def test_partners_are_offered_for_four_players_in_every_mode_with_their_own_stats_keys():
+    keys = set()
+    for form in (
+        {"mode": "fives", "players": "4"},
+        {"mode": "classic", "players": "4"},
+        {"mode": "match-4-100"},
+        {"mode": "custom", "players": "4"},
+    ):
+        assert "Partners (2 against 2)" in SCREEN.custom_fields(form)
+        alone, _ = SCREEN.mode_from_form(form)
+        teams, players = SCREEN.mode_from_form({**form, "teams": "yes"})
+        assert players == 4 and teams.options["teams"] is True and "teams" not in alone.options
+        assert teams.key != alone.key and "teams" in teams.key and "2 against 2" in teams.label
+        keys |= {alone.key, teams.key}
+        INFO.new_state(seed=2, players=4, **teams.options)
+    assert len(keys) == 8
+    assert SCREEN.mode_from_form({"mode": "fives", "players": "4", "teams": "yes"})[0].key == "fives-teams-4"
+    # Two or three players: no partners, whatever the form says.
+    assert "setup-teams" not in SCREEN.custom_fields({"mode": "fives", "players": "3", "teams": "yes"})
+    assert "teams" not in SCREEN.mode_from_form({"mode": "fives", "players": "3", "teams": "yes"})[0].options
+    note = SCREEN.custom_fields({"mode": "match-4-100", "teams": "yes"})
+    assert "your partner is Computer 2" in note
+
+
+# -- the layout ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reach", [(3, 3), (4.5, 9), (8, 4), (12, 7)])
+def test_the_cross_never_overlaps_each_join_matches_and_no_lay_moves_a_tile(reach):
+    seen = 0
+    for seed in range(80):
+        previous: dict[tuple[str, int], tuple[float, float, int, int]] = {}
+        for state in fives_states(seed, True, players=4, hand_size=7, draw=False, target=10_000):
+            view = state.view(0)
+            layout = view["layout"]
+            if layout["spinner"] is None or not view["line"]:
+                previous = {}
+                continue
+            line, north, south = tuples(view["line"]), tuples(layout["north"]), tuples(layout["south"])
+            placed = layout_fives(line, layout["spinner"], north, south, *reach)
+            tiles = list(placed.values())
+            assert len(tiles) == len(line) + len(north) + len(south)
+            for i, a in enumerate(tiles):
+                for b in tiles[i + 1 :]:
+                    assert not overlaps(a, b), (seed, a, b)
+            for arm, chain in arm_chains(placed, layout["spinner"], len(line)).items():
+                for inner, outer in zip(chain, chain[1:]):
+                    values_in = {v for _x, _y, v in inner.halves}
+                    values_out = {v for _x, _y, v in outer.halves}
+                    assert values_in & values_out, (seed, arm, inner, outer)
+                    gap = min(
+                        abs(ax - bx) + abs(ay - by)
+                        for ax, ay, _ in ((inner.x, inner.y, 0),) + inner.halves
+                        for bx, by, _ in ((outer.x, outer.y, 0),) + outer.halves
+                    )
+                    assert gap <= 1.0 + 1e-9, "the joined tiles touch"
+            # Keyed by the spinner's own number of tiles left of it, a tile stays where it was laid.
+            spinner_key = layout["spinner"]
+            here = {}
+            for (kind, index), t in placed.items():
+                key = (kind, index - spinner_key) if kind == "line" else (kind, index)
+                here[key] = (t.x, t.y, t.halves[0][2], t.halves[1][2])
+            for key, where in previous.items():
+                assert here[key] == where, (seed, key)
+            previous = here
+            seen += 1
+    assert seen > 500
+
+
+def test_the_count_the_table_computes_is_the_engines_at_every_step():
+    for seed in range(30):
+        for state in fives_states(seed, players=seed % 3 + 2, target=200):
+            view = state.view(0)
+            layout = view["layout"]
+            assert (
+                layout_count(view["line"], layout["spinner"], layout["north"], layout["south"])
+                == view["count"]
+            )
+
+
+# -- the table ----------------------------------------------------------------------------------------
+
+
+def plain(html: str) -> str:
+    """Return the page's text: no tags, no isolation marks around names."""
+    return re.sub(r"<[^>]+>", "", html).replace("\u2068", "").replace("\u2069", "").replace("&amp;", "&")
+
+
+def count_on_page(html: str) -> int:
+    match = re.search(r'class="dom-count-value">(\d+)<', html)
+    assert match, "the count is on the table"
+    return int(match.group(1))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 2, "target": 150},
+        {"players": 3, "target": 100, "draw": False},
+        {"players": 4, "target": 150, "teams": True},
+        {"players": 4, "target": 100, "teams": True, "draw": False},
+    ],
+)
+def test_every_position_renders_with_the_engines_count(options):
+    for seed in range(2):
+        seats = [Seat("human", "Ana")] + [
+            Seat("computer", f"Computer {i}", "medium") for i in range(1, options["players"])
+        ]
+        session = Session.start(INFO, seats, "m", "Mode", {"scoring": "fives", **options}, seed=seed)
+        steps = 0
+        while True:
+            for width, height in ((340, 420), (1000, 560)):
+                ctx, _ = context(session, width=width, height=height)
+                html = SCREEN.render(ctx)
+                assert "dom-table" in html
+                view = session.state.view(0)
+                if not SCREEN.paused(ctx) and not view["over"]:
+                    assert count_on_page(html) == view["count"]
+                if options.get("teams"):
+                    assert "Partner · Medium" in html and "You & Computer 2" in plain(html)
+            if session.state.is_over():
+                assert "over-title" in html
+                assert "win" in html
+                break
+            if SCREEN.paused(ctx):
+                SCREEN.on_action(ctx, "next-hand", "")
+            elif session.computer_to_move():
+                session.computer_move()
+            else:
+                session.play(session.state.view(0)["legal_moves"][0])
+            steps += 1
+        assert steps > 5
+
+
+def test_a_tile_that_fits_several_arms_offers_each_of_them():
+    seats = [Seat("human", "Ana"), Seat("human", "Bo")]
+    for seed in range(300):
+        session = Session.start(INFO, seats, "m", "Mode", {"players": 2, "scoring": "fives"}, seed=seed)
+        while not session.state.is_over():
+            view = session.state.view(session.to_move())
+            by_tile: dict[str, list[str]] = {}
+            for m in view["legal_moves"]:
+                if ":" in m:
+                    by_tile.setdefault(m.split(":")[0], []).append(m)
+            many = [(t, ms) for t, ms in by_tile.items() if len(ms) >= 3 or any(m.endswith(":N") for m in ms)]
+            many = [(t, ms) for t, ms in many if len(ms) >= 2]
+            if many:
+                tile, moves = many[0]
+                ui: dict[str, Any] = {}
+                ctx, played = context(session, ui)
+                SCREEN.on_action(ctx, "reveal", "")
+                SCREEN.on_action(ctx, "tile", tile)
+                assert ui["selected"] == tile and not played
+                html = SCREEN.render(ctx)
+                for move in moves:
+                    assert f'data-action="end" data-value="{move[-1]}"' in html
+                assert f"{tile} fits" in html
+                SCREEN.on_action(ctx, "end", moves[-1][-1])
+                assert played == [moves[-1]] and "selected" not in ui
+                return
+            session.play(view["legal_moves"][0])
+    pytest.fail("no seeded game offered a tile that fits a spinner's end and another arm")
+
+
+def test_a_scoring_lay_shows_its_points_on_the_board_and_by_the_count():
+    seats = [Seat("human", "Ana"), Seat("computer", "Computer 1", "medium")]
+    for seed in range(40):
+        session = Session.start(INFO, seats, "m", "Mode", {"players": 2, "scoring": "fives"}, seed=seed)
+        while not session.state.is_over():
+            ctx, _ = context(session)
+            if SCREEN.paused(ctx):
+                SCREEN.on_action(ctx, "next-hand", "")
+                continue
+            view = session.state.view(0)
+            lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]
+            if lays and lays[-1]["points"]:
+                html = SCREEN.render(ctx)
+                points = lays[-1]["points"]
+                assert f'id="dom-points"' in html and f">+{points}<" in html
+                assert f"+{points}</span>" in html.split('id="dom-count"')[1]
+                return
+            if session.computer_to_move():
+                session.computer_move()
+            else:
+                session.play(view["legal_moves"][0])
+    pytest.fail("nobody scored")
+
+
+def test_the_scoreboard_shows_sides_and_each_hands_gain():
+    seats = [Seat("human", "Ana")] + [Seat("computer", f"Computer {i}", "easy") for i in range(1, 4)]
+    session = Session.start(
+        INFO, seats, "m", "Mode", {"players": 4, "scoring": "fives", "teams": True, "target": 100}, seed=7
+    )
+    while not session.state.is_over():
+        ctx, _ = context(session)
+        if SCREEN.paused(ctx):
+            SCREEN.on_action(ctx, "next-hand", "")
+        elif session.computer_to_move():
+            session.computer_move()
+        else:
+            session.play(session.state.view(0)["legal_moves"][0])
+    view = session.state.view(0)
+    ctx, _ = context(session)
+    labels, totals, rows = SCREEN.score_rows(ctx, view, SCREEN.names(ctx))
+    assert [plain(label) for label in labels] == ["You & Computer 2", "Computer 1 & Computer 3"]
+    assert totals == [view["scores"][0], view["scores"][1]] and max(totals) >= 100
+    assert [sum(col) for col in zip(*rows)] == totals
+    assert all(p % 5 == 0 for row in rows for p in row)
+    html = SCREEN.render(ctx)
+    assert "wins the match" in html or "win the match" in html

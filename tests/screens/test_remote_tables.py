@@ -171,6 +171,10 @@ def test_every_seat_draws_the_same_table_from_its_views_alone(
         hosts[me].act("kit-view-board")
         guests[me].act("kit-view-board")
         same(hosts[me], guests[me], f"seat {me}, View board")
+        for step in ("open", "first", "forward", "forward"):  # the review replays the revealed deal
+            hosts[me].act("kit-review", step)
+            guests[me].act("kit-review", step)
+            same(hosts[me], guests[me], f"seat {me}, review {step}")
 
 
 def test_the_stand_in_answers_only_what_the_seat_may_see():

@@ -17,6 +17,8 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from boneyard.games import get_game
 from boneyard.rooms import protocol
@@ -291,3 +293,42 @@ def test_a_tampered_guest_changes_nothing(game, options):
     table.deliver(room.on_message("peer-1-last", guest.hello(), table.now))
     table.play_out()
     assert table.state.is_over()
+
+
+# -- random message storms never crash the host -----------------------------------------------------
+
+FIELDS = st.sampled_from(
+    ["name", "v", "token", "move", "turn_number", "text", "key", "hash", "nonce", "seat", "x"]
+)
+VALUES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 10**6)
+    | st.text(max_size=30)
+    | st.sampled_from(["draw", "pass", "6-6", "thumbs", "ab" * 32, "A" * 22])
+)
+MESSAGES = st.one_of(
+    st.text(max_size=60),
+    st.builds(
+        lambda kind, fields: json.dumps({"t": kind, **fields}),
+        st.sampled_from(["hello", "move", "chat", "react", "commit", "reveal", "leave", "view", "welcome"]),
+        st.dictionaries(FIELDS, VALUES, max_size=4),
+    ),
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["peer-1", "peer-2", "stranger"]), MESSAGES), max_size=25))
+def test_message_storms_never_crash_the_host(storm):
+    table = Table("dominoes", {"players": 3}, [1, 2], seed=31)
+    table.join()
+    table.start()
+    for number, (peer, text) in enumerate(storm):
+        before = table.state.turn_number
+        outs = table.room.on_message(peer, text, table.now + number)
+        assert all(isinstance(out.text, str) for out in outs)
+        assert table.state.turn_number in (before, before + 1)
+        for out in outs:
+            if out.peer and out.text:
+                protocol.parse(out.text, sender="host")
+    assert table.room.tick(table.now + 1000) is not None

@@ -132,3 +132,15 @@ def test_bad_options_are_a_reason_not_a_crash():
     ok, reason = check_deal(**deal)
     assert not ok and "could not be dealt" in reason
     assert fairdeal.check_reveals(["a"], []) == "1 commitments but 0 reveals"
+
+
+def test_moves_cut_short_fail_against_the_views_seen():
+    deal = honest("dominoes", {"players": 2})
+    state = get_game("dominoes").new_state(seed=deal["seed"], **deal["options"])
+    digests = {0: view_digest(state.view(1))}
+    for text in deal["moves"]:
+        state.play(text)
+        digests[state.turn_number] = view_digest(state.view(1))
+    deal["moves"] = deal["moves"][:2]
+    ok, reason = check_deal(**deal, view_digests=digests)
+    assert not ok and "stop at move 2" in reason

@@ -143,6 +143,12 @@ def check_deal(
             return False, f"move {number} ({text}) does not replay: {exc}"
         if not agrees():
             return False, f"the game after move {number} is not what you were shown"
+    beyond = [number for number in digests if number > state.turn_number]
+    if beyond:
+        return (
+            False,
+            f"the host's moves stop at move {state.turn_number}, but you were shown move {max(beyond)}",
+        )
     so_far = "" if state.is_over() else " so far (the game did not finish)"
     return (
         True,

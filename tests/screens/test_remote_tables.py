@@ -97,6 +97,20 @@ CASES = [
         "dominoes", {"players": 4, "draw": True, "target": None}, 3, marks=PENDING_F, id="classic-4"
     ),
     pytest.param("dominoes", {"players": 2, "draw": True, "target": 50}, 4, marks=PENDING_F, id="match-50"),
+    pytest.param(
+        "dominoes",
+        {"players": 2, "draw": True, "target": 100, "scoring": "fives"},
+        9,
+        marks=PENDING_F,
+        id="fives-2",
+    ),
+    pytest.param(
+        "dominoes",
+        {"players": 4, "draw": True, "target": None, "teams": True},
+        10,
+        marks=PENDING_F,
+        id="partners-4",
+    ),
     pytest.param("triangles", {"players": 2}, 5, id="triangles-2"),
     pytest.param("triangles", {"players": 3}, 6, id="triangles-3"),
     pytest.param(

@@ -138,9 +138,14 @@ def test_deep_nesting_is_refused():
     )
     with pytest.raises(ProtocolError, match="nested"):
         parse(deep, sender="host")
-    deeper = "[" * 60000 + "]" * 5000
-    with pytest.raises(ProtocolError):
-        parse(deeper[:65536], sender="host")
+    with pytest.raises(ProtocolError, match="nested"):  # refused before the parser could recurse
+        parse(("[" * 60000 + "]" * 5000)[:65536], sender="host")
+    with pytest.raises(ProtocolError, match="not JSON"):
+        parse("[" * 65000, sender="host")
+    with pytest.raises(ProtocolError, match="nested"):
+        parse("[" * 2000 + "]" * 2000, sender="guest")
+    quoted = '{"t": "chat", "text": "' + "[" * 100 + '\\"' + "{" * 100 + '"}'
+    assert parse(quoted, sender="guest")["text"].startswith("[[[")  # brackets inside strings do not count
 
 
 def test_chat_and_names_are_cleaned():

@@ -95,7 +95,7 @@ REACTION_KEYS: tuple[str, ...] = (*REACTIONS, *STICKERS)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 8
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,31}")
@@ -256,19 +256,27 @@ def _object(limit_depth: int) -> Check:
 
 
 def _text_depth(text: str, limit: int) -> int:
-    """Return the nesting depth of a JSON text's arrays and objects (at most ``limit + 1``), fast.
+    """Return the nesting depth of a JSON text's arrays and objects, before it is parsed, in linear time.
 
-    Strings are taken out, then everything but brackets, then the innermost pairs level by level.
+    Escapes are taken out, then the strings (every other piece between quotes), then everything but
+    brackets, then the innermost pairs level by level. Return ``limit + 1`` once it is deeper than
+    ``limit``, and -1 when the brackets do not pair up (not JSON). A deep text never reaches the parser,
+    whose recursion could overflow a small stack (WebAssembly's).
     """
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if text.count("[") + text.count("{") <= limit:
+        return 0  # too few brackets to be too deep; the parser checks the rest
+    plain = "".join(_ESCAPE.sub("", text).split('"')[::2])
+    brackets = _NOT_BRACKET.sub("", plain)
     depth = 0
-    while brackets and depth <= limit:
+    while brackets:
+        if depth > limit:
+            return limit + 1
         shorter = brackets.replace("[]", "").replace("{}", "")
-        if len(shorter) == len(brackets):  # unbalanced: json.loads says what is wrong
-            break
+        if len(shorter) == len(brackets):
+            return -1
         brackets = shorter
         depth += 1
-    return depth if not brackets else limit + 1
+    return depth
 
 
 def _view(value: Any, key: str) -> Any:
@@ -414,6 +422,11 @@ def parse(text: Any, *, sender: Sender = "guest") -> Message:
     limit = _LIMITS[sender]
     if len(text) > limit:
         raise ProtocolError(f"the message is too long (at most {limit} characters)")
+    depth = _text_depth(text, MAX_DEPTH + 1)
+    if depth < 0:
+        raise ProtocolError("the message is not JSON")
+    if depth > MAX_DEPTH + 1:
+        raise ProtocolError("the message is nested too deeply")
     try:
         # Python refuses integers of more than 4300 digits by itself (ValueError: not JSON).
         data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
@@ -423,9 +436,6 @@ def parse(text: Any, *, sender: Sender = "guest") -> Message:
         raise ProtocolError("the message is nested too deeply") from None
     except (ValueError, TypeError):
         raise ProtocolError("the message is not JSON") from None
-    # Only on valid JSON: its strings are whole, so taking them out is one linear pass.
-    if _text_depth(text, MAX_DEPTH + 1) > MAX_DEPTH + 1:
-        raise ProtocolError("the message is nested too deeply")
     try:
         return _check_message(data, sender)
     except ProtocolError:

@@ -210,8 +210,10 @@ def online_fields(settings: Settings) -> list[Markup]:
             h("strong", {}, settings.online_broker()),
             ". Nothing is sent until you open or join a room.",
         ),
-        field(
-            "Broker",
+        h(
+            "div",
+            {"class_": "field"},
+            h("label", {"for": "set-online-host"}, "Broker"),
             text_input(
                 "set-online-host",
                 "online_host",
@@ -220,12 +222,17 @@ def online_fields(settings: Settings) -> list[Markup]:
                 maxlength=253,
                 inputmode="url",
             ),
-            "The PeerJS server that introduces the players of a room; the game itself then goes from "
-            "browser to browser. To run your own: npx peer --port 9000, then enter its host name or "
-            "address here (or a whole address such as https://broker.example.org:9000/).",
-            "set-online-host",
+            h(
+                "p",
+                {"class_": "hint", "id": "set-online-host-hint"},
+                "The PeerJS server that introduces the players of a room. To run your own: ",
+                h("code", {"style": "white-space: nowrap"}, "npx peer --port 9000"),
+                ", then enter its host name, or a whole address such as ",
+                h("code", {"style": "overflow-wrap: anywhere"}, "https://broker.example.org:9000/"),
+                ".",
+            ),
         ),
-        details,
+        h("div", {"class_": "field"}, details),
         field(
             "Relay servers (STUN/TURN)",
             select(

@@ -44,6 +44,8 @@ COMPUTER_DELAY_FAST_S = 0.05
 COMPUTER_DELAYS_S = {"relaxed": 1.3, "normal": COMPUTER_DELAY_S, "fast": 0.3}
 COMPUTER_DELAYS_STILL_S = {"relaxed": 0.8, "normal": COMPUTER_DELAY_FAST_S, "fast": COMPUTER_DELAY_FAST_S}
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
+ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's (#/join/CODE)
+ONLINE_ACTIONS = ("create-room", "deal-check")  # and every "room-", "join-" and "chat-" action
 
 
 def _js(value: Any) -> Any:
@@ -110,6 +112,8 @@ class App:
         self.route: Route = HOME
         self.last_route: Route | None = None
         self.rules_for = ""  # the game whose rules are open over its table ("" when none)
+        self.online: Any = None  # the online room this page hosts or has joined (ui.online), or None
+        self.last_table: str | None = None  # the game whose table was on screen at the last render
         self._proxies: list[Any] = []
         self.load_saved_games()
 
@@ -138,6 +142,7 @@ class App:
             ("change", self.on_change),
             ("input", self.on_input),
             ("keydown", self.on_keydown),
+            ("submit", self.on_submit),
         ):
             proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
             self._proxies.append(proxy)
@@ -236,9 +241,11 @@ class App:
 
     def save_before_reload(self) -> None:
         """Save the game on screen before the page reloads (a real-time table stops and saves)."""
-        game_id = self.route.table
-        session = self.sessions.get(game_id) if game_id else None
-        if game_id is None or session is None:
+        if self.online is not None:
+            self.online.save()
+        game_id = self.table
+        session = self.session_of(game_id) if game_id else None
+        if game_id is None or session is None or session.online:
             return
         self.leave_table(game_id)
         self.sync(game_id)  # writes our game back unless the stored one is the same or newer
@@ -268,6 +275,24 @@ class App:
         else:
             window.location.hash = hash_
 
+    @property
+    def table(self) -> str | None:
+        """Return the game whose table is on screen: a local game's, or the online room's once it plays."""
+        if self.route.table:
+            return self.route.table
+        online = self.online
+        if online is not None and self.route.screen in ONLINE_SCREENS and online.at_table():
+            return str(online.game_id)
+        return None
+
+    def session_of(self, game_id: str) -> Session | None:
+        """Return the session a table of ``game_id`` shows: the online room's on its screens, else the saved one."""
+        online = self.online
+        if online is not None and self.route.screen in ONLINE_SCREENS and online.game_id == game_id:
+            if online.session is not None:
+                return online.session  # type: ignore[no-any-return]
+        return self.sessions.get(game_id)
+
     def navigate(self) -> None:
         """Draw the screen the address names."""
         self.route = parse_route(str(window.location.hash))
@@ -282,9 +307,10 @@ class App:
         markup = self.screen_markup(name, arg)
         self.root.innerHTML = str(markup)
         changed = self.route != self.last_route
-        if changed and self.last_route is not None and self.last_route.table:
-            self.leave_table(self.last_route.table)
+        if changed and self.last_table and self.last_table != self.table:
+            self.leave_table(self.last_table)
         self.last_route = self.route
+        self.last_table = self.table
         if changed:
             title = by_id("screen-title")
             document.title = f"{title.textContent} — Boneyard" if title is not None else "Boneyard"
@@ -318,6 +344,8 @@ class App:
             )
         if name == "stats":
             return stats_view.stats_screen(self.stats, GAMES.values(), self.settings.name)
+        if name in ONLINE_SCREENS:
+            return self.online_markup(name, arg)
         info = GAMES.get(arg)
         if info is None:
             return screens.not_found(f"#/{name}/{arg}")
@@ -361,6 +389,7 @@ class App:
             list(info.named_levels),
             mode.note,
             in_progress=self.in_progress(info.id),
+            online=not info.realtime and info.max_players > 1,
         )
 
     def in_progress(self, game_id: str) -> str:
@@ -452,26 +481,39 @@ class App:
         """Play a person's move; report a refusal; save; let the computer answer.
 
         When another tab has played on meanwhile, its position is shown instead and the move is not made.
+        In an online room the room plays it: the host's page checks that its own person is to move, a
+        guest's page sends the move to the host and waits for the view that answers it.
         """
+        if session.online and self.online is not None:
+            return bool(self.online.human_move(session, move))
         if self.sync(session.info.id) is Verdict.ADOPT:
             return False
         try:
             session.play(move)
         except IllegalMoveError as exc:
-            screen = self.screen(session.info.id)
-            if screen is not None and screen.on_refused(self.context(session), str(exc)):
-                self.render()  # the table shows the reason in its message line
-            else:
-                self.report("warning", str(exc))
+            self.refused(session, str(exc))
             return False
         self.cue(session, by_computer=False)
         self.after_move(session)
         return True
 
+    def refused(self, session: Session, message: str) -> None:
+        """Show why a move was refused: in the table's message line, else as a toast."""
+        message = message[:1].upper() + message[1:]
+        screen = self.screen(session.info.id)
+        if (
+            self.table == session.info.id
+            and screen is not None
+            and screen.on_refused(self.context(session), message)
+        ):
+            self.render()  # the table shows the reason in its message line
+        else:
+            self.report("warning", message)
+
     def cue(self, session: Session, *, by_computer: bool) -> None:
         """Play the sound of the move just made, the result's at the end, and "your turn" after a computer's."""
         motion.arm()  # the redraw after this move slides the tile in
-        if self.route.table != session.info.id or not self.settings.sound:
+        if self.table != session.info.id or not self.settings.sound:
             return
         if session.state.is_over():
             humans = session.human_seats
@@ -498,16 +540,22 @@ class App:
 
     def after_move(self, session: Session) -> None:
         """Save, count a finished game, redraw, and start the computer if it is to move."""
+        if session.online and self.online is not None:
+            self.online.moved(session)  # the host sends every guest its view
         if session.state.is_over():
             self.finish(session)
         else:
             self.save(session)
-        if self.route.table == session.info.id:
+        if self.table == session.info.id:
             self.render()
         self.schedule_computer()
 
     def finish(self, session: Session) -> None:
         """Count a finished game in the stats (against the computer only), keep best scores, forget its save."""
+        if session.online:
+            if self.online is not None:
+                self.online.finish(session)  # counted apart, by opponent; the room keeps the game
+            return
         if not session.recorded:
             screen = self.screen(session.info.id)
             final = screen.final_scores(session) if screen is not None else None  # a solo puzzle's result
@@ -525,7 +573,11 @@ class App:
         self.drop(session)
 
     def save(self, session: Session) -> None:
-        """Save a game in progress."""
+        """Save a game in progress (an online game is saved with its room, on the host's page only)."""
+        if session.online:
+            if self.online is not None:
+                self.online.save()
+            return
         text = self.storage.write_game(session.info.id, session.to_json())
         if text is not None:
             self.written[session.info.id] = text
@@ -699,8 +751,8 @@ class App:
     # -- the computer -------------------------------------------------------------------------------------
     def turn_key(self) -> TurnKey | None:
         """Return the computer turn due on the table on screen, or None."""
-        game_id = self.route.table
-        session = self.sessions.get(game_id) if game_id else None
+        game_id = self.table
+        session = self.session_of(game_id) if game_id else None
         if game_id is None or session is None or not session.computer_to_move():
             return None
         screen = self.screen(game_id)
@@ -714,18 +766,21 @@ class App:
 
     async def computer_turn(self, key: TurnKey) -> None:
         """Play one computer move after a short pause, unless the table or its game changes meanwhile."""
-        session = self.sessions.get(key.game_id)
+        session = self.session_of(key.game_id)
         if session is None:
             return
         delays = COMPUTER_DELAYS_S if self.animations() else COMPUTER_DELAYS_STILL_S
-        await asyncio.sleep(delays.get(self.settings.speed, COMPUTER_DELAY_S))
+        pause = delays.get(self.settings.speed, COMPUTER_DELAY_S)
+        if session.online and self.online is not None:
+            pause = self.online.bot_delay(pause)
+        await asyncio.sleep(pause)
         if self.turn_key() != key:
             return
         try:
             move = await self.think_in_slices(session.computer_thinking())
             if self.turn_key() != key:
                 return  # the player left, or this game changed: drop this thought
-            if self.sync(key.game_id) is Verdict.ADOPT:
+            if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
             session.play_computer(move)
             self.cue(session, by_computer=True)
@@ -763,25 +818,29 @@ class App:
                 self.board_height = height or self.board_height
                 self.render()
                 return
-        game_id = self.route.table
+        game_id = self.table
         if game_id:
-            session = self.sessions.get(game_id)
+            session = self.session_of(game_id)
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
             motion.animate(document, self.animations())
+        if self.online is not None and self.route.screen in ONLINE_SCREENS:
+            self.online.after_render()
         self.schedule_computer()
 
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""
-        session = self.sessions.get(game_id)
+        session = self.session_of(game_id) if game_id == self.last_table else self.sessions.get(game_id)
+        if session is None:
+            session = self.sessions.get(game_id)
         screen = self.screen(game_id)
         if session is not None and screen is not None:
             screen.leave(self.context(session))
 
     def on_resize(self) -> None:
         """Redraw the table for the new width."""
-        if self.route.table:
+        if self.table:
             self.after_render()
 
     def on_storage(self, event: Any) -> None:
@@ -824,6 +883,10 @@ class App:
             return
         action = _attr(target, "data-action") or ""
         value = _attr(target, "data-value") or ""
+        if action == "chat-draft":
+            return  # a click into the chat's input: the typing is followed by on_input
+        if action == "chat-send" and str(getattr(target, "tagName", "")).lower() == "form":
+            return  # a click inside the chat's form but on no button of it
         event.preventDefault()
         motion.remember(target)  # where a played tile slides from
         self.do(action, value, target)
@@ -842,6 +905,13 @@ class App:
             window.boneyardBoot.install()
         elif action == "start-game":
             self.start_game(value)
+        elif (
+            action in ("play-again", "new-game")
+            and self.online is not None
+            and self.table
+            and self.session_of(self.table) is getattr(self.online, "session", None)
+        ):
+            self.online_action("room-again", value, target)  # at an online table: the room's next game
         elif action == "play-again" and value in GAMES:
             self.play_again(value)
         elif action == "delete-broken":
@@ -867,17 +937,128 @@ class App:
         elif action == "toggle-sound":  # the tables' mute button
             self.settings = self.storage.update_settings(sound=not self.settings.sound)
             self.render()
+        elif action in ONLINE_ACTIONS or action.startswith(("room-", "join-", "chat-")):
+            self.online_action(action, value, target)
         elif action == "take-back" and self.route.table:
             self.take_back(self.route.table)
         elif action == "rules" and value in GAMES:  # the tables' "?": the rules over the table
             self.open_rules(value)
         elif action == "close-rules":
             self.close_rules()
-        elif self.route.table:
-            session = self.sessions.get(self.route.table)
-            screen = self.screen(self.route.table)
+        elif self.table:
+            game_id = self.table
+            session = self.session_of(game_id)
+            screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.on_action(self.context(session), action, value)
+
+    # -- online rooms ----------------------------------------------------------------------------------
+    def online_markup(self, name: str, arg: str) -> Markup:
+        """Return the host's room (``#/room/GAME``) or a guest's (``#/join/CODE``): lobby, table or form."""
+        from .online import host as online_host
+        from .online import join as online_join
+
+        online = self.online
+        if name == "room":
+            if online is not None and online.kind == "host" and online.game_id == arg:
+                return online.markup()  # type: ignore[no-any-return]
+            reopened = online_host.reopen(self, arg)  # the room this page hosted, saved with its game
+            if reopened is not None:
+                self.close_online()
+                self.online = reopened
+                return reopened.markup()
+            if arg in GAMES:
+                window.location.replace(f"#/setup/{arg}")
+                form = self.forms.setdefault(arg, {})
+                form["opponents"] = "online"
+                screen = self.screen(arg)
+                if screen is not None:
+                    return self.setup_markup(GAMES[arg], screen)
+            return screens.not_found(f"#/room/{arg}")
+        code = online_join.code_from(arg)
+        if online is not None and online.kind == "guest" and (not arg or online.code == code):
+            return online.markup()  # type: ignore[no-any-return]
+        if online is not None and online.kind == "guest":
+            self.close_online()  # another room's link: leave the one we were in
+        form = self.forms.setdefault("join", {})
+        if code:
+            form["code"] = code
+        rejoin = online_join.stored_token(self.storage, code) if code else None
+        if rejoin is not None:  # this browser has a seat in that room: take it back at once
+            self.online = online_join.OnlineGuest(self, code, str(form.get("name") or self.settings.name))
+            self.online.connect()
+            return self.online.markup()  # type: ignore[no-any-return]
+        return online_join.form_markup(form, self.settings.name)
+
+    def online_action(self, action: str, value: str, target: Any) -> None:
+        """Carry out a click in an online room, or create or join one."""
+        from .online import host as online_host
+        from .online import join as online_join
+
+        if action == "create-room" and value in GAMES:
+            screen = self.screen(value)
+            if screen is None:
+                return
+            self.close_online()
+            self.online = online_host.OnlineHost.create(
+                self, GAMES[value], screen, self.forms.setdefault(value, {})
+            )
+            self.online.connect()
+            self.go(f"#/room/{value}")
+            return
+        if action == "join-room":
+            form = self.forms.setdefault("join", {})
+            for key in ("code", "name"):
+                element = by_id(f"join-{key}")
+                if element is not None:
+                    form[key] = str(element.value)
+            code = online_join.code_from(str(form.get("code", "")))
+            if not code:
+                form["error"] = "That is not a room code: it has 8 letters, like ABCD EFGH."
+                self.render()
+                return
+            form.pop("error", None)
+            name = str(form.get("name") or "").strip() or self.settings.name
+            if name != self.settings.name and name:
+                self.settings = self.storage.update_settings(name=name)
+            self.close_online()
+            self.online = online_join.OnlineGuest(self, code, name)
+            self.online.connect()
+            self.go(f"#/join/{code}")
+            return
+        if self.online is not None:
+            self.online.action(action, value)
+
+    def online_change(self, target: Any) -> None:
+        """Follow a control of a room: a seat's kind, the wait before bots, the join form's fields."""
+        joining = _attr(target, "data-join")
+        if joining:
+            self.forms.setdefault("join", {})[joining] = str(target.value)
+            return
+        if self.online is None:
+            return
+        seat = _attr(target, "data-room-seat")
+        if seat is not None:
+            self.online.change("seat:" + seat, str(target.value))
+        else:
+            self.online.change(_attr(target, "data-room") or "", str(target.value))
+
+    def online_move(self, text: str) -> str:
+        """Play a move text at the online table on screen, as a click would; return "" or why not.
+
+        The browser tests drive Triangles and Heptalion through it (the same ``ctx.play`` a click calls).
+        """
+        game_id = self.table
+        session = self.session_of(game_id) if game_id else None
+        if session is None or not session.online:
+            return "no online table"
+        return "" if self.human_move(session, str(text)) else "refused"
+
+    def close_online(self) -> None:
+        """Leave the online room this page is in (the host's game stays saved with its room)."""
+        online, self.online = self.online, None
+        if online is not None:
+            online.close()
 
     # -- the rules over a table ---------------------------------------------------------------------
     def open_rules(self, game_id: str) -> None:
@@ -892,7 +1073,7 @@ class App:
         if self.route.table and GAMES[self.route.table].realtime:
             self.do("pause", "")
         holder = document.createElement("div")
-        on_heptalion_table = self.route.table == "heptalion"  # that table has the symbols' sprite already
+        on_heptalion_table = self.table == "heptalion"  # that table has the symbols' sprite already
         holder.innerHTML = str(rules_dialog(GAMES[game_id], sprite=not on_heptalion_table))
         dialog = holder.firstElementChild
         document.body.appendChild(dialog)
@@ -935,6 +1116,14 @@ class App:
         if _attr(target, "data-import") == "file":
             self.importing = asyncio.ensure_future(self.read_import(target))
             return
+        if self.online is not None or self.route.screen in ONLINE_SCREENS:
+            if (
+                _attr(target, "data-room-seat") is not None
+                or _attr(target, "data-room")
+                or _attr(target, "data-join")
+            ):
+                self.online_change(target)
+                return
         setting = _attr(target, "data-setting")
         if setting:
             value: Any = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
@@ -959,14 +1148,28 @@ class App:
         if field and self.route.screen == "setup" and str(target.type) == "text":
             self.forms.setdefault(self.route.arg, {})[field] = str(target.value)
         named = target is not None and hasattr(target, "getAttribute")
+        joining = _attr(target, "data-join") if named else None
+        if joining:  # the join screen's code and name, kept as typed
+            self.forms.setdefault("join", {})[joining] = str(target.value)
+        if named and _attr(target, "data-action") == "chat-draft" and self.online is not None:
+            self.online.log.draft = str(target.value)[:200]  # kept across redraws, never redrawn here
         setting = _attr(target, "data-setting") if named else None
         if setting and str(target.type) == "text":  # kept as typed, never redrawn (the caret stays)
             self.settings = self.storage.update_settings(**{setting: str(target.value)})
 
+    def on_submit(self, event: Any) -> None:
+        """Keep a form's Enter on the page (no form is ever sent anywhere); the chat's sends its message."""
+        event.preventDefault()
+        form = _js(event.target)
+        if form is not None and _attr(form, "id") == "chat-form":
+            self.online_action("chat-send", "", form)
+        elif form is not None and _attr(form, "id") == "join-form":
+            self.online_action("join-room", "", form)
+
     def on_keydown(self, event: Any) -> None:
         """Offer the table's keyboard shortcuts."""
         sound.unlock()
-        game_id = self.route.table
+        game_id = self.table
         if game_id is None or event.ctrlKey or event.metaKey or event.altKey:
             return  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone
         if self.rules_for:
@@ -986,7 +1189,7 @@ class App:
                 self.take_back(game_id)
                 return
         screen = self.screen(game_id)
-        session = self.sessions.get(game_id)
+        session = self.session_of(game_id)
         if (
             session is not None
             and screen is not None
@@ -1034,6 +1237,7 @@ def start() -> None:
         window.boneyardBoot.stage("Setting the table…", 94)
         app = App()
         window.boneyardCheckModules = create_proxy(check_modules)
+        window.boneyardOnlineMove = create_proxy(app.online_move)
         app.mount()
     except Exception as exc:
         window.console.error("Boneyard: " + traceback.format_exc())

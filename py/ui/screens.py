@@ -171,6 +171,13 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
         name_text(settings.name),
         ". Pick a game. Everything runs in your browser, even offline.",
     )
+    join_room = h(
+        "p",
+        {"class_": "home-online"},
+        "Playing with friends? ",
+        h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
+        " with the code they sent, or choose Online with friends in a game's New game.",
+    )
     # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).
     install = h(
         "button",
@@ -183,6 +190,7 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
             [
                 h("div", {"class_": "home-head"}, greeting, install),
                 h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
+                join_room,
             ]
         ),
         current="home",
@@ -255,20 +263,23 @@ def setup(
     levels: list[str],
     note: str = "",
     in_progress: str = "",
+    online: bool = False,
 ) -> Markup:
     """Return the setup screen: opponents, mode, players, computer levels or names, New game.
 
     ``in_progress`` describes a saved game of this game that is not over ("Classic, 2 players"): the
-    screen then says that a new game replaces it, and offers Resume first.
+    screen then says that a new game replaces it, and offers Resume first. ``online`` offers a third
+    choice of opponents, friends online: the seats are then set in the room's lobby.
     """
     vs = form.get("opponents", "computer")
+    if vs == "online" and not online:
+        vs = "computer"
     parts = []
     if info.max_players > 1:
-        parts.append(
-            radio_group(
-                "opponents", "Opponents", [("computer", "vs Computer"), ("device", "Same device")], vs
-            )
-        )
+        choices = [("computer", "vs Computer"), ("device", "Same device")]
+        if online:
+            choices.append(("online", "Online with friends"))
+        parts.append(radio_group("opponents", "Opponents", choices, vs))
     if mode_options:
         parts.append(
             field(
@@ -292,7 +303,7 @@ def setup(
                 )
             )
     seat_rows = []
-    for seat in range(1, players) if vs == "computer" else range(players):
+    for seat in range(1, players) if vs == "computer" else range(players) if vs == "device" else ():
         if vs == "computer":
             name = f"level_{seat}"
             current = form.get(name, form.get("level", "medium" if "medium" in levels else levels[-1]))
@@ -337,7 +348,22 @@ def setup(
                 seat_rows,
             )
         )
-    if in_progress:
+    if vs == "online":
+        parts.append(
+            h(
+                "div",
+                {"class_": "actions online-create"},
+                h(
+                    "p",
+                    {"class_": "hint"},
+                    "You host the game: your browser deals and runs it, your friends join with a code. "
+                    "In the room you choose who plays each seat (a friend, or a bot at a level).",
+                ),
+                button("Create room", "create-room", info.id, kind="primary", id="create-room"),
+                link_button("Join a friend's room", "#/join", id="setup-join"),
+            )
+        )
+    elif in_progress:
         parts.append(
             h(
                 "div",

@@ -86,10 +86,10 @@ class Net:
         net = getattr(window, "BoneyardNet", None)
         if net is None:
             done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-            from pyodide.ffi import create_once_callable
+            from pyodide.ffi import create_once_callable, jsnull
 
             script = document.getElementById("boneyard-online-js")
-            if script is None:
+            if script is None or script is jsnull:
                 script = document.createElement("script")
                 script.id = "boneyard-online-js"
                 script.src = SCRIPT
@@ -103,7 +103,9 @@ class Net:
                     if getattr(window, "BoneyardNet", None) is not None:
                         break
                     await asyncio.sleep(0.05)
-            net = window.BoneyardNet
+            net = getattr(window, "BoneyardNet", None)
+            if net is None:
+                raise ConnectionError("The online part of Boneyard could not be loaded.")
         await net.ready()
         return net
 

@@ -372,7 +372,9 @@ def join_screen(
     )
 
 
-def online_bar(code: str, seats: Sequence[Mapping[str, Any]], me: int | None, note: str = "") -> Markup:
+def online_bar(
+    code: str, seats: Sequence[Mapping[str, Any]], me: int | None, note: str = "", tools: Markup | str = ""
+) -> Markup:
     """Return the strip over an online table: the room's code, who is reconnecting, Leave."""
     away = [s for s in seats if s.get("status") == "reconnecting"]
     words: list[Any] = [h("span", {"class_": "online-code"}, "Room ", h("strong", {}, code))]
@@ -396,7 +398,12 @@ def online_bar(code: str, seats: Sequence[Mapping[str, Any]], me: int | None, no
             "data_me": me if me is not None else "",
         },
         words,
-        button("Leave room", "room-leave", class_="btn-small", id="room-leave"),
+        h(
+            "span",
+            {"class_": "online-tools"},
+            tools,
+            button("Leave room", "room-leave", class_="btn-small", id="room-leave"),
+        ),
     )
 
 

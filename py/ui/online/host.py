@@ -1,0 +1,565 @@
+"""The host's online room in the page: ``HostRoom`` driven next to the host's ``Session``.
+
+The host's page holds the game. Guests' seats are ``guest`` seats of the session: the app waits for
+them as it waits for a person (no computer moves there); their moves arrive as texts and are played
+through the same ``Session.play`` as the host's own. After every move each connected guest gets its
+view (``HostRoom.views``); when the game ends, the deal's proof. The room is saved with the session
+under ``boneyard:online:host:<game>``, so a reload reopens it with the same code, and guests who come
+back get their seats by their tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import traceback
+from typing import Any
+
+from boneyard.core import GameInfo, IllegalMoveError
+from boneyard.games import GAMES
+from boneyard.rooms import protocol
+from boneyard.rooms.host import HostRoom, Out, RoomError
+
+from ..html import Markup, h, join
+from ..screen import Screen
+from ..screens import LEVEL_LABELS, button, frame
+from ..session import Seat, Session, SessionError
+from . import chat
+from . import screens as online_screens
+from .net import Net, NetEvent
+
+__all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
+
+HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with its game
+TICK_S = 1.0  # how often the room's timers run
+HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
+BOT_PAUSE_S = 0.35  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
+
+
+def bot_name(seat: int, level: str | None) -> str:
+    """Return a computer seat's name in a room: "Bot 2 (Medium)"."""
+    label = LEVEL_LABELS.get(level or "", "")
+    return f"Bot {seat + 1} ({label})" if label else f"Bot {seat + 1}"
+
+
+def session_seats(lobby: list[dict[str, Any]], host_seat: int) -> list[Seat]:
+    """Return the host's session seats from the room's lobby: the host, its guests, its computers."""
+    seats = []
+    for row in lobby:
+        index, kind = int(row["seat"]), str(row["kind"])
+        if index == host_seat or kind == "host":
+            seats.append(Seat("human", str(row.get("name") or "Host")))
+        elif kind == "bot":
+            seats.append(
+                Seat("computer", bot_name(index, row.get("level")), str(row.get("level") or "medium"))
+            )
+        else:
+            seats.append(Seat("guest", str(row.get("name") or f"Player {index + 1}")))
+    return seats
+
+
+class OnlineHost:
+    """The room this page hosts: its ``HostRoom``, its game once dealt, its connection to the broker."""
+
+    kind = "host"
+
+    def __init__(self, app: Any, info: GameInfo, room: HostRoom, mode: str, mode_label: str) -> None:
+        self.app = app
+        self.info = info
+        self.game_id = info.id
+        self.room = room
+        room.play = self.play_guest
+        self.code = room.code
+        self.mode = mode
+        self.mode_label = mode_label
+        self.session: Session | None = None
+        self.status = "connecting"
+        self.message = ""
+        self.seats: list[dict[str, Any]] = room.lobby()
+        self.start_ok = room.start_ok()
+        self.bot_after = int(room.open_bot_after_s or 0)
+        self.deciding: dict[int, str] = {}  # seats whose guests have not come back: name
+        self.log = chat.ChatLog(room.host_seat)  # the table's chat: messages, reactions, mutes
+        self.net = Net(self.on_event, lambda words: app.report("warning", words))
+        self.ticker: Any = None
+        self.connecting: Any = None
+        self.latency: list[float] = []
+
+    # -- creating and reopening -------------------------------------------------------------------
+    @classmethod
+    def create(cls, app: Any, info: GameInfo, screen: Screen, form: dict[str, Any]) -> OnlineHost:
+        """Open a room for the game and mode chosen on the setup form: the host in seat 0, the rest open."""
+        mode, players = screen.mode_from_form(form)
+        options = dict(mode.options)
+        if any(option.name == "players" for option in info.options):
+            options["players"] = players
+        count = int(options.get("players", players))
+        room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=HOLD_S)
+        return cls(app, info, room, mode.key, mode.label)
+
+    def connect(self) -> None:
+        """Register the room at the broker (in the background); the screen follows its progress."""
+        self.status = "connecting"
+        self.connecting = asyncio.ensure_future(self._connect())
+
+    async def _connect(self) -> None:
+        try:
+            await self.net.host(self.code, self.app.settings.online_config())
+        except ConnectionError as exc:
+            reason = str(exc)
+            self.status = "taken" if "unavailable-id" in reason else "failed"
+            self.message = "" if self.status == "taken" else _broker_words(reason)
+            self.rerender()
+            return
+        except Exception as exc:
+            self.status, self.message = "failed", _broker_words(str(exc))
+            self.rerender()
+            return
+        self.status, self.message = "open", ""
+        if self.ticker is None:
+            self.ticker = asyncio.ensure_future(self._tick())
+        self.rerender()
+
+    async def _tick(self) -> None:
+        while not self.net.closed:
+            await asyncio.sleep(TICK_S)
+            try:
+                self.handle(self.room.tick(time.monotonic()))
+            except Exception:
+                self.app_console(traceback.format_exc())
+
+    # -- the transport's events -------------------------------------------------------------------------
+    def on_event(self, event: NetEvent) -> None:
+        """Feed one transport event to the room and carry out what it answers."""
+        now = time.monotonic()
+        if event.type == "open":
+            self.handle(self.room.on_open(event.peer))
+        elif event.type == "message":
+            self.handle(self.room.on_message(event.peer, event.data, now))
+        elif event.type == "close":
+            self.handle(self.room.on_close(event.peer, now))
+        elif event.type == "broker":
+            self.status = "open" if event.reason != "lost" else "offline"
+            self.rerender()
+
+    def handle(self, outs: list[Out]) -> None:
+        """Send the texts and act on the notes the room returned, in order."""
+        redraw = False
+        for out in outs:
+            if out.peer is not None:
+                if out.text:
+                    self.net.send(out.peer, out.text)
+                if out.drop:
+                    self.net.drop(out.peer)
+                continue
+            redraw = self.note(out.note, dict(out.data)) or redraw
+        if redraw:
+            self.rerender()
+
+    def note(self, kind: str, data: dict[str, Any]) -> bool:
+        """Act on one note of the room; return True when the screen must be redrawn."""
+        if kind == "lobby":
+            self.seats, self.start_ok = list(data["seats"]), bool(data["start_ok"])
+            self.sync_seats()
+            return True
+        if kind == "deal":
+            self.deal(int(data["seed"]))
+            return True
+        if kind == "decide":
+            self.deciding[int(data["seat"])] = str(data.get("name") or "A player")
+            return True
+        if kind == "returned":
+            self.deciding.pop(int(data["seat"]), None)
+            self.sync_seats()
+            return True
+        if kind == "seat":
+            if data.get("status") == "connected":
+                self.deciding.pop(int(data["seat"]), None)
+            return True
+        if kind == "chat":
+            self.log.add(int(data["seat"]), str(data.get("name", "")), str(data["text"]))
+            return True
+        if kind == "react":
+            self.log.react(int(data["seat"]), str(data["key"]), time.monotonic())
+            return True
+        if kind == "deal_stalled":
+            self.message = (
+                "Waiting for " + ", ".join(str(n) for n in data.get("names", []) if n) + " to join the deal."
+            )
+            return True
+        return kind in ("open_to_bot", "moved")
+
+    # -- the game -------------------------------------------------------------------------------------------
+    def deal(self, seed: int) -> None:
+        """Deal the game from the fair deal's seed and send every guest its first view."""
+        seats = session_seats(self.room.lobby(), self.room.host_seat)
+        self.session = Session.start(
+            self.info, seats, self.mode, self.mode_label, self.room.options, seed=seed
+        )
+        self.session.uid = f"online-{self.code}-{seed:x}"
+        self.app.table_ui[self.ui_key] = {}
+        self.app.generation += 1
+        self.handle(self.room.views(self.session.state))
+        self.save()
+
+    @property
+    def ui_key(self) -> str:
+        """Return the key of the table's UI state (the game id: the table screens read it by game)."""
+        return self.game_id
+
+    def sync_seats(self) -> None:
+        """Follow the room's seats in the game: a computer took a guest's seat, or the guest came back."""
+        session = self.session
+        if session is None:
+            return
+        fresh = session_seats(self.room.lobby(), self.room.host_seat)
+        if [s.kind for s in fresh] != [s.kind for s in session.seats] or fresh != session.seats:
+            session.seats = fresh
+            self.app.generation += 1
+
+    def play_guest(self, seat: int, text: str) -> str | None:
+        """Play a guest's move for its seat (the room checked the turn); return a refusal's reason or None."""
+        session = self.session
+        if session is None or session.to_move() != seat:
+            return "it is not your turn"
+        try:
+            session.play(text)
+        except IllegalMoveError as exc:
+            return str(exc)
+        except ValueError as exc:
+            return f"that is not a move: {exc}"
+        self.app.cue(session, by_computer=True)
+        self.app.after_move(session)
+        return None
+
+    def human_move(self, session: Session, move: Any) -> bool:
+        """Play the host's own move (only on its own turn): the app's move path for this room."""
+        if not session.local_to_move():
+            seat = session.to_move()
+            who = session.seats[seat].name if seat is not None else ""
+            self.app.refused(session, f"It is {who}'s turn." if who else "The game is over.")
+            return False
+        try:
+            session.play(move)
+        except IllegalMoveError as exc:
+            self.app.refused(session, str(exc))
+            return False
+        self.app.cue(session, by_computer=False)
+        self.app.after_move(session)
+        return True
+
+    def moved(self, session: Session) -> None:
+        """Send every guest its view after a move, and the deal's proof once the game is over."""
+        self.handle(self.room.views(session.state))
+        if session.state.is_over() and self.room.phase != "over":
+            self.handle(self.room.finish(session.moves or []))
+
+    def bot_delay(self, pause: float) -> float:
+        """Return how long a computer's move waits in a room (never less than the guests need to see it)."""
+        return max(pause, BOT_PAUSE_S) if self.room.guest_seats() else pause
+
+    def finish(self, session: Session) -> None:
+        """Count a finished online game in Stats (apart, by opponent) and keep the room saved."""
+        if not session.recorded:
+            count_online(self.app, session)
+        session.recorded = True
+        self.save()
+
+    def at_table(self) -> bool:
+        """Tell whether the room's game is dealt (the room's screen is then its table)."""
+        return self.session is not None
+
+    # -- the host's controls --------------------------------------------------------------------------------
+    def action(self, action: str, value: str) -> None:
+        """Carry out a click of the host in the room."""
+        now = time.monotonic()
+        try:
+            if action == "room-start":
+                self.handle(self.room.start(now))
+            elif action == "room-remove":
+                self.handle(self.room.remove(int(value), now))
+            elif action == "room-bot":
+                seat = int(value)
+                self.deciding.pop(seat, None)
+                self.handle(self.room.set_seat(seat, "bot", self.default_level(), now))
+                self.sync_seats()
+                self.app.render()
+            elif action == "room-wait":
+                seat = int(value)
+                self.deciding.pop(seat, None)
+                self.handle(self.room.wait(seat, now))
+                self.app.render()
+            elif action == "room-retry":
+                if self.status == "taken":
+                    self.room.code = protocol.new_code()
+                    self.code = self.room.code
+                self.connect()
+                self.app.render()
+            elif action == "room-copy":
+                self.copy(value)
+            elif action in ("room-close", "room-leave"):
+                self.leave()
+            elif action == "room-again":
+                self.again(now)
+            elif action.startswith("chat-"):
+                wanted = chat_action(self, action, value)
+                if wanted is not None and wanted[0] == "chat":
+                    self.handle(self.room.say(wanted[1]))  # the room's note adds it to the log
+                elif wanted is not None and wanted[0] == "react":
+                    self.handle(self.room.react(wanted[1]))
+                    self.log.react(self.room.host_seat, wanted[1], time.monotonic())
+                    self.app.render()
+        except (RoomError, protocol.ProtocolError, ValueError) as exc:
+            self.app.report("warning", str(exc)[:1].upper() + str(exc)[1:] + ".")
+
+    def change(self, what: str, value: str) -> None:
+        """Follow a lobby control: a seat made open or a computer, the wait before open seats go to bots."""
+        now = time.monotonic()
+        try:
+            if what.startswith("seat:"):
+                seat = int(what.removeprefix("seat:"))
+                if value == "open":
+                    self.handle(self.room.set_seat(seat, "open", None, now))
+                elif value.startswith("bot:"):
+                    self.handle(self.room.set_seat(seat, "bot", value.removeprefix("bot:"), now))
+            elif what == "bot_after":
+                seconds = int(value)
+                self.bot_after = seconds
+                self.room.open_bot_after_s = float(seconds) if seconds > 0 else None
+                self.room.open_bot_level = self.default_level()
+                for row in self.room.seats:
+                    if row.kind == "open":
+                        row.open_since = now
+                self.app.render()
+        except (RoomError, ValueError) as exc:
+            self.app.report("warning", str(exc)[:1].upper() + str(exc)[1:] + ".")
+            self.app.render()
+
+    def default_level(self) -> str:
+        """Return the level a computer takes a seat at: Medium, or the game's strongest named level."""
+        levels = self.info.named_levels
+        return "medium" if "medium" in levels else levels[-1]
+
+    def again(self, now: float) -> None:
+        """Deal a new game in the same room with the same people (after a game)."""
+        self.session = None
+        self.handle(self.room.start(now))
+        self.app.render()
+
+    def connected(self) -> bool:
+        """Tell whether the room is open at the broker (the chat can send)."""
+        return self.status == "open"
+
+    def copy(self, text: str) -> None:
+        """Copy the join link to the clipboard."""
+        from pyscript import window
+
+        try:
+            window.navigator.clipboard.writeText(text)
+            self.app.announce("Join link copied.")
+            self.app.report("info", "Join link copied.")
+        except Exception:
+            self.app.report("info", "Select the link and copy it.")
+
+    def leave(self) -> None:
+        """Close the room (guests are told the host left; the game stays saved to reopen later)."""
+        self.save()
+        self.app.close_online()
+        self.app.go("#/")
+
+    def close(self) -> None:
+        """Tell every guest the host left and leave the broker."""
+        try:
+            self.handle(self.room.close())
+        finally:
+            self.net.close()
+            if self.ticker is not None:
+                self.ticker.cancel()
+
+    # -- saving ---------------------------------------------------------------------------------------------
+    def save(self) -> None:
+        """Save the room with its game, so a reload reopens it with the same code."""
+        data = {
+            "schema": 1,
+            "game": self.game_id,
+            "mode": self.mode,
+            "mode_label": self.mode_label,
+            "room": self.room.to_dict(),
+            "session": self.session.to_json() if self.session is not None else None,
+        }
+        self.app.storage.set(HOST_KEY + self.game_id, json.dumps(data))
+
+    # -- drawing -------------------------------------------------------------------------------------------
+    def link(self) -> online_screens.Link:
+        """Return what the room shares: its code, the join link, its QR code."""
+        from pyscript import window
+
+        base = str(window.location.href).split("#")[0]
+        url = f"{base}#/join/{self.code}"
+        return online_screens.Link(protocol.format_code(self.code), url, self.net.qr_svg(url))
+
+    def markup(self) -> Markup:
+        """Return the room's screen: the lobby before the game, the table with the room's bar after."""
+        session = self.session
+        if session is None:
+            room = online_screens.RoomInfo(
+                self.info.name,
+                self.mode_label,
+                self.status,
+                self.message,
+                self.bot_after,
+                waiting_for(self.seats, self.room.phase),
+                list(self.info.named_levels),
+            )
+            return online_screens.room_screen(room, self.link(), self.seats, self.start_ok)
+        return table_markup(self.app, self, session, self.room.host_seat)
+
+    def after_render(self) -> None:
+        """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""
+        from .join import mark_turn
+
+        mark_turn(self.app, self.session)
+
+    def bar_note(self) -> str:
+        """Return what the bar over the table says besides the code (a stalled deal, say)."""
+        return self.message
+
+    def after_game(self) -> Markup:
+        """Return what shows under a finished online game on the host's page: a new game in the room."""
+        return h(
+            "div",
+            {"class_": "deal-check", "id": "room-after"},
+            h("p", {"class_": "hint"}, "Your friends can check that the deal was fair on their pages."),
+            button("New game in this room", "room-again", kind="primary", id="room-again"),
+        )
+
+    def rerender(self) -> None:
+        """Redraw the room's screen when it is on screen."""
+        if self.app.route.screen == "room" and self.app.route.arg == self.game_id and self.app.online is self:
+            self.app.render()
+
+    def app_console(self, text: str) -> None:
+        """Log a problem to the browser's console."""
+        from pyscript import window
+
+        window.console.error("Boneyard online: " + text)
+
+
+def waiting_for(seats: list[dict[str, Any]], phase: str) -> str:
+    """Return what Start waits for, in words ("" when nothing)."""
+    if phase == "dealing":
+        return "Shuffling together…"
+    open_seats = sum(1 for s in seats if s.get("kind") == "open")
+    away = sum(1 for s in seats if s.get("status") == "reconnecting")
+    if open_seats:
+        return f"Waiting for {open_seats} more player{'s' * (open_seats != 1)}: share the code, or give the seat to a bot."
+    if away:
+        return "Waiting for a player to reconnect."
+    return ""
+
+
+def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
+    """Return an online table: the room's bar, the game's own table screen, chat, the host's questions."""
+    screen = app.screen(session.info.id)
+    table = screen.render(app.context(session)) if screen is not None else Markup("")
+    extra: list[Any] = []
+    for seat, name in sorted(getattr(online, "deciding", {}).items()):
+        extra.append(online_screens.decide_dialog(seat, name))
+    if session.state.is_over():
+        extra.append(online.after_game())
+    bar = online_screens.online_bar(
+        protocol.format_code(online.code), online.seats, me, online.bar_note(), chat.chat_toggle(online.log)
+    )
+    title = f"{session.info.name} · {session.mode_label}"
+    talk = chat_markup(online, session, me, online.connected())
+    return frame(title, join([bar, h("div", {"class_": "online-extra"}, extra), table, talk]), back="#/")
+
+
+def chat_markup(online: Any, session: Session, me: int, connected: bool) -> Markup:
+    """Return the room's chat panel and the reactions popping over the table."""
+    from .. import kit
+
+    names = kit.display_names(session)
+    people = [i for i, seat in enumerate(session.seats) if seat.kind != "computer"]
+    positions = dict(kit.seat_positions(len(session.seats), me))
+    log = online.log
+    return join(
+        [
+            chat.chat_panel(log, names, can_send=connected, people=people),
+            chat.reaction_pops(log, names, positions, time.monotonic()),
+        ]
+    )
+
+
+def chat_action(online: Any, action: str, value: str) -> tuple[str, str] | None:
+    """Carry out a click of the chat (the typed text read from its input); return what to send."""
+    text = ""
+    if action == "chat-send":
+        from pyscript import document
+
+        field = document.getElementById("chat-input")
+        text = str(field.value) if field is not None and hasattr(field, "value") else online.log.draft
+    wanted: tuple[str, str] | None = online.log.on_action(action, value, text)
+    if action in ("chat-toggle", "chat-close", "chat-mute", "chat-send", "chat-react"):
+        online.app.render()
+        if action == "chat-toggle" and online.log.open:
+            from pyscript import document
+
+            field = document.getElementById("chat-input")
+            if field is not None and hasattr(field, "focus"):
+                field.focus()
+    return wanted
+
+
+def count_online(app: Any, session: Session) -> None:
+    """Count a finished online game for this page's person, against each other person (bots aside)."""
+    me = session.human_seats[0] if session.human_seats else None
+    if me is None:
+        return
+    result = session.result_for(me)
+    if result is None:
+        return
+    opponents = [s.name for i, s in enumerate(session.seats) if i != me and s.kind != "computer"]
+    today = app.today()
+
+    def change(stats: Any) -> bool:
+        mark = "online:" + session.uid
+        if stats.has_counted(mark):
+            return False
+        for name in opponents or ["Bots"]:
+            stats.record_online(session.info.id, session.mode, session.mode_label, name, result, today)
+        stats.mark_counted(mark)
+        return True
+
+    app.stats, _ = app.storage.update_stats(change)
+
+
+def reopen(app: Any, game_id: str) -> OnlineHost | None:
+    """Reopen the room this page hosted for ``game_id`` (saved with its game), or return None."""
+    info = GAMES.get(game_id)
+    text = app.storage.get(HOST_KEY + game_id) if info is not None else None
+    if info is None or not text:
+        return None
+    try:
+        data = json.loads(text)
+        room = HostRoom.from_dict(data["room"])
+        host = OnlineHost(app, info, room, str(data["mode"]), str(data["mode_label"]))
+        if data.get("session") is not None:
+            host.session = Session.from_json(game_id, data["session"])
+            host.session.seats = session_seats(room.lobby(), room.host_seat)
+            room.state = host.session.state
+    except (ValueError, KeyError, TypeError, SessionError) as exc:
+        app.storage.move_aside(
+            HOST_KEY + game_id, text, f"A saved online room could not be reopened ({exc})."
+        )
+        return None
+    host.connect()
+    return host
+
+
+def _broker_words(reason: str) -> str:
+    """Return a broker failure in a player's words."""
+    if "network" in reason or "server-error" in reason or "socket" in reason:
+        return "The broker cannot be reached: check the connection, or Settings › Online."
+    return f"({reason})" if reason else ""

@@ -1,0 +1,402 @@
+"""A guest's online room in the page: ``GuestRoom`` over the transport, and the table from its views.
+
+The guest's page never holds the game: ``RemoteSession`` (``ui.online.remote``) draws the table from the
+views the host sends, a click becomes a ``move`` text to the host, and the host's next view (or its
+refusal) answers it. The guest's token, seat and the secrets of the fair deal are kept under
+``boneyard:online:token:<CODE>``, so a reload or the link opened again takes the same seat back. When
+the channel closes, the page keeps trying to join again (the host may be reloading).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from boneyard.games import GAMES
+from boneyard.rooms import protocol
+from boneyard.rooms.guest import Event, GuestRoom
+
+from ..html import Markup
+from ..session import Session
+from . import chat
+from . import screens as online_screens
+from .host import chat_action, count_online, table_markup
+from .net import Net, NetEvent
+
+__all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
+
+TOKEN_KEY = "boneyard:online:token:"  # + the room's code: this browser's seat in that room
+RETRY_S = (1.0, 2.0, 3.0, 5.0)  # pauses between attempts to join again, then every 5 s
+
+
+def code_from(text: str) -> str:
+    """Return the room code a typed text or a link's tail names, or "" when it names none."""
+    try:
+        return protocol.normalize_code(text.rsplit("/", 1)[-1])
+    except (protocol.ProtocolError, ValueError):
+        return ""
+
+
+def stored_token(storage: Any, code: str) -> dict[str, Any] | None:
+    """Return what this browser kept about its seat in room ``code``, or None."""
+    text = storage.get(TOKEN_KEY + code)
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and data.get("token") else None
+
+
+def form_markup(form: dict[str, Any], name: str) -> Markup:
+    """Return the join screen before anything was sent: the code and the name."""
+    return online_screens.join_screen(
+        str(form.get("code", "")),
+        str(form.get("name") or name),
+        "form",
+        message=str(form.get("error", "")),
+    )
+
+
+class OnlineGuest:
+    """This page's seat in a friend's room."""
+
+    kind = "guest"
+
+    def __init__(self, app: Any, code: str, name: str) -> None:
+        self.app = app
+        self.code = code
+        kept = stored_token(app.storage, code)
+        room: GuestRoom | None = None
+        if kept is not None:
+            try:
+                room = GuestRoom.from_dict(kept)
+            except ValueError:
+                room = None
+        self.room = room or GuestRoom(code, name)
+        if name.strip():
+            self.room.name = name.strip()[: protocol.MAX_NAME]
+        self.game_id: str | None = None
+        self.session: Session | None = None
+        self.state = (
+            "connecting"  # connecting, lobby, dealing, playing, reconnecting, host_left, removed, failed
+        )
+        self.message = ""
+        self.host_peer: str | None = None
+        self.net = Net(self.on_event, lambda words: app.report("warning", words))
+        self.tries = 0
+        self.joining: Any = None
+        self.closed = False
+        self.deal_result: tuple[bool, str] | None = None
+        self.log = chat.ChatLog(int(self.room.seat or 0))
+        self.deciding: dict[int, str] = {}
+        self.sent_at: float | None = None  # when our last move left (for the latency benchmark)
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """Return the lobby's seats with their latest connection status."""
+        return [
+            {**row, "status": self.room.status.get(int(row["seat"]), row["status"])}
+            for row in self.room.seats
+        ]
+
+    # -- connecting ---------------------------------------------------------------------------------
+    def connect(self) -> None:
+        """Open a channel to the room's host and say hello (in the background)."""
+        if self.joining is None or self.joining.done():
+            self.joining = asyncio.ensure_future(self._connect())
+
+    async def _connect(self) -> None:
+        while not self.closed:
+            try:
+                self.host_peer = await self.net.join(self.code, self.app.settings.online_config())
+            except Exception as exc:
+                reason = str(exc)
+                if self.state == "connecting" and self.room.token is None and self.tries >= 2:
+                    self.state = "failed"
+                    self.message = join_failure(reason)
+                    self.rerender()
+                    return
+                self.tries += 1
+                if self.state not in ("host_left", "reconnecting") and self.room.token is not None:
+                    self.state = "reconnecting"
+                    self.rerender()
+                await asyncio.sleep(RETRY_S[min(self.tries, len(RETRY_S) - 1)])
+                continue
+            self.tries = 0
+            self.net.send(self.host_peer, self.room.hello())
+            return
+
+    def on_event(self, event: NetEvent) -> None:
+        """Handle one transport event: the host's messages, our channel closing."""
+        if event.type == "message":
+            for item in self.room.on_message(event.data):
+                self.on_room(item)
+        elif event.type == "close":
+            if self.state not in ("removed", "failed") and not self.closed:
+                if self.state != "host_left":
+                    self.state = (
+                        "reconnecting" if self.session is not None or self.room.token else "connecting"
+                    )
+                self.rerender()
+                self.connect()
+
+    def on_room(self, item: Event) -> None:
+        """Act on one event of the guest's room."""
+        kind, data = item.kind, dict(item.data)
+        if kind == "send":
+            if self.host_peer is not None:
+                self.net.send(self.host_peer, str(data["text"]))
+            return
+        if kind == "welcome":
+            self.game_id = self.room.game if self.room.game in GAMES else None
+            self.log.me = int(self.room.seat or 0)
+            if self.game_id is None:
+                self.state, self.message = (
+                    "failed",
+                    "This room plays a game this page does not know; reload it.",
+                )
+            else:
+                self.state = "playing" if self.session is not None else "lobby"
+            self.keep()
+        elif kind == "lobby":
+            if self.session is not None:
+                self.session.seats = self.guest_seats()
+        elif kind == "dealing":
+            self.state = "dealing"
+            self.session = None
+            self.deal_result = None
+        elif kind == "view":
+            self.take_view(data["view"])
+            self.keep()
+        elif kind == "refused":
+            if self.session is not None:
+                self.app.refused(self.session, str(data.get("reason", "")))
+            return
+        elif kind == "deal":
+            if self.session is not None:
+                try:
+                    self.session.reveal(int(data["seed"]), list(data["moves"]))  # type: ignore[attr-defined]
+                except (ValueError, AttributeError):
+                    pass  # Check the deal says what is wrong
+        elif kind == "chat":
+            self.log.add(int(data["seat"]), str(data.get("name", "")), str(data["text"]))
+        elif kind == "react":
+            self.log.react(int(data["seat"]), str(data["key"]), time.monotonic())
+        elif kind == "host_left":
+            self.state = "host_left"
+        elif kind == "removed":
+            self.state, self.message = "removed", ""
+            self.app.storage.remove(TOKEN_KEY + self.code)
+            self.closed = True
+        elif kind == "error":
+            self.state, self.message = "failed", str(data.get("reason", "")).capitalize() + "."
+            if self.room.token is None:
+                self.closed = True
+        elif kind in ("bad", "cheat"):
+            if kind == "cheat":
+                self.message = "The host left your number out of the deal: this game is not fair."
+            else:
+                return
+        self.rerender()
+
+    def guest_seats(self) -> list[Any]:
+        """Return the table's seats from the lobby (this page's person, the others, the bots)."""
+        from .remote import seats_from_lobby
+
+        return seats_from_lobby(self.room.seats, int(self.room.seat or 0))
+
+    def take_view(self, view: dict[str, Any]) -> None:
+        """Show the host's latest view: the first of a game deals the guest's table."""
+        from .remote import RemoteSession
+
+        assert self.game_id is not None
+        session = self.session
+        if session is None or int(view.get("turn_number", 0)) < session.state.turn_number:
+            label = str(self.room.mode or GAMES[self.game_id].name)
+            self.session = RemoteSession.join(
+                self.game_id,
+                int(self.room.seat or 0),
+                self.guest_seats(),
+                label,
+                label,
+                self.room.options,
+                view,
+                uid=f"online-{self.code}",
+            )
+            self.app.table_ui[self.game_id] = {}
+            self.app.generation += 1
+        else:
+            session.receive(view)  # type: ignore[attr-defined]
+        self.state = "playing"
+        self.app.cue(self.session, by_computer=view.get("turn") == self.room.seat)
+        if self.session is not None and self.session.state.is_over() and not self.session.recorded:
+            count_online(self.app, self.session)
+            self.session.recorded = True
+
+    def keep(self) -> None:
+        """Keep this seat's token and the deal's secrets, so a reload takes the seat back."""
+        if self.room.token:
+            self.app.storage.set(TOKEN_KEY + self.code, json.dumps(self.room.to_dict()))
+
+    # -- the table's moves ---------------------------------------------------------------------------------
+    def human_move(self, session: Session, move: Any) -> bool:
+        """Send this guest's move to the host (checked against the view first); the next view answers."""
+        from boneyard.core import IllegalMoveError
+
+        try:
+            session.play(move)
+        except IllegalMoveError as exc:
+            self.app.refused(session, str(exc))
+            return False
+        text = session.take_pending()  # type: ignore[attr-defined]
+        if text is None or self.host_peer is None:
+            self.app.refused(session, "The host is not connected; your move was not sent.")
+            return False
+        self.sent_at = time.monotonic()
+        self.net.send(self.host_peer, self.room.move(text))
+        self.app.render()
+        return True
+
+    def moved(self, session: Session) -> None:
+        """Nothing to do: the host plays the moves."""
+
+    def finish(self, session: Session) -> None:
+        """Count the finished game once (apart, by opponent)."""
+        if not session.recorded:
+            count_online(self.app, session)
+            session.recorded = True
+
+    def save(self) -> None:
+        """Keep the seat's token (a guest's page holds no game to save)."""
+        self.keep()
+
+    def bot_delay(self, pause: float) -> float:
+        """Return the pause unchanged (the host plays the computers)."""
+        return pause
+
+    def at_table(self) -> bool:
+        """Tell whether the game is dealt and this page shows its table."""
+        return self.session is not None and self.state not in ("removed", "failed", "dealing")
+
+    # -- controls -----------------------------------------------------------------------------------------------
+    def action(self, action: str, value: str) -> None:
+        """Carry out a click in the room."""
+        try:
+            if action == "deal-check":
+                self.deal_result = self.room.check_deal()
+                self.app.render()
+                self.app.announce(
+                    "The deal was fair." if self.deal_result[0] else "The deal does not check out."
+                )
+            elif action == "join-retry":
+                self.closed, self.tries = False, 0
+                self.state = "connecting"
+                self.connect()
+                self.app.render()
+            elif action == "room-again":
+                self.app.report("info", "The host deals the next game: it appears here when they do.")
+            elif action in ("join-leave", "room-leave"):
+                self.leave()
+            elif action.startswith("chat-"):
+                wanted = chat_action(self, action, value)
+                if wanted is not None and self.host_peer is not None:
+                    kind, what = wanted
+                    # The host passes it on to everyone, this page too: it shows when it comes back.
+                    self.net.send(
+                        self.host_peer, self.room.chat(what) if kind == "chat" else self.room.react(what)
+                    )
+        except protocol.ProtocolError as exc:
+            self.app.report("warning", exc.reason[:1].upper() + exc.reason[1:] + ".")
+
+    def change(self, what: str, value: str) -> None:
+        """Guests have no lobby controls."""
+
+    def connected(self) -> bool:
+        """Tell whether the channel to the host is open (the chat can send)."""
+        return self.host_peer is not None and self.state == "playing"
+
+    def leave(self) -> None:
+        """Leave the room (the seat is given up; the host decides what plays it)."""
+        if self.host_peer is not None:
+            self.net.send(self.host_peer, self.room.leave())
+        self.app.storage.remove(TOKEN_KEY + self.code)
+        self.app.close_online()
+        self.app.go("#/")
+
+    def close(self) -> None:
+        """Leave the broker and stop trying to join."""
+        self.closed = True
+        self.net.close()
+        if self.joining is not None:
+            self.joining.cancel()
+
+    # -- drawing ----------------------------------------------------------------------------------------------
+    def markup(self) -> Markup:
+        """Return the guest's screen: the table once dealt, else the lobby or why not."""
+        session = self.session
+        if session is not None and self.at_table():
+            return table_markup(self.app, self, session, int(self.room.seat or 0))
+        info = GAMES.get(self.game_id or "")
+        return online_screens.join_screen(
+            protocol.format_code(self.code),
+            self.room.name,
+            self.state,
+            message=self.message,
+            game_name=info.name if info is not None else "",
+            mode_label=str(self.room.mode or ""),
+            seats=self.seats,
+            me=self.room.seat,
+        )
+
+    def after_game(self) -> Markup:
+        """Return what shows under a finished online game: Check the deal."""
+        return online_screens.deal_check(self.deal_result, self.room.proof is not None)
+
+    def after_render(self) -> None:
+        """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""
+        mark_turn(self.app, self.session)
+
+    def rerender(self) -> None:
+        """Redraw the room's screen when it is on screen."""
+        if self.app.route.screen == "join" and self.app.online is self:
+            self.app.render()
+
+    def bar_note(self) -> str:
+        """Return the state in words for the bar over the table."""
+        return {
+            "reconnecting": "Reconnecting…",
+            "host_left": "The host left; waiting for them to reopen the room…",
+        }.get(self.state, self.message)
+
+
+def mark_turn(app: Any, session: Session | None) -> None:
+    """Write the turn number on screen and when it was drawn on the page's root (for tests and timing)."""
+    from pyscript import document, window
+
+    root = document.documentElement
+    if session is None:
+        root.removeAttribute("data-online-turn")
+        root.removeAttribute("data-online-mine")
+        return
+    mine = not session.state.is_over() and session.local_to_move()
+    root.setAttribute("data-online-mine", "true" if mine else "false")
+    root.setAttribute(
+        "data-online-legal", json.dumps([str(m) for m in session.state.legal_moves()] if mine else [])
+    )
+    turn = str(session.state.turn_number)
+    if root.getAttribute("data-online-turn") != turn:
+        root.setAttribute("data-online-turn", turn)
+        window.boneyardOnlineDrawn = window.Date.now()
+
+
+def join_failure(reason: str) -> str:
+    """Return why joining failed, in a player's words."""
+    if "peer-unavailable" in reason or "timeout" in reason or "could not connect" in reason:
+        return "No room with that code is open. Check the code, or ask the host to open the room."
+    if "network" in reason or "server" in reason or "socket" in reason:
+        return "The broker cannot be reached: check the connection, or Settings › Online."
+    return f"Joining failed ({reason})." if reason else "Joining failed."

@@ -2,7 +2,8 @@
 
 Seats around the board, the hand tray docked at the bottom, one message line, one privacy gate for
 Same device, the results panel over a visible board, the match scoreboard, the table's header tools
-("?" and mute), take-back and review. A table screen describes its seats and hands with the kit's
+("?" and mute), take-back and review; the Expert's Hint in the message line and its analysis of a
+finished game in the results panel (``ui.hints``). A table screen describes its seats and hands with the kit's
 values and passes its own board markup in; the kit lays them out (``table``) so that every table fits
 the viewport and the tray and its buttons never move between turns (``css/table.css``).
 
@@ -251,15 +252,27 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
             {"class_": "kit-refusal", "role": "alert", "style": f"animation-delay: -{age:.2f}s"},
             h("span", {}, found["text"]),
         )
+    from . import hints
+
+    step = reviewing(ctx)
+    comment = hints.review_comment(ctx, step) if step is not None else ""
+    if comment:
+        text = h("span", {}, text, " ", h("b", {"class_": "kit-review-comment"}, comment))
+    hint = hints.hint_button(ctx) if step is None else Markup("")
     return h(
         "div",
-        {"class_": "kit-message" + (f" is-{tone}" if tone else ""), "id": "kit-message"},
+        {
+            "class_": "kit-message" + (f" is-{tone}" if tone else "") + (" has-hint" if hint else ""),
+            "id": "kit-message",
+        },
         h(
             "p",
             {"class_": "kit-turn", "id": "kit-turn", "role": "status", "aria_live": "polite"},
             h("span", {}, text),
         ),
         over,
+        hint,
+        hints.hint_card(ctx) if hint else "",
     )
 
 
@@ -569,8 +582,11 @@ def results_panel(
     panel's foot; ``more`` are secondary links (New game, Home) at the end of its scrolling body. View board shows every
     hand face up (``ctx.ui["kit_face_up"]``) and folds the panel; the screen draws the hands face up.
     """
+    from . import hints
+
     folded = bool(ctx.ui.get("kit_folded"))
     face_up = bool(ctx.ui.get("kit_face_up"))
+    note = hints.used_note(ctx.session, note)
     tools_ = [
         h(
             "button",
@@ -624,6 +640,7 @@ def results_panel(
             {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
             body,
             h("p", {"class_": "hint"}, note) if note else "",
+            hints.analysis_section(ctx),
             h("div", {"class_": "actions kit-results-more"}, list(more)) if more else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
@@ -707,8 +724,19 @@ def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:
 
     ``first`` is the first move the review may show (a match's review starts at its last hand).
     """
+    from . import hints
+
     session: Session = ctx.session
-    if action in ("reveal", "kit-reveal"):
+    if action == "kit-hint":
+        hints.start_hint(ctx)
+    elif action == "kit-hint-close":
+        found = hints.shown_hint(ctx)
+        if found is not None:
+            found["hidden"] = True
+    elif action == "kit-analyse":
+        hints.start_analysis(ctx)
+        return True  # it draws the progress bar itself
+    elif action in ("reveal", "kit-reveal"):
         seat = session.to_move()
         view = session.state.view(seat if seat is not None else 0)
         ctx.ui["kit_revealed"] = turn_token(view)
@@ -723,6 +751,10 @@ def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:
         if value == "open":
             ctx.ui["kit_review"] = total
             ctx.ui["kit_review_first"] = first
+        elif value.startswith("at:") and value[3:].isdigit():  # a move of the Expert's review
+            at = max(0, min(total, int(value[3:])))
+            ctx.ui["kit_review"] = at
+            ctx.ui["kit_review_first"] = min(first, at)
         elif value == "close" or step is None:
             ctx.ui.pop("kit_review", None)
         else:

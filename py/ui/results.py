@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from boneyard.stats import Stats
 
+from .hints import hints_used
 from .session import Session
 
 __all__ = ["count_result", "keep_bests"]
@@ -17,12 +18,12 @@ def count_result(stats: Stats, session: Session, player: str, today: str) -> boo
     """Count a finished game against the computer for its first person; return True when stats changed.
 
     A game counts once, however many tabs saw it end (the stats remember the deals they counted). A game
-    in which the person took moves back is not counted (the table says so): a win with take-backs is
-    not a win against that level.
+    in which the person took moves back, or asked the Expert for hints, is not counted (the table says
+    so): a win with take-backs or with the Expert's moves is not a win against that level.
     """
     if not session.vs_computer or not session.human_seats or stats.has_counted(session.uid):
         return False
-    if session.take_backs:
+    if session.take_backs or hints_used(session):
         return False
     result = session.result_for(session.human_seats[0])
     if result is None:

@@ -1,0 +1,733 @@
+"""The Expert at the table: the Hint button and the review of a finished game's chances (pure markup).
+
+- **Hint** (Settings' Hints switch): the move the Expert (``boneyard.ai.hint_thinking``) would play
+  for the person to move, found from that seat's view only, thought in slices so the page never
+  freezes, shown as a card over the foot of the board with the reason in words; the tile and its
+  end, spot or spaces glow (a ``<style>`` the card carries, matched by the tables' own ids). A hint
+  belongs to one position (the session's revision): the next move clears it. A used hint is counted
+  in ``session.extra["hints"]``; such a game is not counted in the stats (``ui.results``), like a
+  take-back, and its result says so.
+- **Analysis** (the results panel): ``boneyard.ai.review_thinking`` over the viewer's decisions, in
+  slices with a progress bar; then a chart of the estimated chance after each of your moves and the
+  moves that cost the most, each a button that opens the table's review at that move, where the
+  message line says what the Expert preferred.
+
+The kit (``ui.kit``) places these pieces; the thinking runs as an asyncio task in the page and in one
+go under CPython (tests), so everything here is testable without a browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import sys
+import time
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any
+
+from .html import Markup, h
+from .session import Session
+
+__all__ = [
+    "SLICE_S",
+    "analysis",
+    "analysis_section",
+    "available",
+    "hint_button",
+    "hint_card",
+    "hints_used",
+    "move_words",
+    "review_comment",
+    "shown_hint",
+    "start_analysis",
+    "start_hint",
+    "used_note",
+]
+
+GAMES = ("dominoes", "triangles", "heptalion")  # the tables with an Expert
+SLICE_S = 0.012  # the longest the Expert thinks before the page gets a turn (as the computer's turns)
+COSTLY = 0.05  # a move that gave away this much of the chance is listed
+_TASKS: set[Any] = set()  # running tasks (asyncio keeps only weak references)
+
+
+# -- words ------------------------------------------------------------------------------------------
+
+
+def move_words(game_id: str, move: str) -> str:
+    """Return a move's text in a player's words: ``6-4:L`` -> "6-4 on the left end"."""
+    if move == "draw":
+        return "Draw"
+    if move == "pass":
+        return "Pass"
+    if game_id == "dominoes":
+        tile, _, end = move.partition(":")
+        where = {"L": "on the left end", "R": "on the right end", "N": "on the top", "S": "on the bottom"}
+        return f"{tile} {where[end]}" if end in where else f"{tile} to open"
+    if game_id == "triangles":
+        return move.partition("@")[0]
+    if game_id == "heptalion":
+        return _heptalion_tile(move.partition("@")[0])
+    return move
+
+
+def _title_words(game_id: str, move: str) -> str:
+    """Return the hinted move for the card's title (where it goes, when the board marks it)."""
+    words = move_words(game_id, move)
+    if game_id == "heptalion" and "@" in move:
+        return f"{words} on the glowing spaces"
+    return words
+
+
+def _heptalion_tile(tile: str) -> str:
+    try:
+        from .games.heptalion_view import tile_name
+
+        return tile_name(tile)
+    except Exception:  # an unknown symbol: its letters
+        return tile
+
+
+_MOVE_TEXT = {
+    "dominoes": re.compile(r"(?<![\w-])\d-\d:[LRNS](?![\w-])"),
+    "triangles": re.compile(r"(?<![\w-])\d-\d-\d@-?\d+,-?\d+r\d(?![\w-])"),
+    "heptalion": re.compile(r"(?<![\w-])[A-Z]-[A-Z]@\d+,\d+(?![\w-])"),
+}
+
+
+def _words_in(game_id: str, text: str) -> str:
+    """Return ``text`` with every move text in it turned into words."""
+    pattern = _MOVE_TEXT.get(game_id)
+    return pattern.sub(lambda m: move_words(game_id, m.group(0)), text) if pattern else text
+
+
+def _reason(game_id: str, reason: str, move: str = "") -> str:
+    """Return the engine's reason without its odds sentence (the card shows the odds itself), in words."""
+    cut = reason.split(" The search gives you")[0].strip()
+    if " gives you the best chances the search found" in cut:  # the engine's fallback: no reason in words
+        return "Of every move, the Expert's search rates this one best."
+    if cut.startswith("draw is your only move") or cut.startswith("pass is your only move"):
+        return "It is your only move."
+    return _words_in(game_id, cut)
+
+
+def _percent(value: float) -> str:
+    return f"{round(100 * value)}%"
+
+
+# -- the hint ---------------------------------------------------------------------------------------
+
+
+def _key(session: Session) -> list[Any]:
+    return [session.uid, session.revision]
+
+
+def available(ctx: Any) -> bool:
+    """Tell whether the Hint button is offered at all: the Hints setting, a game of several players."""
+    session: Session = ctx.session
+    if not getattr(ctx.settings, "hints", False) or session.info.id not in GAMES:
+        return False
+    if not session.human_seats:
+        return False
+    return int(session.state.view(session.viewer()).get("players", 2)) > 1
+
+
+def askable(ctx: Any) -> int | None:
+    """Return the seat a hint would be for now (a local person to move, tiles shown), or None."""
+    from . import kit
+
+    session: Session = ctx.session
+    if kit.reviewing(ctx) is not None or session.state.is_over():
+        return None
+    seat = session.viewer()  # only ever the seat the table is drawn for: its view, nobody else's
+    if session.to_move() != seat or session.seats[seat].kind != "human" or seat in session.remote_seats:
+        return None
+    view = session.state.view(seat)
+    if kit.gate_needed(ctx, session, view) or kit.hands_private(session, view, ctx):
+        return None
+    if not view.get("legal_moves"):
+        return None
+    from .games import screen_for
+
+    screen = screen_for(session.info.id)
+    if screen is not None and screen.paused(ctx):
+        return None  # a finished hand is on show until Next hand
+    return seat
+
+
+def shown_hint(ctx: Any) -> dict[str, Any] | None:
+    """Return the hint of the position on the table ({status, move, ...}), or None (a stale one is dropped)."""
+    found = ctx.ui.get("kit_hint")
+    if not isinstance(found, dict):
+        return None
+    if found.get("key") != _key(ctx.session):
+        ctx.ui.pop("kit_hint", None)
+        return None
+    return found
+
+
+def hints_used(session: Session) -> int:
+    """Return how many hints the person asked for in this game."""
+    try:
+        return int(session.extra.get("hints", 0) or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def start_hint(ctx: Any) -> None:
+    """Ask the Expert for the person's move: mark it thinking, think in slices, then show it."""
+    session: Session = ctx.session
+    seat = askable(ctx)
+    if seat is None:
+        return
+    current = shown_hint(ctx)
+    if current is not None:  # asked again: show it again (a hidden card) or keep thinking
+        current["hidden"] = False
+        return
+    from boneyard.ai import hint_thinking
+
+    from . import kit
+
+    game_id = session.info.id
+    view = session.state.view(seat)
+    names = kit.display_names(session)
+    record: dict[str, Any] = {"key": _key(session), "status": "thinking", "seat": seat}
+    ctx.ui["kit_hint"] = record
+    if len(view["legal_moves"]) > 1:  # a forced move's hint helps nobody: not counted
+        session.extra["hints"] = hints_used(session) + 1
+        ctx.save()
+    rng = random.Random(f"{session.uid}:{session.revision}")
+    thinking = hint_thinking(game_id, view, rng, names)
+    started = time.perf_counter()
+
+    def wanted() -> bool:
+        return ctx.ui.get("kit_hint") is record and record["key"] == _key(session) and _on_table(game_id)
+
+    def done(found: Any) -> None:
+        if not wanted():
+            return
+        if found is None:
+            record.update(status="failed")
+        else:
+            alternatives = list(found.alternatives)
+            record.update(
+                status="shown",
+                move=found.move,
+                words=move_words(game_id, found.move),
+                reason=_reason(game_id, found.reason),
+                chance=found.chance,
+                forced=found.forced,
+                next=[move_words(game_id, alternatives[0][0]), alternatives[0][1]]
+                if alternatives and round(100 * alternatives[0][1]) != round(100 * found.chance)
+                else None,
+                ms=round(1000 * (time.perf_counter() - started)),
+            )
+            ctx.announce(f"Hint: {record['words']}. {record['reason']}")
+        ctx.rerender()
+
+    _spawn(_drive(thinking, wanted, done))
+
+
+def hint_button(ctx: Any) -> Markup:
+    """Return the Hint button (nothing when hints are off); disabled while no hint can be asked."""
+    if not available(ctx):
+        return Markup("")
+    found = shown_hint(ctx)
+    thinking = bool(found and found.get("status") == "thinking")
+    enabled = askable(ctx) is not None and not thinking
+    return h(
+        "button",
+        {
+            "type": "button",
+            "class_": "btn kit-hint-btn" + (" is-thinking" if thinking else ""),
+            "data_action": "kit-hint",
+            "id": "kit-hint",
+            "disabled": not enabled,
+            "aria_busy": "true" if thinking else None,
+            "title": "The move the Expert would play (a game with hints is not counted in your stats)",
+        },
+        _bulb(),
+        h("span", {"class_": "kit-hint-label"}, "Thinking…" if thinking else "Hint"),
+    )
+
+
+def _bulb() -> Markup:
+    return h(
+        "svg",
+        {"viewBox": "0 0 24 24", "width": "18", "height": "18", "aria_hidden": "true", "focusable": "false"},
+        h(
+            "path",
+            {
+                "d": "M9 18h6M10 21h4M12 3a6 6 0 0 0-3.6 10.8c.7.6 1.1 1.3 1.1 2.2h5c0-.9.4-1.6 1.1-2.2A6 6 0 0 0 12 3z",
+                "fill": "none",
+                "stroke": "currentColor",
+                "stroke_width": "2",
+                "stroke_linecap": "round",
+                "stroke_linejoin": "round",
+            },
+        ),
+    )
+
+
+def _targets(game_id: str, move: str) -> list[str]:
+    """Return the CSS selectors of what the hinted move touches on the tables (tile, end, spot, spaces)."""
+    if move in ("draw", "pass"):
+        return [f'.kit-tray [data-action="{move}"]']
+    if game_id == "dominoes":
+        tile, _, end = move.partition(":")
+        found = [f"#tile-{tile}"]
+        if end:
+            found.append(f"#end-{end}")
+        return found
+    if game_id == "triangles":
+        tile, _, place = move.partition("@")
+        cell = place.split("r")[0].replace(",", "_")
+        return [f"#hand-{tile}", f"#spot-{cell}"]
+    if game_id == "heptalion":
+        tile, _, spaces = move.partition("@")
+        return [f'.kit-tray [data-tile="{tile}"]'] + [f'[data-space="{s}"]' for s in spaces.split(",") if s]
+    return []
+
+
+def _safe_selector(selector: str) -> bool:
+    return bool(re.fullmatch(r'[\w#.\-\[\]="\s,]+', selector))
+
+
+def hint_style(game_id: str, move: str) -> Markup:
+    """Return the ``<style>`` that makes the hinted tile and its place glow (the tables' ids)."""
+    selectors = [s for s in _targets(game_id, move) if _safe_selector(s)]
+    if not selectors:
+        return Markup("")
+    scoped = ", ".join(f".kit-table {s}" for s in selectors)
+    faces = ", ".join(f".kit-table {s} .tri-spot-face" for s in selectors if s.startswith("#spot-"))
+    rules = f"{scoped} {{ outline: 3px solid var(--hint, #f5c542); outline-offset: 2px; z-index: 3; }}"
+    moving = ", ".join(f"[data-motion='on'] .kit-table {s}" for s in selectors)
+    rules += f"\n{moving} {{ animation: kit-hint-glow 1.2s ease-in-out 3; }}"
+    if faces:
+        rules += f"\n{faces} {{ stroke: var(--hint, #f5c542); stroke-width: 4px; }}"
+    return Markup(f'<style id="kit-hint-style">{rules}</style>')
+
+
+def hint_card(ctx: Any) -> Markup:
+    """Return the hint shown over the foot of the board (with the style that marks its move), or nothing."""
+    found = shown_hint(ctx)
+    if found is None or found.get("status") == "thinking" or found.get("hidden"):
+        return Markup("")
+    game_id = ctx.session.info.id
+    if found.get("status") == "failed":
+        body: Any = h("p", {"class_": "kit-hint-why"}, "The Expert could not find a hint here.")
+        title = "No hint"
+        style: Any = ""
+    else:
+        title = f"Hint: {_title_words(game_id, found['move'])}"
+        odds = f"Your chances with it: about {_percent(float(found['chance']))}"
+        if found.get("next"):
+            odds += f"; {found['next'][0]}: {_percent(float(found['next'][1]))}"
+        body = [
+            h("p", {"class_": "kit-hint-why"}, found["reason"]),
+            "" if found.get("forced") else h("p", {"class_": "kit-hint-odds"}, odds + "."),
+        ]
+        if game_id == "triangles" and "@" in found["move"]:
+            body.append(h("p", {"class_": "kit-hint-odds"}, "Select the tile: its spot glows."))
+        style = hint_style(game_id, found["move"])
+    return h(
+        "aside",
+        {
+            "class_": "kit-hint-card",
+            "id": "kit-hint-card",
+            "aria_label": "Hint",
+            "data_move": found.get("move"),
+            "data_ms": found.get("ms"),
+        },
+        style,
+        h(
+            "div",
+            {"class_": "kit-hint-head"},
+            h("strong", {"class_": "kit-hint-title"}, title),
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class_": "btn btn-ghost kit-hint-close",
+                    "data_action": "kit-hint-close",
+                    "id": "kit-hint-close",
+                    "aria_label": "Hide the hint",
+                    "title": "Hide the hint",
+                },
+                "×",
+            ),
+        ),
+        body,
+    )
+
+
+def used_note(session: Session, note: str) -> str:
+    """Return the results note, saying the game is not counted when hints (and take-backs) were used."""
+    used = hints_used(session)
+    if not used or not session.vs_computer:
+        return note
+    hints = f"asked for {used} hint{'s' if used != 1 else ''}"
+    if session.take_backs:
+        moves = f"{session.take_backs} move{'s' if session.take_backs != 1 else ''}"
+        return f"Not counted in your stats: you took back {moves} and {hints}."
+    return f"Not counted in your stats: you {hints}."
+
+
+# -- the analysis after a game ------------------------------------------------------------------------
+
+
+def analysis(ctx: Any) -> dict[str, Any] | None:
+    """Return the analysis of the finished game on the table (running or done), or None."""
+    found = ctx.ui.get("kit_analysis")
+    if (
+        isinstance(found, dict)
+        and found.get("uid") == ctx.session.uid
+        and found.get("moves") == ctx.session.move_count()
+    ):
+        return found
+    return None
+
+
+def analysable(ctx: Any) -> bool:
+    """Tell whether the finished game can be analysed: over, with its moves, a person among its players."""
+    session: Session = ctx.session
+    return (
+        session.state.is_over()
+        and session.move_count() > 0
+        and bool(session.human_seats)
+        and session.info.id in GAMES
+        and int(session.state.view(session.viewer()).get("players", 2)) > 1
+    )
+
+
+def _decisions(session: Session, seat: int) -> list[tuple[int, dict[str, Any], str]]:
+    """Return the seat's decisions: (move index, the view it had, the move it played)."""
+    state = session.replay(0)
+    found = []
+    for index, text in enumerate(session.moves or []):
+        if state.current_player() == seat:
+            found.append((index, state.view(seat), text))
+        state.play(text)
+    return found
+
+
+def start_analysis(ctx: Any) -> None:
+    """Analyse the viewer's moves of the finished game in slices (a progress bar meanwhile)."""
+    if not analysable(ctx) or analysis(ctx) is not None:
+        return
+    from boneyard.ai import Review, review_thinking
+
+    from . import kit
+
+    session: Session = ctx.session
+    game_id = session.info.id
+    seat = session.viewer()
+    decisions = _decisions(session, seat)
+    record: dict[str, Any] = {
+        "uid": session.uid,
+        "moves": session.move_count(),
+        "seat": seat,
+        "status": "running",
+        "progress": 0.0,
+        "total": len(decisions),
+        "entries": [],
+    }
+    ctx.ui["kit_analysis"] = record
+    review = Review(seat, len(decisions))
+    thinking = review_thinking(
+        game_id,
+        [(v, m) for _, v, m in decisions],
+        random.Random(f"{session.uid}:review"),
+        kit.display_names(session),
+        review,
+    )
+    started = time.perf_counter()
+
+    def wanted() -> bool:
+        return ctx.ui.get("kit_analysis") is record and _on_table(game_id)
+
+    def progress() -> None:
+        record["progress"] = review.progress
+        _set_progress(review.progress)
+
+    def done(found: Any) -> None:
+        if not wanted():
+            return
+        if found is None:
+            record["status"] = "failed"
+        else:
+            record["status"] = "done"
+            record["ms"] = round(1000 * (time.perf_counter() - started))
+            record["entries"] = [
+                {
+                    "index": index,
+                    "move": entry.move,
+                    "words": move_words(game_id, entry.move),
+                    "before": entry.before,
+                    "after": entry.after,
+                    "best": entry.best,
+                    "best_words": move_words(game_id, entry.best),
+                    "reason": _reason(game_id, entry.reason) if entry.reason else "",
+                    "forced": entry.forced,
+                }
+                for (index, _, _), entry in zip(decisions, found.entries)
+            ]
+            record["progress"] = 1.0
+        ctx.rerender()
+
+    _spawn(_drive(thinking, wanted, done, progress))
+    ctx.rerender()
+
+
+def _costly(entries: list[dict[str, Any]], count: int = 3) -> list[dict[str, Any]]:
+    worst = sorted(
+        (e for e in entries if e["before"] - e["after"] >= COSTLY), key=lambda e: e["after"] - e["before"]
+    )
+    return sorted(worst[:count], key=lambda e: e["index"])
+
+
+def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]]) -> Markup:
+    """Return a small line chart of the estimated chance after each of the person's moves."""
+    width, height, pad = 300, 96, 8
+    marked = {e["index"] for e in costly}
+    count = len(entries)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * (i / (count - 1) if count > 1 else 0.5)
+
+    def y(value: float) -> float:
+        return pad + (height - 2 * pad) * (1 - value)
+
+    points = [(x(i), y(float(e["after"]))) for i, e in enumerate(entries)]
+    line = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    area = f"{x(0):.1f},{y(0):.1f} {line} {x(count - 1):.1f},{y(0):.1f}" if points else ""
+    dots = [
+        h(
+            "circle",
+            {
+                "cx": f"{px:.1f}",
+                "cy": f"{py:.1f}",
+                "r": "4.5" if e["index"] in marked else "2.5",
+                "class_": "kit-chart-dot" + (" is-costly" if e["index"] in marked else ""),
+            },
+        )
+        for (px, py), e in zip(points, entries)
+    ]
+    words = ", ".join(f"move {e['index'] + 1}: {_percent(float(e['after']))}" for e in entries)
+    return h(
+        "svg",
+        {
+            "class_": "kit-chart",
+            "id": "kit-chart",
+            "viewBox": f"0 0 {width} {height}",
+            "preserveAspectRatio": "none",
+            "role": "img",
+            "aria_label": f"Your estimated chance after each of your moves: {words}",
+        },
+        h("line", {"x1": pad, "x2": width - pad, "y1": y(0.5), "y2": y(0.5), "class_": "kit-chart-half"}),
+        h("polygon", {"points": area, "class_": "kit-chart-area"}) if area else "",
+        h("polyline", {"points": line, "class_": "kit-chart-line"}),
+        dots,
+    )
+
+
+def analysis_section(ctx: Any) -> Markup:
+    """Return the results panel's analysis: a button to start it, its progress, then the chart and the costly moves."""
+    if not analysable(ctx):
+        return Markup("")
+    found = analysis(ctx)
+    head = h("h3", {"class_": "kit-analysis-title"}, "Your chances, by the Expert")
+    if found is None:
+        return h(
+            "section",
+            {"class_": "kit-analysis", "id": "kit-analysis", "aria_label": "The Expert's review"},
+            head,
+            h(
+                "p",
+                {"class_": "kit-analysis-intro"},
+                "The Expert looks at each of your moves: your chances along the game and where it would have played otherwise.",
+            ),
+            h(
+                "button",
+                {"type": "button", "class_": "btn", "data_action": "kit-analyse", "id": "kit-analyse"},
+                "Analyse my game",
+            ),
+        )
+    if found["status"] == "running":
+        done = round(100 * float(found["progress"]))
+        return h(
+            "section",
+            {
+                "class_": "kit-analysis",
+                "id": "kit-analysis",
+                "aria_label": "The Expert's review",
+                "aria_busy": "true",
+            },
+            head,
+            h(
+                "p",
+                {"class_": "kit-analysis-intro", "id": "kit-analysis-label"},
+                f"Looking at your {found['total']} moves…",
+            ),
+            h(
+                "progress",
+                {
+                    "id": "kit-analysis-progress",
+                    "max": "100",
+                    "value": str(done),
+                    "aria_labelledby": "kit-analysis-label",
+                },
+                f"{done}%",
+            ),
+        )
+    if found["status"] == "failed":
+        return h(
+            "section",
+            {"class_": "kit-analysis", "id": "kit-analysis"},
+            head,
+            h("p", {}, "The review could not finish."),
+        )
+    entries = found["entries"]
+    if not entries:
+        return h(
+            "section",
+            {"class_": "kit-analysis", "id": "kit-analysis"},
+            head,
+            h("p", {}, "You made no moves to review."),
+        )
+    costly = _costly(entries)
+    items = []
+    for e in costly:
+        gain = round(100 * (float(e["before"]) - float(e["after"])))
+        items.append(
+            h(
+                "li",
+                {},
+                h(
+                    "button",
+                    {
+                        "type": "button",
+                        "class_": "kit-costly",
+                        "data_action": "kit-review",
+                        "data_value": f"at:{e['index'] + 1}",
+                        "id": f"kit-costly-{e['index'] + 1}",
+                    },
+                    h("b", {}, f"Move {e['index'] + 1}"),
+                    f": you played {e['words']}; {e['best_words']} was better: +{gain}%",
+                ),
+            )
+        )
+    start, end = float(entries[0]["before"]), float(entries[-1]["after"])
+    summary = f"From about {_percent(start)} at your first move to {_percent(end)} at your last."
+    best = sum(1 for e in entries if e["move"] == e["best"] or e["forced"])
+    summary += f" The Expert agrees with {best} of your {len(entries)} moves."
+    return h(
+        "section",
+        {
+            "class_": "kit-analysis",
+            "id": "kit-analysis",
+            "aria_label": "The Expert's review",
+            "data_ms": found.get("ms"),
+        },
+        head,
+        _chart(entries, costly),
+        h("p", {"class_": "kit-analysis-intro"}, summary),
+        h("ul", {"class_": "kit-costly-list", "id": "kit-costly-list"}, items)
+        if items
+        else h("p", {"class_": "kit-analysis-good"}, "No move of yours cost much: well played."),
+    )
+
+
+def review_comment(ctx: Any, step: int) -> str:
+    """Return what the Expert said of the move that led to review ``step`` ("" when it was not the person's)."""
+    found = analysis(ctx)
+    if found is None or found.get("status") != "done":
+        return ""
+    for e in found["entries"]:
+        if e["index"] + 1 == step:
+            if e["forced"]:
+                return "Your only move."
+            loss = float(e["before"]) - float(e["after"])
+            if e["move"] == e["best"] or loss < 0.02:
+                return f"The Expert agrees: about {_percent(float(e['after']))}."
+            return f"Expert: {e['best_words']} was better, {_percent(float(e['before']))} against {_percent(float(e['after']))}."
+    return ""
+
+
+# -- driving the thinking ---------------------------------------------------------------------------------
+
+
+async def _drive(
+    thinking: Generator[None, None, Any],
+    wanted: Callable[[], bool],
+    done: Callable[[Any], None],
+    tick: Callable[[], None] | None = None,
+) -> None:
+    """Step a ``*_thinking`` generator, handing the page back every ``SLICE_S``; stop when no longer wanted."""
+    started = time.perf_counter()
+    try:
+        while True:
+            try:
+                next(thinking)
+            except StopIteration as stop:
+                done(stop.value)
+                return
+            if time.perf_counter() - started > SLICE_S:
+                if tick is not None:
+                    tick()
+                await asyncio.sleep(0)
+                if not wanted():
+                    thinking.close()
+                    return
+                started = time.perf_counter()
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # the Expert failed: say so on the table instead of breaking it
+        import traceback
+
+        print("Boneyard hint: " + traceback.format_exc(), file=sys.stderr)
+        done(None)
+
+
+def _spawn(coro: Coroutine[Any, Any, None]) -> None:
+    """Run ``coro`` as a task of the page's loop; in one go where no loop runs (CPython tests)."""
+    if sys.platform == "emscripten":
+        task = asyncio.ensure_future(coro)
+        _TASKS.add(task)
+        task.add_done_callback(_TASKS.discard)
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(coro)
+        return
+    task = loop.create_task(coro)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
+def _on_table(game_id: str) -> bool:
+    """Tell whether the page still shows this game's table (always, outside a browser)."""
+    if sys.platform != "emscripten":
+        return True
+    try:
+        import js  # type: ignore[import-not-found]
+
+        return str(js.window.location.hash).startswith(f"#/play/{game_id}")
+    except Exception:
+        return True
+
+
+def _set_progress(share: float) -> None:
+    """Move the analysis' progress bar in the page without redrawing the table."""
+    if sys.platform != "emscripten":
+        return
+    try:
+        import js  # type: ignore[import-not-found]
+
+        bar = js.document.getElementById("kit-analysis-progress")
+        if bar is not None:
+            bar.value = round(100 * share)
+            bar.textContent = f"{round(100 * share)}%"
+    except Exception:
+        pass

@@ -74,8 +74,11 @@ def plural(count: int, word: str, words: str = "") -> str:
 def display_names(session: Session) -> list[str]:
     """Return each seat's name as tables show it: "You" for the one person against computers, else the
     typed name, isolated (``name_attr``) so it can go into sentences and attributes alike."""
-    solo = len(session.human_seats) == 1
-    return ["You" if solo and not seat.is_computer else name_attr(seat.name) for seat in session.seats]
+    humans = session.human_seats  # this device's people only (an online room's others are "guest")
+    solo = len(humans) == 1
+    return [
+        "You" if solo and i == humans[0] else name_attr(seat.name) for i, seat in enumerate(session.seats)
+    ]
 
 
 def seat_positions(players: int, me: int) -> list[tuple[int, str]]:

@@ -174,3 +174,10 @@ def test_every_sound_is_a_short_quiet_recipe_and_nothing_plays_while_sound_is_of
     assert len(sound.recipe("cascade", 5)) > len(sound.recipe("cascade", 1))
     assert not sound.play(Settings(sound=False), "lay")  # off: nothing is created (no js needed)
     assert not sound.play(Settings(sound=True), "lay")  # no user gesture yet: nothing either
+
+
+def test_only_this_devices_person_is_you_in_an_online_room():
+    seats = [Seat("human", "Ada"), Seat("guest", "Ben")]
+    session = Session.start(INFO, seats, "m", "Mode", {"players": 2}, seed=1)
+    names = kit.display_names(session)
+    assert names[0] == "You" and names[1] != "You" and "Ben" in names[1]

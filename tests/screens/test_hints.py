@@ -1,0 +1,180 @@
+"""The Expert at the tables under CPython: the Hint button and its card (words, marks, cleared by the next
+move), hints keep a game out of the stats, and the analysis of a finished game (chart, costly moves, the
+review's comment). The thinking runs in one go here (no event loop), as ``ui.hints`` does outside a page."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from boneyard.stats import Stats
+from ui import hints, kit
+from ui.games import screen_for
+from ui.results import count_result
+from ui.screen import TableContext
+from ui.session import Seat, Session
+
+
+class Table:
+    """One game at its table screen, with a context that records redraws."""
+
+    def __init__(
+        self, game: str, seed: int = 5, hints_on: bool = True, seats: list[Seat] | None = None
+    ) -> None:
+        self.screen = screen_for(game)
+        mode, _ = self.screen.mode_from_form({"players": 2})
+        if game == "dominoes":
+            mode = self.screen.modes()[0]
+        seats = seats or [Seat("human", "You"), Seat("computer", "Ben", "easy")]
+        self.session = Session.start(
+            GAMES[game], seats, mode.key, mode.label, {**mode.options, "players": 2}, seed=seed
+        )
+        self.ui: dict[str, Any] = {}
+        self.settings = Settings(hints=hints_on)
+        self.renders = 0
+        self.heard: list[str] = []
+
+    @property
+    def ctx(self) -> TableContext:
+        return TableContext(
+            session=self.session,
+            settings=self.settings,
+            ui=self.ui,
+            animations=False,
+            play=lambda move: True,
+            announce=self.heard.append,
+            rerender=self.rerender,
+        )
+
+    def rerender(self) -> None:
+        self.renders += 1
+
+    def html(self) -> str:
+        return str(self.screen.render(self.ctx))
+
+    def computers(self) -> None:
+        while self.session.computer_to_move():
+            self.session.computer_move()
+
+    def to_a_choice(self) -> None:
+        """Play on (the person with Easy's moves) until the person has a choice of moves."""
+        rng = random.Random(1)
+        while True:
+            self.computers()
+            view = self.session.state.view(0)
+            if len(view["legal_moves"]) > 1:
+                return
+            self.session.play(self.session.info.bot("easy")(view, rng))
+
+    def to_the_end(self) -> None:
+        rng = random.Random(2)
+        while not self.session.state.is_over():
+            self.computers()
+            if self.session.state.is_over():
+                break
+            self.session.play(self.session.info.bot("medium")(self.session.state.view(0), rng))
+
+
+@pytest.mark.parametrize("game", ["dominoes", "triangles", "heptalion"])
+def test_hint_marks_a_legal_move_says_why_and_the_next_move_clears_it(game):
+    table = Table(game)
+    table.to_a_choice()
+    html = table.html()
+    assert 'id="kit-hint"' in html and 'id="kit-hint-card"' not in html
+    assert kit.handle(table.ctx, "kit-hint", "")
+    found = hints.shown_hint(table.ctx)
+    assert found is not None and found["status"] == "shown"
+    view = table.session.state.view(0)
+    assert found["move"] in view["legal_moves"]
+    assert found["reason"] and "gives you the best chances" not in found["reason"]
+    assert table.heard and table.heard[-1].startswith("Hint: ")
+    html = table.html()
+    assert 'id="kit-hint-card"' in html and f'data-move="{found["move"]}"' in html
+    assert 'id="kit-hint-style"' in html  # the tile and its place glow
+    tile = found["move"].split("@")[0].split(":")[0]
+    assert tile in html.split('id="kit-hint-style"')[1].split("</style>")[0]
+    assert hints.hints_used(table.session) == 1
+    kit.handle(table.ctx, "kit-hint-close", "")
+    assert 'id="kit-hint-card"' not in table.html()
+    kit.handle(table.ctx, "kit-hint", "")  # asked again: the same hint, not counted twice
+    assert 'id="kit-hint-card"' in table.html() and hints.hints_used(table.session) == 1
+    table.session.play(found["move"])
+    assert hints.shown_hint(table.ctx) is None and 'id="kit-hint-card"' not in table.html()
+
+
+def test_no_hint_button_with_hints_off_and_a_disabled_one_on_the_computers_turn():
+    table = Table("dominoes", hints_on=False)
+    table.computers()
+    assert 'id="kit-hint"' not in table.html()
+    table = Table("dominoes", seats=[Seat("computer", "Ben", "easy"), Seat("human", "You")], seed=3)
+    if table.session.computer_to_move():
+        html = table.html()
+        button = (
+            html.split('id="kit-hint"')[0].rsplit("<button", 1)[1]
+            + html.split('id="kit-hint"')[1].split(">")[0]
+        )
+        assert "disabled" in button
+        kit.handle(table.ctx, "kit-hint", "")
+        assert hints.shown_hint(table.ctx) is None  # never for a seat that is not yours
+
+
+def test_the_same_device_gate_keeps_the_hint_button_disabled_until_the_tiles_are_shown():
+    table = Table("dominoes", seats=[Seat("human", "Ada"), Seat("human", "Ben")], seed=4)
+    html = table.html()
+    assert 'id="kit-hint"' in html and hints.askable(table.ctx) is None
+    kit.handle(table.ctx, "reveal", "")
+    assert hints.askable(table.ctx) == table.session.to_move()
+
+
+def test_a_game_with_hints_is_not_counted_and_its_result_says_so():
+    table = Table("dominoes")
+    table.to_a_choice()
+    kit.handle(table.ctx, "kit-hint", "")
+    table.to_the_end()
+    stats = Stats()
+    assert not count_result(stats, table.session, "You", "2026-12-01")
+    assert "Not counted in your stats: you asked for 1 hint." in table.html()
+    table.session.take_backs = 2
+    assert hints.used_note(table.session, "Counted in your stats.") == (
+        "Not counted in your stats: you took back 2 moves and asked for 1 hint."
+    )
+
+
+def test_move_words_speak_a_players_language():
+    assert hints.move_words("dominoes", "6-4:L") == "6-4 on the left end"
+    assert hints.move_words("dominoes", "6-6") == "6-6 to open"
+    assert hints.move_words("dominoes", "draw") == "Draw"
+    assert hints.move_words("triangles", "1-5-5@0,1r1") == "1-5-5"
+    assert "–" in hints.move_words("heptalion", "X-S@37,36")
+    assert hints._reason("dominoes", "5-1:R keeps 2 of your tiles. The search gives you about 49%.") == (
+        "5-1 on the right end keeps 2 of your tiles."
+    )
+
+
+@pytest.mark.parametrize("game", ["dominoes", "triangles"])
+def test_the_analysis_charts_your_chances_and_its_costly_moves_open_the_review(game):
+    table = Table(game, seed=9)
+    table.to_the_end()
+    html = table.html()
+    assert 'id="kit-analyse"' in html and "Analyse my game" in html
+    kit.handle(table.ctx, "kit-analyse", "")
+    found = hints.analysis(table.ctx)
+    assert found is not None and found["status"] == "done" and found["entries"]
+    assert all(e["move"] in table.session.moves for e in found["entries"])
+    html = table.html()
+    assert 'id="kit-chart"' in html and "The Expert agrees with" in html
+    assert html.count('class="kit-chart-dot') == len(found["entries"])
+    costly = hints._costly(found["entries"])
+    for e in costly:
+        assert f'data-value="at:{e["index"] + 1}"' in html
+    entry = costly[0] if costly else found["entries"][0]
+    kit.handle(table.ctx, "kit-review", f"at:{entry['index'] + 1}")
+    assert kit.reviewing(table.ctx) == entry["index"] + 1
+    comment = hints.review_comment(table.ctx, entry["index"] + 1)
+    assert comment and comment in table.html()
+    if costly:
+        assert comment.startswith("Expert: ")

@@ -405,3 +405,71 @@ def test_a_guest_plays_a_whole_game_by_clicks_and_the_host_plays_what_it_sends(
         guest.receive(state.view(0))
     assert len(sent) >= 3 and guest.state.is_over()
     assert "kit-results" in table.render()
+
+
+ACTIONS = {
+    "triangles": [
+        ("select", "0-0-0"),
+        ("cell", "0,0"),
+        ("rotate", ""),
+        ("confirm", ""),
+        ("cancel", ""),
+        ("draw", ""),
+        ("pass", ""),
+        ("zoom", "in"),
+        ("zoom", "fit"),
+    ],
+    "heptalion": [
+        ("tile", "X-X"),
+        ("space", "3"),
+        ("undo", ""),
+        ("redo", ""),
+        ("confirm", ""),
+        ("faces", ""),
+        ("menu", ""),
+        ("zoom", "1"),
+        ("takeback", ""),
+    ],
+}
+KEYS = ["d", "p", "+", "-", "0", "Escape", "r", "Backspace", "Enter", "u"]
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [
+        ("triangles", {"players": 3}),
+        ("heptalion", {"players": 3, "hidden": True, "board": "original", "start": 1}),
+    ],
+)
+def test_no_click_or_key_on_a_guest_table_needs_what_it_may_not_see(game_id: str, options: dict[str, Any]):
+    state = GAMES[game_id].new_state(seed=12, **options)
+    rng = random.Random(12)
+    for me in range(3):
+        guest = RemoteSession.join(game_id, me, seats_for(me, 3), "m", "M", options, state.view(me))
+        table = Table(game_id, guest)
+        table.ctx = lambda table=table: TableContext(  # type: ignore[method-assign]
+            session=table.session,
+            settings=table.settings,
+            ui=table.ui,
+            animations=False,
+            play=lambda move: bool(table.session.play(move)) or True,
+            announce=lambda text: None,
+            rerender=lambda: None,
+        )
+        for _ in range(4):  # a few turns: the guest's own, a person's elsewhere, a computer's
+            table.render()
+            for action, value in ACTIONS[game_id]:
+                try:
+                    table.act(action, value)
+                except IllegalMoveError:
+                    pass  # refused as a local move would be: never HiddenInformation
+            for key in KEYS:
+                table.screen.on_key(table.ctx(), key)
+            table.render()
+            guest.take_pending()
+            if state.is_over():
+                break
+            legal = state.legal_moves()
+            state.play(legal[rng.randrange(len(legal))])
+            guest.receive(state.view(me))
+        state = GAMES[game_id].new_state(seed=12, **options)

@@ -17,7 +17,7 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from ui.games.dominoes import SCREEN, layout_count
-from ui.games.dominoes_layout import arm_chains, bounds, layout_fives, overlaps
+from ui.games.dominoes_layout import arm_chains, layout_fives, overlaps
 from ui.screen import TableContext
 from ui.session import Seat, Session
 
@@ -202,7 +202,7 @@ def test_every_position_renders_with_the_engines_count(options):
                 if not SCREEN.paused(ctx) and not view["over"]:
                     assert count_on_page(html) == view["count"]
                 if options.get("teams"):
-                    assert "Partner · Medium" in html and "You & Computer 2" in plain(html)
+                    assert "Partner · Medium" in html and "You & partner" in plain(html)
             if session.state.is_over():
                 assert "over-title" in html
                 assert "win" in html
@@ -261,7 +261,7 @@ def test_a_scoring_lay_shows_its_points_on_the_board_and_by_the_count():
             if lays and lays[-1]["points"]:
                 html = SCREEN.render(ctx)
                 points = lays[-1]["points"]
-                assert f'id="dom-points"' in html and f">+{points}<" in html
+                assert 'id="dom-points"' in html and f">+{points}<" in html
                 assert f"+{points}</span>" in html.split('id="dom-count"')[1]
                 return
             if session.computer_to_move():
@@ -287,9 +287,14 @@ def test_the_scoreboard_shows_sides_and_each_hands_gain():
     view = session.state.view(0)
     ctx, _ = context(session)
     labels, totals, rows = SCREEN.score_rows(ctx, view, SCREEN.names(ctx))
-    assert [plain(label) for label in labels] == ["You & Computer 2", "Computer 1 & Computer 3"]
+    assert labels == ["You & partner", "Opponents"]
+    assert [plain(n) for n in SCREEN.side_names(ctx, SCREEN.names(ctx))] == [
+        "You & Computer 2",
+        "Computer 1 & Computer 3",
+    ]
     assert totals == [view["scores"][0], view["scores"][1]] and max(totals) >= 100
     assert [sum(col) for col in zip(*rows)] == totals
     assert all(p % 5 == 0 for row in rows for p in row)
     html = SCREEN.render(ctx)
-    assert "wins the match" in html or "win the match" in html
+    assert "win the match" in html or "wins the match" in html
+    assert "Final score: You & Computer 2" in plain(html)

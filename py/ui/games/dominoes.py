@@ -399,7 +399,10 @@ class DominoesScreen(Screen):
             gate=gate_markup,
             board_extra=extra,
             cls="dom-table" + (" is-my-turn" if my_turn else ""),
-            data={"turn": view["turn"] if view["turn"] is not None else "over"},
+            data={
+                "turn": view["turn"] if view["turn"] is not None else "over",
+                "partner": view.get("partner"),
+            },
         )
 
     def render_review(self, ctx: TableContext, names: list[str], seat: int, step: int) -> Markup:
@@ -542,7 +545,7 @@ class DominoesScreen(Screen):
                     "points": count if count % 5 == 0 else 0,
                 }
             )
-        ends = {arm: None for arm in ARMS}
+        ends = dict.fromkeys(ARMS)
         return {
             "hand": hand,
             "line": line,
@@ -821,7 +824,8 @@ class DominoesScreen(Screen):
                 return ""
             ctx.ui["popped"] = key
         style = (
-            f"left: {_n((tile.x - left) / width * 100)}%; top: {_n((tile.y - top) / height * 100)}%; "
+            f"left: {_n((tile.x + tile.w / 2 - left) / width * 100)}%; "
+            f"top: {_n((tile.y - tile.h / 2 - top) / height * 100)}%; "
             f"--dom-pop-ms: {POP_MS.get(ctx.settings.speed, 1200)}ms"
         )
         return h(
@@ -1059,9 +1063,14 @@ class DominoesScreen(Screen):
             )
         return h("div", {"class_": "kit-board-bar"}, parts)
 
-    def side_names(self, ctx: TableContext, names: list[str]) -> list[str]:
-        """Return each side's name in a partnership game: "You & Computer 2", "Computer 1 & Computer 3"."""
+    def side_names(self, ctx: TableContext, names: list[str], brief: bool = False) -> list[str]:
+        """Return each side's name in a partnership game: "You & Computer 2", "Computer 1 & Computer 3";
+        ``brief`` (the scoreboard, the count) names the sides "You & partner" and "Opponents" when one
+        person plays against computers."""
         short = self.short_names(ctx, names)
+        if brief and "You" in short:
+            ours = short.index("You") % 2
+            return ["You & partner", "Opponents"] if ours == 0 else ["Opponents", "You & partner"]
         return [f"{short[0]} & {short[2]}", f"{short[1]} & {short[3]}"]
 
     def score_rows(
@@ -1073,7 +1082,9 @@ class DominoesScreen(Screen):
         a match that ended in the middle of a hand has that hand's row too.
         """
         seats = [0, 1] if view.get("sides") else list(range(view["players"]))
-        labels = self.side_names(ctx, names) if view.get("sides") else self.short_names(ctx, names)
+        labels = (
+            self.side_names(ctx, names, brief=True) if view.get("sides") else self.short_names(ctx, names)
+        )
         totals = [view["scores"][s] for s in seats]
         history: list[list[int]] = []
         before = [0] * view["players"]
@@ -1098,13 +1109,19 @@ class DominoesScreen(Screen):
             history = view["history"]
         lays = [e for e in history if e["move"] not in ("draw", "pass")]
         said = ""
+        scored: Markup | str = ""
         if lays and lays[-1].get("points"):
             last = lays[-1]
             who = self.short_names(ctx, names)[last["seat"]]
             if view.get("sides"):
-                who = self.side_names(ctx, names)[last["seat"] % 2]
+                who = self.side_names(ctx, names, brief=True)[last["seat"] % 2]
             said = f"{who} +{last['points']}"
-        scored = h("span", {"class_": "dom-count-scored"}, said) if said else ""
+            scored = h(
+                "span",
+                {"class_": "dom-count-scored"},
+                h("span", {"class_": "dom-count-who"}, who),
+                f" +{last['points']}",
+            )
         scoring = count > 0 and count % 5 == 0
         return h(
             "div",

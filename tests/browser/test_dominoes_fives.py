@@ -1,0 +1,302 @@
+"""All Fives and partnerships in the page: a seeded All Fives match against the computer played to the end
+by clicks, the count and the scores on the page checked against the page's own engine at every turn; a
+partnership match on one device behind the privacy gate; the spinner's arms laid and shown; the table
+fits one screen at the three viewports with four long arms.
+
+``BONEYARD_SHOTS=/tmp/dir`` also saves screenshots of a 4-player partnership game (start, middle, end)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from . import fit
+from .conftest import READY, READY_TIMEOUT_MS, new_context, watch_page
+
+MAX_TURNS = 600
+
+# The engine's view for seat 0 of the page's Dominoes game, read through the page's own Python.
+ENGINE = """
+import gc, json, builtins
+app = getattr(builtins, "_fives_test_app", None)
+if app is None:
+    from ui.app import App
+    app = next(o for o in gc.get_objects() if isinstance(o, App))
+    builtins._fives_test_app = app
+view = app.sessions["dominoes"].state.view(0)
+json.dumps({key: view[key] for key in ("count", "scores", "over", "turn", "layout", "hand_number", "history")})
+"""
+
+
+def engine(page) -> dict:
+    """Return the page's engine view (seat 0) of the Dominoes game in play."""
+    return json.loads(
+        page.evaluate("code => String(window.boneyardSnapshot.interpreter.runPython(code))", ENGINE)
+    )
+
+
+def start_fives(
+    page, base_url, *, seed, players, teams=False, target=None, opponents="computer", levels=None
+):
+    """Open the setup with a seeded deal, choose All Fives (and partners), and start."""
+    page.goto(f"{base_url}/?seed={seed}#/setup/dominoes")
+    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector("#setup-mode")
+    page.check(f"input[name=opponents][value={opponents}]")
+    page.select_option("#setup-mode", "fives")
+    page.wait_for_selector("#setup-fives-target")
+    page.select_option("#setup-players", str(players))
+    if target is not None:
+        page.select_option("#setup-fives-target", str(target))
+    if teams:
+        page.wait_for_selector("#setup-teams")
+        page.select_option("#setup-teams", "yes")
+        page.wait_for_selector("#setup-teams-hint")
+    for seat, level in (levels or {}).items():
+        page.select_option(f"#setup-level-{seat}", level)
+    page.click("#start-game")
+    page.wait_for_selector(".dom-table")
+
+
+def wait_for_human_or_end(page):
+    page.wait_for_function(
+        "document.querySelector('#kit-results, #reveal, .dom-table.is-my-turn') !== null", timeout=60_000
+    )
+
+
+def page_count(page) -> int:
+    return int(page.locator(".dom-count-value").inner_text())
+
+
+def check_against_engine(page):
+    """The count and every score on the page are the engine's."""
+    view = engine(page)
+    assert page_count(page) == view["count"]
+    if view["scores"] is not None:
+        mine = page.locator(".kit-tray").inner_text()
+        assert f"{view['scores'][0]} point" in mine, (mine, view["scores"])
+        for seat in page.locator(".kit-seat").evaluate_all(
+            "els => els.map(e => [+e.dataset.seat, e.innerText])"
+        ):
+            number, text = seat
+            assert re.search(rf"\b{view['scores'][number]}\b", text), (text, view["scores"])
+    return view
+
+
+def take_turn(page, arm_choice: list[str] | None = None):
+    """Play the first playable tile (the first arm offered when it fits several), or draw, or pass."""
+    tiles = page.locator(".dom-hand-tile.is-playable")
+    if tiles.count():
+        tiles.first.click()
+        targets = page.locator("button.dom-end.is-target")
+        if targets.count():
+            offered = targets.evaluate_all("els => els.map(e => e.dataset.value)")
+            if arm_choice is not None:
+                arm_choice.append(",".join(offered))
+            pick = next((a for a in ("N", "S") if a in offered), offered[0])
+            page.click(f"#end-{pick}")
+        return
+    if page.locator("#draw:not([disabled])").count():
+        page.click("#draw")
+    else:
+        page.click("#pass")
+
+
+def play_to_the_end(page, *, check=True, shots=None, arms=None):
+    """Click through the whole match; check the count and scores at each of your turns."""
+    hands = 0
+    turns = 0
+    for _ in range(MAX_TURNS):
+        wait_for_human_or_end(page)
+        if page.locator("#over-title").count():
+            return hands, turns
+        if page.locator("#next-hand").count():
+            page.click("#next-hand")
+            hands += 1
+            continue
+        if page.locator("#reveal").count():
+            page.click("#reveal")
+            continue
+        if check:
+            check_against_engine(page)
+        if shots is not None:
+            shots(turns)
+        take_turn(page, arms)
+        turns += 1
+    raise AssertionError("the match did not end")
+
+
+@pytest.fixture(scope="module")
+def page(app_context, base_url, watch):
+    page = app_context.new_page()
+    watch_page(page, watch)
+    yield page
+    watch.assert_clean(page)
+
+
+def test_a_seeded_all_fives_match_against_the_computer_by_clicks(page, base_url, watch):
+    start_fives(page, base_url, seed=4, players=2, target=100, levels={1: "medium"})
+    assert "All Fives, 2 players, to 100" in page.locator("#screen-title").inner_text()
+    arms: list[str] = []
+    _hands, turns = play_to_the_end(page, arms=arms)
+    assert turns > 10
+    view = engine(page)
+    assert view["over"] and max(view["scores"]) >= 100
+    summary = page.locator("#kit-results").inner_text()
+    assert "Final score" in summary and "Counted in your stats." in summary
+    final = [
+        int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", summary.split("Final score:")[1])
+    ]
+    assert final == view["scores"]
+    assert all(p % 5 == 0 for p in view["scores"])
+    page.evaluate("location.hash = '#/stats'")
+    page.wait_for_selector(".stats-game")
+    assert "All Fives, 2 players, to 100" in page.locator(".stats-game").first.inner_text()
+    watch.assert_clean(page)
+
+
+def test_the_spinners_arms_are_laid_and_shown(page, base_url, watch):
+    """A seeded hand opens the spinner's ends: the top and bottom arms get tiles and markers."""
+    for seed in (2, 3, 5, 6, 8):
+        start_fives(page, base_url, seed=seed, players=2)
+        for _ in range(80):
+            wait_for_human_or_end(page)
+            if page.locator("#kit-results").count():
+                break
+            view = engine(page)
+            layout = view["layout"]
+            if layout["north"] or layout["south"]:
+                assert page.locator(".dom-cross").count() == 1
+                label = page.locator(".dom-cross").get_attribute("aria-label")
+                assert "top arm" in label and "bottom arm" in label
+                laid = len([e for e in view["history"] if e["move"] not in ("draw", "pass")])
+                assert page.locator(".dom-cross .tile").count() == laid
+                for arm in ("N", "S"):
+                    if layout["ends"][arm] is not None:
+                        assert page.locator(f"#end-{arm}").inner_text() == str(layout["ends"][arm])
+                assert page_count(page) == view["count"]
+                watch.assert_clean(page)
+                return
+            take_turn(page)
+    pytest.fail("no seeded hand laid a tile on the spinner's ends")
+
+
+def test_a_partnership_match_on_one_device_behind_the_privacy_gate(page, base_url, watch):
+    start_fives(page, base_url, seed=6, players=4, teams=True, target=100, opponents="device")
+    assert "partners" in page.locator("#screen-title").inner_text().lower()
+    gates = set()
+    for _ in range(MAX_TURNS):
+        wait_for_human_or_end(page)
+        if page.locator("#over-title").count():
+            break
+        if page.locator("#next-hand").count():
+            page.click("#next-hand")
+            continue
+        if page.locator("#reveal").count():
+            gates.add(page.locator("#privacy-title").inner_text())
+            assert page.locator(".dom-hand-tile").count() == 0, "a hand showed behind the privacy screen"
+            page.click("#reveal")
+            continue
+        seats = page.locator(".kit-seat").evaluate_all("els => els.map(e => e.innerText)")
+        assert sum("Partner" in s for s in seats) == 1, seats
+        score = page.locator("#kit-score").inner_text()
+        assert "Player 1 & Player 3" in score or "Player 2 & Player 4" in score or "Score" in score
+        check_against_engine(page)
+        take_turn(page)
+    else:
+        raise AssertionError("the match did not end")
+    assert len(gates) == 4, gates
+    title = page.locator("#over-title").inner_text()
+    assert title in ("Player 1 & Player 3 win.", "Player 2 & Player 4 win.")
+    assert "Same-device games are not counted" in page.locator("#kit-results").inner_text()
+    watch.assert_clean(page)
+
+
+@pytest.mark.parametrize("size", fit.VIEWPORTS)
+def test_four_long_arms_fit_one_screen(browser, base_url, watch, size):
+    """A long hand (seeded block game, four players, seven tiles each) fills the four arms; the page
+    never scrolls and every tile and end marker stays on the board."""
+    width, height = size
+    context = new_context(browser, watch, viewport={"width": width, "height": height})
+    page = context.new_page()
+    watch_page(page, watch)
+    try:
+        start_fives(page, base_url, seed=FULL_SEED, players=4, teams=True)
+        most = 0
+        for _ in range(MAX_TURNS):
+            wait_for_human_or_end(page)
+            if page.locator("#kit-results").count():
+                break
+            if page.locator("#reveal").count():
+                page.click("#reveal")
+                continue
+            view = engine(page)
+            layout = view["layout"]
+            fit.assert_fits(page, f"{width}x{height}")
+            if layout["spinner"] is not None:
+                tiles = page.locator(".dom-line .tile").count()
+                most = max(most, tiles)
+                assert_on_board(page)
+                if layout["open"] and len(layout["north"]) >= 2 and len(layout["south"]) >= 2 and tiles >= 14:
+                    shot = os.environ.get("BONEYARD_SHOTS")
+                    if shot:
+                        Path(shot).mkdir(parents=True, exist_ok=True)
+                        page.screenshot(path=f"{shot}/long-arms-{width}x{height}.png")
+                    return
+            take_turn(page)
+        pytest.fail(f"no long four-armed layout came up (at most {most} tiles)")
+    finally:
+        context.close()
+
+
+FULL_SEED = 9
+
+
+def assert_on_board(page):
+    """Every tile and end marker lies inside the board."""
+    inside = page.evaluate(
+        """() => {
+      const board = document.querySelector('#table-board').getBoundingClientRect();
+      const out = [];
+      for (const e of document.querySelectorAll('.dom-line .tile .tile-body, .dom-end')) {
+        const b = e.getBoundingClientRect();
+        if (b.left < board.left - 1 || b.right > board.right + 1 || b.top < board.top - 1 || b.bottom > board.bottom + 1)
+          out.push(e.className.baseVal || e.className);
+      }
+      return out;
+    }"""
+    )
+    assert inside == [], inside
+
+
+@pytest.mark.skipif(
+    not os.environ.get("BONEYARD_SHOTS"), reason="screenshots only when BONEYARD_SHOTS is set"
+)
+@pytest.mark.parametrize("size", fit.VIEWPORTS)
+def test_screenshots_of_a_partnership_game(browser, base_url, watch, size):
+    """Save the start, the middle and the end of an All Fives partnership game at one size."""
+    width, height = size
+    out = Path(os.environ["BONEYARD_SHOTS"])
+    out.mkdir(parents=True, exist_ok=True)
+    context = new_context(browser, watch, viewport={"width": width, "height": height})
+    page = context.new_page()
+    watch_page(page, watch)
+    heights = []
+
+    def shots(turn):
+        heights.append(fit.page_height(page))
+        if turn in (0, 3, 6):
+            page.screenshot(path=str(out / f"fives-{width}x{height}-turn{turn}.png"))
+
+    try:
+        start_fives(page, base_url, seed=FULL_SEED, players=4, teams=True, target=100)
+        play_to_the_end(page, check=False, shots=shots)
+        heights.append(fit.page_height(page))
+        page.screenshot(path=str(out / f"fives-{width}x{height}-end.png"))
+        print(f"{width}x{height}: page heights {min(heights)}..{max(heights)}")
+    finally:
+        context.close()

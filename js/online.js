@@ -23,6 +23,7 @@
   var MAX_MESSAGE = 65536;
   var ID_PREFIX = "boneyard-";
   var JOIN_TIMEOUT_MS = 20000; // the host's channel must open within this
+  var MAX_CHANNELS = 16; // a host's open channels (a room has at most three guests, some reconnecting)
   var RETRY_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000]; // reconnecting to the broker, then every 30 s
   // This script's own address (js/online.js), so the vendored files are found wherever the site lives.
   var base = (document.currentScript && document.currentScript.src) || new URL("js/online.js", document.baseURI).href;
@@ -171,6 +172,10 @@
       var peer = session.peer;
       peer.on("connection", function (conn) {
         if (session !== current) return conn.close();
+        if (Object.keys(session.conns).length >= MAX_CHANNELS && !session.conns[conn.peer]) {
+          console.warn("Boneyard online: refused a channel from " + conn.peer + " (the room is full)");
+          return conn.close();
+        }
         conn.on("open", function () {
           var old = session.conns[conn.peer];
           session.conns[conn.peer] = conn;
@@ -202,6 +207,7 @@
       var hostId = ID_PREFIX + String(roomId).toLowerCase();
       var session = start("guest", "", configJson, onEvent);
       var peer = session.peer;
+      peer.on("connection", function (conn) { conn.close(); }); // a guest talks to its host only
       return new Promise(function (resolve, reject) {
         var settled = false;
         function fail(reason) {

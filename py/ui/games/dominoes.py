@@ -12,6 +12,7 @@ from boneyard.games.dominoes import MODES
 
 from .. import kit
 from ..html import Markup, h, join
+from ..online.remote import result_note
 from ..screen import Mode, Screen, TableContext
 from ..screens import LEVEL_LABELS, field, select
 from .domino_svg import _n, standalone_tile, tile_svg
@@ -323,7 +324,7 @@ class DominoesScreen(Screen):
         state = ctx.session.state
         if state.is_over():
             return False
-        results = state.view(0)["hand_results"]
+        results = state.view(ctx.session.viewer())["hand_results"]
         return len(results) > self._seen(ctx, len(results))
 
     def on_refused(self, ctx: TableContext, message: str) -> bool:
@@ -450,7 +451,12 @@ class DominoesScreen(Screen):
         with the save, so a reload still shows the finished hand.
         """
         session = ctx.session
-        hand = view["hand_results"][-1]["hand"]
+        result = view["hand_results"][-1]
+        hand = result["hand"]
+        # The hand's last move: the engine's result says it where it can (a guest's table never saw it).
+        last = result.get("last") if isinstance(result.get("last"), dict) else {}
+        final = str(last.get("move") or (session.moves[-1] if session.moves else ""))
+        viewer = session.viewer()
         kept = session.extra.get("finished")
         if isinstance(kept, dict) and kept.get("hand") == hand:
             return kept
@@ -458,16 +464,16 @@ class DominoesScreen(Screen):
         history: list[dict[str, Any]] = []
         trial = session.state.clone()
         if is_fives(view) and trial.can_undo():
-            kept = self.finished_fives(trial, session.moves[-1] if session.moves else "", hand)
+            kept = self.finished_fives(trial, final, hand, viewer)
             session.extra["finished"] = kept
             ctx.save()
             return kept
         if trial.can_undo():
             trial.undo()
-            before = trial.view(0)
+            before = trial.view(viewer)
             line = [dict(t) for t in before["line"]]
             history = list(before["history"])
-            move = session.moves[-1] if session.moves else ""
+            move = final
             seat_ = trial.current_player()
             if ":" in move or (move not in ("draw", "pass", "") and not line):
                 text, _, end = move.partition(":")
@@ -494,11 +500,11 @@ class DominoesScreen(Screen):
         return kept
 
     @staticmethod
-    def finished_fives(trial: Any, move: str, hand: int) -> dict[str, Any]:
+    def finished_fives(trial: Any, move: str, hand: int, viewer: int = 0) -> dict[str, Any]:
         """Return the layout and history of an All Fives hand that just ended (``trial``: a copy of the
         state, whose last move ended the hand), laying that move again by hand on the layout before it."""
         trial.undo()
-        before = trial.view(0)
+        before = trial.view(viewer)
         seat = trial.current_player()
         line = [dict(t) for t in before["line"]]
         layout = before["layout"] or {"spinner": None, "north": [], "south": []}
@@ -651,7 +657,7 @@ class DominoesScreen(Screen):
         seat = ctx.session.seats[turn]
         if seat.is_computer:
             return f"{names[turn]} is thinking…"
-        if hidden:
+        if hidden or seat.kind == "guest":
             return f"{names[turn]}'s turn."
         local = len(ctx.session.human_seats) == 1
         who = "Your" if local else f"{names[turn]}'s"
@@ -1374,7 +1380,10 @@ class DominoesScreen(Screen):
                     " and win the match."
                 )
         session = ctx.session
-        if not session.vs_computer:
+        online = result_note(session)
+        if online is not None:
+            note = online
+        elif not session.vs_computer:
             note = "Same-device games are not counted in the stats."
         elif session.take_backs:
             note = f"Not counted in your stats: you took back {plural(session.take_backs, 'move', 'moves')}."
@@ -1479,7 +1488,7 @@ class DominoesScreen(Screen):
     def review_start(self, ctx: TableContext) -> int:
         """Return the first move of the last hand (a match's review steps through its last hand)."""
         session = ctx.session
-        view = session.state.view(0)
+        view = session.state.view(session.viewer())
         if view["over"]:
             return max(0, session.move_count() - len(view["history"]))
         return 0
@@ -1552,7 +1561,7 @@ class DominoesScreen(Screen):
     def _legal(self, ctx: TableContext) -> list[str]:
         session = ctx.session
         seat = session.to_move()
-        if seat is None or session.seats[seat].is_computer or self.paused(ctx):
+        if seat is None or seat != session.viewer() or session.seats[seat].is_computer or self.paused(ctx):
             return []
         view = session.state.view(seat)
         return [] if kit.hands_private(session, view, ctx) else view["legal_moves"]

@@ -185,6 +185,33 @@ def test_a_qr_code_of_the_join_link(pair, base_url):
     assert int(wide.split('viewBox="0 0 ')[1].split(" ")[0]) > size
 
 
+def test_a_second_guest_gets_its_own_channel(pair, browser, base_url, watch, peer_broker):  # noqa: F811
+    host, guest = pair
+    first = guest_id(host)
+    context, second = online_page(browser, base_url, watch, peer_broker)
+    try:
+        assert second.evaluate(OPEN, ["join", ROOM, json.dumps(peer_broker)])["ok"]
+        other = str(wait_event(host, "open", f"e.peer !== {json.dumps(first)}")["peer"])
+        assert json.loads(host.evaluate("BoneyardNet.stats()"))["peers"] == [first, other]
+        host.evaluate(
+            "([a, b]) => { BoneyardNet.send(a, 'to:first'); BoneyardNet.send(b, 'to:second'); }",
+            [first, other],
+        )
+        wait_event(second, "message", "e.data === 'to:second'")
+        wait_event(guest, "message", "e.data === 'to:first'")
+        assert not second.evaluate("() => netEvents.some((e) => e.data === 'to:first')")
+        assert not guest.evaluate("() => netEvents.some((e) => e.data === 'to:second')")
+        host.evaluate("(id) => BoneyardNet.drop(id)", other)  # the host removes a player
+        wait_event(second, "close", "true", timeout=5_000)
+        assert json.loads(host.evaluate("BoneyardNet.stats()"))["peers"] == [first]
+        assert not host.evaluate(
+            f"() => netEvents.some((e) => e.type === 'close' && e.peer === {json.dumps(other)})"
+        )
+        watch.assert_clean(second)
+    finally:
+        context.close()
+
+
 def test_the_guests_close_reaches_the_host_and_a_taken_room_id_is_refused(pair, peer_broker):  # noqa: F811
     host, guest = pair
     peer = guest_id(host)

@@ -27,7 +27,7 @@ from boneyard.games import GAMES
 
 from .art import half as well_half
 from .games.domino_svg import _n, standalone_tile, tile_svg
-from .games.dominoes_layout import bounds, layout_line
+from .games.dominoes_layout import arm_chains, arm_marker, bounds, layout_fives, layout_line, marker_boxes
 from .html import Markup, h, join
 
 __all__ = ["Claim", "Figure", "figures", "howto_body", "is_legal", "rules_dialog"]
@@ -973,10 +973,367 @@ def bonefall_controls() -> Markup:
     )
 
 
+# -- Dominoes: All Fives and partnerships ----------------------------------------------------------------
+
+# The rules of DESIGN's "All Fives" and "Partnerships" sections, in the players' words (after the rules
+# of the line game, which the engine's text gives).
+FIVES_TEXT = """\
+## All Fives
+
+All Fives (also sold as Muggins or Five Up) uses the same tiles, deal and turns, as a draw or a block \
+game. What scores is the count. A match is played to 150 (100 or 250 if you choose).
+
+The spinner is the first double laid, whether it opens the hand or comes later. Tiles are laid against \
+its two sides first; once both sides have a tile, its two ends take tiles too: up to four arms. Every \
+other double is laid crosswise at the end of its arm and is not a spinner.
+
+The count, after every lay, is the sum of the numbers showing at the ends of the open arms. A double \
+lying crosswise at an arm's end counts both halves. The spinner counts both halves while fewer than two \
+of its sides have a tile (alone, 5-5 counts 10); once both sides have a tile it no longer counts, and \
+its two ends count only when a tile has been laid on them.
+
+When the count is a multiple of five, the player who laid the tile scores the count at once: a count \
+of 15 scores 15.
+
+A hand ends as in the draw or the block game. Going out scores the pips left in all the opponents' \
+hands, rounded to the nearest five; in a blocked hand the player with the lowest pip total scores the \
+others' pips, rounded to the nearest five (a tie for the lowest scores nothing). The match ends the \
+moment a player or a side reaches the target, even in the middle of a hand.
+
+## Partners (2 against 2)
+
+Four players may play as two sides in every mode. Partners sit opposite each other: you and the player \
+across the table against the two beside you. Play passes round as usual, and every hand stays hidden, \
+your partner's too.
+
+A hand is won by the side of the player who goes out, or, when it is blocked, by the side of the single \
+player with the lowest pip total (a tie for the lowest between the sides: nobody wins the hand). The \
+winning side scores the pips in the two opposing hands (rounded to the nearest five in All Fives), and \
+in All Fives every count scores for the side of the player who laid. The player who went out leads the \
+next hand."""
+
+EXTRA_TEXT = {"dominoes": FIVES_TEXT}
+
+FIVES_SEED = 4  # a deal whose first legal moves open all four arms of the spinner in a few lays
+FIVES_CHOICE_SEED = 14  # a deal reaching a turn where one tile scores and another does not
+FIVES: tuple[tuple[str, Any], ...] = (("players", 2), ("scoring", "fives"))
+TEAMS: tuple[tuple[str, Any], ...] = (("players", 4), ("scoring", "fives"), ("teams", True))
+ARM_WORDS = {"L": "left", "R": "right", "N": "top", "S": "bottom"}
+
+
+def _cross_svg(view: dict[str, Any], fresh: tuple[str, int] | None = None, label: str = "") -> Markup:
+    """Return an All Fives layout as the table draws it: the spinner crosswise, its arms, each open
+    arm's number in a ring beyond its end."""
+    layout = view["layout"]
+    line = [(t["tile"][0], t["tile"][1], t["double"]) for t in view["line"]]
+    north = [(t["tile"][0], t["tile"][1], t["double"]) for t in layout["north"]]
+    south = [(t["tile"][0], t["tile"][1], t["double"]) for t in layout["south"]]
+    spinner = layout["spinner"]
+    placed = layout_fives(line, spinner, north, south, 6.0, 5.0)
+    chains = arm_chains(placed, spinner, len(line))
+    ends = layout["ends"]
+    markers = {arm: arm_marker(chains[arm], arm) for arm in ("L", "R", "N", "S") if ends.get(arm) is not None}
+    left, top, width, height = bounds(list(placed.values()) + marker_boxes(list(markers.values())), 0.25)
+    scale, unit = 40.0, 22.0
+    parts = [
+        tile_svg(t.x, t.y, t.w, t.h, t.halves, scale, "howto-new" if key == fresh else "")
+        for key, t in placed.items()
+    ]
+    for arm, (x, y) in markers.items():
+        parts.append(
+            h(
+                "g",
+                {"class_": "howto-end"},
+                h(
+                    "circle",
+                    {
+                        "cx": _n(x * scale),
+                        "cy": _n(y * scale),
+                        "r": _n(0.42 * scale),
+                        "fill": "none",
+                        "stroke": "currentColor",
+                        "stroke_width": "2",
+                        "stroke_dasharray": "4 3",
+                    },
+                ),
+                h(
+                    "text",
+                    {
+                        "x": _n(x * scale),
+                        "y": _n(y * scale + 0.17 * scale),
+                        "text_anchor": "middle",
+                        "font_size": _n(0.48 * scale),
+                        "font_weight": "800",
+                        "fill": "currentColor",
+                    },
+                    str(ends[arm]),
+                ),
+            )
+        )
+    return h(
+        "svg",
+        {
+            "class_": "howto-line howto-cross",
+            "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
+            "width": _n(width * unit),
+            "height": _n(height * unit),
+            "role": "img",
+            "aria_label": label or "All Fives layout: " + ", ".join(_tile(t["tile"]) for t in view["line"]),
+        },
+        parts,
+    )
+
+
+def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:
+    """Return what makes up the count, arm by arm, as DESIGN defines it: [("left end", 4), ...]."""
+    layout = view["layout"]
+    line = view["line"]
+    spinner = layout["spinner"]
+    if spinner is None:
+        return [("left end", line[0]["tile"][0]), ("right end", line[-1]["tile"][1])]
+    out: list[tuple[str, int]] = []
+
+    def end(tile: dict[str, Any], outer: int, word: str) -> None:
+        a, b = tile["tile"]
+        out.append((f"{word} (a double: both halves)" if a == b else word, a + b if a == b else outer))
+
+    sides = 0
+    if spinner > 0:
+        end(line[0], line[0]["tile"][0], "the left end")
+        sides += 1
+    if spinner < len(line) - 1:
+        end(line[-1], line[-1]["tile"][1], "the right end")
+        sides += 1
+    v = line[spinner]["tile"][0]
+    if sides < 2:
+        out.append((f"the spinner {v}-{v} (both halves)", 2 * v))
+        return out
+    for arm, word in ((layout["north"], "the top end"), (layout["south"], "the bottom end")):
+        if arm:
+            end(arm[-1], arm[-1]["tile"][1], word)
+    return out
+
+
+def _sum_words(parts: list[tuple[str, int]]) -> str:
+    return " + ".join(f"{value} ({word})" for word, value in parts) + f" = {sum(v for _w, v in parts)}"
+
+
+def fives_figures() -> list[Figure]:
+    """Return the All Fives and partnership diagrams: the spinner's four arms and their count, a lay that
+    scores beside one that does not, and partners sitting opposite who score together."""
+    game = "dominoes"
+    out: list[Figure] = []
+
+    def four_arms(s: Any) -> bool:
+        v = s.view(0)
+        layout = v["layout"]
+        return bool(layout["open"] and layout["north"] and layout["south"])
+
+    state, before = _walk(game, FIVES_SEED, FIVES, four_arms)
+    view = state.view(0)
+    parts = count_parts(view)
+    if sum(v for _w, v in parts) != view["count"]:
+        raise RuntimeError("the count's parts do not add up to the engine's count")
+    spinner = view["line"][view["layout"]["spinner"]]["tile"][0]
+    out.append(
+        Figure(
+            "fives-spinner",
+            "The spinner and its four arms",
+            _panel(_cross_svg(view), f"Count {view['count']}"),
+            Markup(
+                h(
+                    "span",
+                    {},
+                    f"{spinner}-{spinner} was the first double laid: it is the spinner. Both its sides have a "
+                    f"tile, so its ends took tiles too. The count: {_sum_words(parts)}"
+                    + (
+                        f", a multiple of five: the player who laid last scored {view['count']}."
+                        if view["count"] % 5 == 0
+                        else ", not a multiple of five: nothing scores."
+                    ),
+                )
+            ),
+            "The count, after every lay",
+            (Claim(game, FIVES_SEED, FIVES, before[:-1], before[-1], True),) if before else (),
+        )
+    )
+
+    # A lay that scores and one that does not, from the same turn.
+    def choice(s: Any) -> bool:
+        if s.is_over():
+            return False
+        v = s.view(s.current_player())
+        if v["layout"]["spinner"] is None or len(v["line"]) < 3:
+            return False
+        counts = []
+        for m in s.legal_moves():
+            if str(m) in ("draw", "pass"):
+                continue
+            trial = s.clone()
+            trial.play(m)
+            counts.append(trial.view(0)["count"])
+        return any(c % 5 == 0 and c for c in counts) and any(c % 5 for c in counts)
+
+    state, before = _walk(game, FIVES_CHOICE_SEED, FIVES, choice)
+    seat = state.current_player()
+    view = state.view(seat)
+    scoring = missing = None
+    for m in state.legal_moves():
+        trial = state.clone()
+        trial.play(m)
+        if str(m) in ("draw", "pass"):
+            continue
+        if trial.view(0)["count"] % 5 == 0 and scoring is None:
+            scoring = (str(m), trial)
+        elif trial.view(0)["count"] % 5 and missing is None:
+            missing = (str(m), trial)
+    assert scoring is not None and missing is not None
+    move, after = scoring
+    aview = after.view(seat)
+    lost, lost_state = missing
+    name = FIRST_NAMES[seat]
+    arm = move.split(":")[1] if ":" in move else "R"
+    fresh = _fresh_key(aview, arm)
+    gained = after.view(seat)["scores"][seat] - view["scores"][seat]
+    out.append(
+        Figure(
+            "fives-score",
+            "A lay that scores",
+            join(
+                [
+                    _panel(_cross_svg(view), f"Before: count {view['count']}"),
+                    _arrow(),
+                    _panel(
+                        _cross_svg(aview, fresh),
+                        f"{move.split(':')[0]} laid: count {aview['count']}, +{gained}",
+                    ),
+                ]
+            ),
+            Markup(
+                h(
+                    "span",
+                    {},
+                    f"{name} lays {move.split(':')[0]} on the {ARM_WORDS.get(arm, 'right')} end: the count becomes "
+                    f"{_sum_words(count_parts(aview))}, and {name} scores {gained} at once. Laying "
+                    f"{lost.split(':')[0]} on the {ARM_WORDS.get(lost.split(':')[1] if ':' in lost else 'R')} end "
+                    f"instead would make the count {lost_state.view(0)['count']}: no score.",
+                )
+            ),
+            "When the count is a multiple of five",
+            (
+                Claim(game, FIVES_CHOICE_SEED, FIVES, before, move, True),
+                Claim(game, FIVES_CHOICE_SEED, FIVES, before, lost, True),
+            ),
+        )
+    )
+
+    # Partners: a count scored by one player counts for the side.
+    def side_scores(s: Any) -> bool:
+        return not s.is_over() and any(p for p in s.view(0)["scores"])
+
+    state, before = _walk(game, 0, TEAMS, side_scores)
+    view = state.view(0)
+    last = view["history"][-1]
+    layer = last["seat"]
+    partner = (layer + 2) % 4
+    out.append(
+        Figure(
+            "partners",
+            "Partners sit opposite",
+            join(
+                [
+                    _panel(_seating(view["scores"]), "Ana and Chloé against Ben and Dev"),
+                    _panel(_cross_or_line(view)),
+                ]
+            ),
+            Markup(
+                h(
+                    "span",
+                    {},
+                    f"{FIRST_NAMES[layer]} lays {_tile(last['tile'])}: the count is "
+                    f"{_sum_words(count_parts(view))}, so {FIRST_NAMES[layer]} and {FIRST_NAMES[partner]}, "
+                    f"partners, both have {view['scores'][layer]}: a side scores together.",
+                )
+            ),
+            "Partners sit opposite each other",
+            (Claim(game, 0, TEAMS, before[:-1], before[-1], True),),
+        )
+    )
+    return out
+
+
+def _fresh_key(view: dict[str, Any], arm: str) -> tuple[str, int]:
+    layout = view["layout"]
+    if arm == "N":
+        return ("N", len(layout["north"]) - 1)
+    if arm == "S":
+        return ("S", len(layout["south"]) - 1)
+    return ("line", 0 if arm == "L" else len(view["line"]) - 1)
+
+
+def _cross_or_line(view: dict[str, Any]) -> Markup:
+    return _cross_svg(view) if view["layout"]["spinner"] is not None else _line_svg(view)
+
+
+def _seating(scores: Sequence[int]) -> Markup:
+    """Return four seats round a table, partners opposite (seat 0 at the bottom, play going clockwise)."""
+    places = ((110, 170, 0), (20, 95, 1), (110, 20, 2), (200, 95, 3))
+    felt = "fill: color-mix(in srgb, var(--ok) 22%, var(--bg)); stroke: var(--line); stroke-width: 2"
+    parts = [h("rect", {"x": "60", "y": "45", "width": "100", "height": "100", "rx": "14", "style": felt})]
+    for x, y, seat in places:
+        colour = "var(--accent)" if seat % 2 == 0 else "var(--muted)"
+        parts.append(
+            h(
+                "g",
+                {"class_": "howto-seat"},
+                h(
+                    "rect",
+                    {
+                        "x": _n(x - 42),
+                        "y": _n(y - 16),
+                        "width": "84",
+                        "height": "32",
+                        "rx": "8",
+                        "style": f"fill: var(--surface); stroke: {colour}; stroke-width: 3",
+                    },
+                ),
+                h(
+                    "text",
+                    {
+                        "x": _n(x),
+                        "y": _n(y + 5),
+                        "text_anchor": "middle",
+                        "font_size": "14",
+                        "font_weight": "700",
+                        "style": "fill: var(--text)",
+                    },
+                    f"{FIRST_NAMES[seat]} {scores[seat]}",
+                ),
+            )
+        )
+    return h(
+        "svg",
+        {
+            "class_": "howto-seating",
+            "viewBox": "-25 0 270 190",
+            "width": "270",
+            "height": "190",
+            "role": "img",
+            "aria_label": "Ana sits opposite Chloé, Ben opposite Dev; play goes Ana, Ben, Chloé, Dev",
+        },
+        parts,
+    )
+
+
+def dominoes_all_figures() -> list[Figure]:
+    """Return the line game's diagrams, then All Fives' and the partnerships'."""
+    return dominoes_figures() + fives_figures()
+
+
 # -- the page ---------------------------------------------------------------------------------------
 
 FIGURES: dict[str, Callable[[], list[Figure]]] = {
-    "dominoes": dominoes_figures,
+    "dominoes": dominoes_all_figures,
     "triangles": triangles_figures,
     "heptalion": heptalion_figures,
     "falling": bonefall_figures,
@@ -1016,7 +1373,8 @@ def howto_body(info: GameInfo, *, prefix: str = "", sprite: bool = True) -> Mark
     """
     figs = list(figures(info.id))
     blocks: list[Markup] = []
-    for para in info.how_to_play.strip().split("\n\n"):
+    text = info.how_to_play.strip() + ("\n\n" + EXTRA_TEXT[info.id] if info.id in EXTRA_TEXT else "")
+    for para in text.split("\n\n"):
         para = para.strip()
         if not para:
             continue

@@ -298,3 +298,30 @@ def test_the_scoreboard_shows_sides_and_each_hands_gain():
     html = SCREEN.render(ctx)
     assert "win the match" in html or "wins the match" in html
     assert "Final score: You & Computer 2" in plain(html)
+
+
+# -- How to play -------------------------------------------------------------------------------------
+
+
+def test_how_to_play_explains_all_fives_and_partners_with_the_engines_counts():
+    from ui import howto, screens
+
+    figs = {f.key: f for f in howto.figures("dominoes")}
+    assert {"fives-spinner", "fives-score", "partners"} <= set(figs)
+    page = plain(screens.rules(INFO, True))
+    assert "All Fives" in page and "Partners (2 against 2)" in page
+    assert "alone, 5-5 counts 10" in page and "rounded to the nearest five" in page
+    for key in ("fives-spinner", "fives-score", "partners"):
+        fig = figs[key]
+        for claim in fig.claims:  # the position each shows is the engine's, the count its count
+            state = INFO.new_state(seed=claim.seed, **dict(claim.options))
+            for move in claim.before:
+                state.play(move)
+            state.play(claim.move)
+            view = state.view(0)
+            parts = howto.count_parts(view)
+            assert sum(v for _w, v in parts) == view["count"]
+            assert f"= {view['count']}" in plain(fig.caption) or key == "fives-score"
+    spinner = figs["fives-spinner"]
+    assert "top end" in plain(spinner.caption) and "bottom end" in plain(spinner.caption)
+    assert "+" in plain(figs["fives-score"].picture)

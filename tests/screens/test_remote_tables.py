@@ -249,6 +249,9 @@ def test_a_revealed_deal_must_give_the_game_the_seat_saw():
     assert not session.revealed and session.move_count() == 0
     session.reveal(9)
     assert session.revealed and session.move_count() == state.turn_number
+    revision = session.revision
+    session.receive(state.view(0))  # the last view sent again (a reconnect): the deal stays revealed
+    assert session.revealed and session.revision == revision
     assert session.state.view(1)["hand"] == state.view(1)["hand"]
     fresh = GAMES["triangles"].new_state(seed=9, players=2)
     for text in session.moves[:3]:  # type: ignore[index]

@@ -76,9 +76,12 @@ class RemoteState:
         self.receive(view)
 
     # -- what arrives ---------------------------------------------------------------------------
-    def receive(self, view: Mapping[str, Any]) -> None:
-        """Take a new view of this seat; raise ValueError for a view of another seat or game."""
+    def receive(self, view: Mapping[str, Any]) -> bool:
+        """Take a new view of this seat; return False when it is the one already held (sent again after a
+        reconnect: nothing changes). Raise ValueError for a view of another seat or game."""
         data = _json_copy(view)
+        if data == self.latest:
+            return False
         if data.get("seat") != self.seat:
             raise ValueError(f"a view of seat {data.get('seat')!r} reached seat {self.seat}")
         if data.get("game") not in (None, self.game_id):
@@ -91,6 +94,7 @@ class RemoteState:
             self.previous = None  # moves were missed (a reconnect): no look back
         self.latest = data
         self.full = None
+        return True
 
     # -- what a table asks ----------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -247,7 +251,8 @@ class RemoteSession(Session):
     def receive(self, view: Mapping[str, Any]) -> None:
         """Take the host's latest view of this seat (the table draws it on the next render)."""
         before = self.remote.turn_number
-        self.remote.receive(view)
+        if not self.remote.receive(view):
+            return  # the same view again: the table stays as it is (a revealed deal too)
         if self.remote.turn_number != before:
             self.pending = None
         self.revision += 1

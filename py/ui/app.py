@@ -999,10 +999,13 @@ class App:
             screen = self.screen(value)
             if screen is None:
                 return
+            form = self.forms.setdefault(value, {})
+            why = online_host.OnlineHost.can_host(GAMES[value], screen, form)
+            if why:
+                self.report("warning", why)
+                return
             self.close_online()
-            self.online = online_host.OnlineHost.create(
-                self, GAMES[value], screen, self.forms.setdefault(value, {})
-            )
+            self.online = online_host.OnlineHost.create(self, GAMES[value], screen, form)
             self.online.connect()
             self.go(f"#/room/{value}")
             return

@@ -131,8 +131,8 @@ class Session:
 
     @property
     def online(self) -> bool:
-        """Tell whether this game is played in an online room (some seat is a guest's)."""
-        return bool(self.remote_seats)
+        """Tell whether this game is played in an online room (its room's code is kept, or a seat is a guest's)."""
+        return bool(self.extra.get("online")) or bool(self.remote_seats)
 
     def local_to_move(self) -> bool:
         """Tell whether a person on this device plays the next move."""

@@ -34,6 +34,7 @@ __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
 HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with its game
 TICK_S = 1.0  # how often the room's timers run
 HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
+REOPEN_TRIES = 12  # attempts to take the room's code back at the broker after a reload
 BOT_PAUSE_S = 0.35  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
 
 
@@ -84,7 +85,9 @@ class OnlineHost:
         self.net = Net(self.on_event, lambda words: app.report("warning", words))
         self.ticker: Any = None
         self.connecting: Any = None
-        self.latency: list[float] = []
+        self.reopened = False  # reopened from its save (a reload): the broker may still hold the code a while
+        self.retries = 0
+        self.popping = False
 
     # -- creating and reopening -------------------------------------------------------------------
     @classmethod
@@ -98,6 +101,14 @@ class OnlineHost:
         room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=HOLD_S)
         return cls(app, info, room, mode.key, mode.label)
 
+    @staticmethod
+    def can_host(info: GameInfo, screen: Screen, form: dict[str, Any]) -> str:
+        """Return why the chosen mode cannot be played online ("" when it can)."""
+        mode, players = screen.mode_from_form(form)
+        if info.realtime or players < 2:
+            return f"{mode.label} is played alone: choose a mode for two or more players to play online."
+        return ""
+
     def connect(self) -> None:
         """Register the room at the broker (in the background); the screen follows its progress."""
         self.status = "connecting"
@@ -108,6 +119,12 @@ class OnlineHost:
             await self.net.host(self.code, self.app.settings.online_config())
         except ConnectionError as exc:
             reason = str(exc)
+            if "unavailable-id" in reason and self.reopened and self.retries < REOPEN_TRIES:
+                # The broker still holds the code for this page's previous self (a reload): try again.
+                self.retries += 1
+                await asyncio.sleep(1.5)
+                self.connecting = asyncio.ensure_future(self._connect())
+                return
             self.status = "taken" if "unavailable-id" in reason else "failed"
             self.message = "" if self.status == "taken" else _broker_words(reason)
             self.rerender()
@@ -117,6 +134,7 @@ class OnlineHost:
             self.rerender()
             return
         self.status, self.message = "open", ""
+        self.retries = 0
         if self.ticker is None:
             self.ticker = asyncio.ensure_future(self._tick())
         self.rerender()
@@ -183,6 +201,9 @@ class OnlineHost:
         if kind == "react":
             self.log.react(int(data["seat"]), str(data["key"]), time.monotonic())
             return True
+        if kind == "error":
+            self.app.report("warning", str(data.get("reason", "The room refused that.")))
+            return True
         if kind == "deal_stalled":
             self.message = (
                 "Waiting for " + ", ".join(str(n) for n in data.get("names", []) if n) + " to join the deal."
@@ -198,6 +219,7 @@ class OnlineHost:
             self.info, seats, self.mode, self.mode_label, self.room.options, seed=seed
         )
         self.session.uid = f"online-{self.code}-{seed:x}"
+        self.session.extra["online"] = self.code  # an online game even once bots hold every guest's seat
         self.app.table_ui[self.ui_key] = {}
         self.app.generation += 1
         self.handle(self.room.views(self.session.state))
@@ -363,8 +385,11 @@ class OnlineHost:
             self.app.report("info", "Select the link and copy it.")
 
     def leave(self) -> None:
-        """Close the room (guests are told the host left; the game stays saved to reopen later)."""
-        self.save()
+        """Close the room: guests are told the host left; a game under way stays saved to reopen later."""
+        if self.session is None or self.session.state.is_over():
+            self.app.storage.remove(HOST_KEY + self.game_id)  # nothing to come back to
+        else:
+            self.save()
         self.app.close_online()
         self.app.go("#/")
 
@@ -420,6 +445,7 @@ class OnlineHost:
         from .join import mark_turn
 
         mark_turn(self.app, self.session)
+        keep_popping(self)
 
     def bar_note(self) -> str:
         """Return what the bar over the table says besides the code (a stalled deal, say)."""
@@ -444,6 +470,21 @@ class OnlineHost:
         from pyscript import window
 
         window.console.error("Boneyard online: " + text)
+
+
+def keep_popping(online: Any) -> None:
+    """Redraw every half second while reactions are popping over the table (each redraw continues them)."""
+    if online.popping or not online.log.live_pops(time.monotonic()):
+        return
+    online.popping = True
+
+    async def later() -> None:
+        await asyncio.sleep(0.5)
+        online.popping = False
+        if online.app.online is online:
+            online.rerender()
+
+    online.pop_task = asyncio.ensure_future(later())
 
 
 def waiting_for(seats: list[dict[str, Any]], phase: str) -> str:
@@ -554,6 +595,7 @@ def reopen(app: Any, game_id: str) -> OnlineHost | None:
             HOST_KEY + game_id, text, f"A saved online room could not be reopened ({exc})."
         )
         return None
+    host.reopened = True
     host.connect()
     return host
 

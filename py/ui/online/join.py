@@ -22,7 +22,7 @@ from ..html import Markup
 from ..session import Session
 from . import chat
 from . import screens as online_screens
-from .host import chat_action, count_online, table_markup
+from .host import chat_action, count_online, keep_popping, table_markup
 from .net import Net, NetEvent
 
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
@@ -93,7 +93,7 @@ class OnlineGuest:
         self.deal_result: tuple[bool, str] | None = None
         self.log = chat.ChatLog(int(self.room.seat or 0))
         self.deciding: dict[int, str] = {}
-        self.sent_at: float | None = None  # when our last move left (for the latency benchmark)
+        self.popping = False
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -227,6 +227,7 @@ class OnlineGuest:
                 view,
                 uid=f"online-{self.code}",
             )
+            self.session.extra["online"] = self.code
             self.app.table_ui[self.game_id] = {}
             self.app.generation += 1
         else:
@@ -256,7 +257,6 @@ class OnlineGuest:
         if text is None or self.host_peer is None:
             self.app.refused(session, "The host is not connected; your move was not sent.")
             return False
-        self.sent_at = time.monotonic()
         self.net.send(self.host_peer, self.room.move(text))
         self.app.render()
         return True
@@ -359,6 +359,7 @@ class OnlineGuest:
     def after_render(self) -> None:
         """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""
         mark_turn(self.app, self.session)
+        keep_popping(self)
 
     def rerender(self) -> None:
         """Redraw the room's screen when it is on screen."""

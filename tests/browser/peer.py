@@ -8,10 +8,13 @@ browser contexts connect through their host candidates.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -58,6 +61,14 @@ def wait_until_answering(config: dict[str, Any], process: subprocess.Popen[bytes
     pytest.fail(f"the peer broker did not answer at {url} within {START_TIMEOUT_S:.0f} s", pytrace=False)
 
 
+def die_with_parent() -> None:
+    """Ask Linux to stop this (child) process when its parent dies, so a killed test run leaves no broker."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def start_broker(port: int | None = None) -> tuple[subprocess.Popen[bytes], dict[str, Any]]:
     """Start a PeerJS server on 127.0.0.1; return the process and the page's config for it."""
     port = port or free_port()
@@ -72,7 +83,12 @@ def start_broker(port: int | None = None) -> tuple[subprocess.Popen[bytes], dict
     command = ["node", str(peer_server_script()), "--host", "127.0.0.1", "--port", str(port)]
     command += ["--key", config["key"], "--path", config["path"]]
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ}
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ},
+        preexec_fn=die_with_parent if sys.platform == "linux" else None,
     )
     try:
         wait_until_answering(config, process)

@@ -10,7 +10,9 @@ Layers, one rules path:
   is a 28-bit mask, and what a tile does at an end is a table lookup.
 - ``Table``: one hand (deal) in progress, as ints and lists. ``Table.moves()`` lists the legal move
   codes and ``Table.apply(code)`` plays one. The state class, the bots' checks and the benchmark all
-  go through these two methods; nothing else implements a rule.
+  go through these two methods; nothing else implements a rule, except that the classic state's
+  ``play``/``undo`` inline the commonest branch (a lay at an end) of ``apply``/``revert`` to save a
+  call a move (tests/games/dominoes/test_dominoes_fastpath.py holds the copy to the original).
 - ``DominoesState``: the public state of the Engine API (moves as ``Move`` values or text, the
   public history, match scores, ``undo``, ``view``, ``to_dict``/``from_dict``), on ``core.TurnState``.
 - ``sample(view, rng)``: a full state consistent with what one seat knows (for a search).
@@ -99,23 +101,23 @@ RIGHT_PIECE = tuple((k % 7, OTHER[k]) for k in range(TILE_COUNT * 7))
 
 DRAW_CODES = (DRAW,)
 PASS_CODES = (PASS,)
-# _FITS[fit << 6 | left * 7 + right]: the lay codes of the tiles in the mask ``fit`` against the open ends,
-# filled as hands come up (``_fits``); emptied when it grows large.
-_FITS: dict[int, tuple[int, ...]] = {}
 
 
-def _fits(fit: int, base: int) -> tuple[int, ...]:
-    """Return (and remember) the lay codes of the tiles in ``fit`` at the ends ``base``, lowest tile first."""
-    codes: list[int] = []
-    rest = fit
-    while rest:
-        low = rest & -rest
-        codes += FIT[BIT[low] * 49 + base]
-        rest ^= low
-    if len(_FITS) >= 65536:
-        _FITS.clear()
-    result = _FITS[fit << 6 | base] = tuple(codes)
-    return result
+def _number_lays(n: int, side: int) -> dict[int, tuple[int, ...]]:
+    """Return, for every set of the tiles showing ``n`` (a hand masked by ``NUMBER_MASK[n]``), their lay codes at one side."""
+    tiles = [t for t in range(TILE_COUNT) if NUMBER_MASK[n] >> t & 1]
+    lays = {}
+    for subset in range(1 << len(tiles)):
+        chosen = [t for i, t in enumerate(tiles) if subset >> i & 1]
+        lays[sum(1 << t for t in chosen)] = tuple(2 * t + side for t in chosen)
+    return lays
+
+
+# LEFT_LAYS[n][hand & NUMBER_MASK[n]]: the codes that lay those tiles at the left end when it shows n,
+# lowest tile first; RIGHT_LAYS the same at the right end. A hand with several fitting tiles merges the
+# two (its codes in order: by tile, left before right).
+LEFT_LAYS = tuple(_number_lays(n, 0) for n in range(7))
+RIGHT_LAYS = tuple(_number_lays(n, 1) for n in range(7))
 
 
 def _fit_codes(t: int, left: int, right: int) -> tuple[int, ...]:
@@ -250,6 +252,7 @@ _MOVE_BY_KEY: dict[tuple[MoveKind, Domino | None, str | None], Move] = {
     (m.kind, m.tile, m.end): m for m in MOVE_OF if m is not None
 }
 _MOVE_BY_TEXT: dict[str, Move] = {text: m for text, m in zip(TEXT_OF, MOVE_OF) if m is not None}
+_MOVE_AT = MOVE_OF.__getitem__
 DRAW_MOVE = MOVE_OF[DRAW]
 PASS_MOVE = MOVE_OF[PASS]
 # What a history event shows of a lay (text, the tile's two numbers, its end); None for draw and pass.
@@ -302,10 +305,14 @@ BLOCKED = Termination.BLOCKED.value
 Record = tuple[Any, ...]  # All Fives adds an eighth item (see ``FivesTable``)
 
 
+NEXT_SEAT = {players: (*range(1, players), 0) for players in range(1, 5)}  # players -> seat -> next seat
+
+
 class Table:
     """One hand of dominoes as plain ints and lists: hands, boneyard, line, ends, turn."""
 
     __slots__ = (
+        "after",
         "codes",
         "draw_game",
         "ended",
@@ -331,6 +338,7 @@ class Table:
         opening_tile: int,
     ) -> None:
         self.players = players
+        self.after = NEXT_SEAT[players]  # after[seat]: the seat that plays next
         self.draw_game = draw_game
         self.hands = hands  # one tile mask a seat
         self.stock = stock  # the boneyard, face down; draws take the last one
@@ -348,6 +356,7 @@ class Table:
         """Return an independent copy."""
         other = Table.__new__(Table)
         other.players = self.players
+        other.after = self.after
         other.draw_game = self.draw_game
         other.hands = self.hands[:]
         other.stock = self.stock[:]
@@ -388,8 +397,15 @@ class Table:
                     codes = DRAW_CODES if self.draw_game and self.stock else PASS_CODES
                 elif not fit & (fit - 1):  # one tile fits: the common case
                     codes = FIT[BIT[fit] * 49 + base]
+                elif left == self.right:
+                    codes = LEFT_LAYS[left][hand & NUMBER_MASK[left]]
                 else:
-                    codes = _FITS.get(fit << 6 | base) or _fits(fit, base)
+                    right = self.right
+                    lays = (
+                        LEFT_LAYS[left][hand & NUMBER_MASK[left]]
+                        + RIGHT_LAYS[right][hand & NUMBER_MASK[right]]
+                    )
+                    codes = tuple(sorted(lays))
         self.codes = codes
         return codes
 
@@ -422,8 +438,7 @@ class Table:
             if passes:
                 self.passes = 0
             if hand:
-                turn_next = turn + 1
-                self.turn = turn_next if turn_next < self.players else 0
+                self.turn = self.after[turn]
             else:
                 self.ended = OUT
                 self.winner = turn
@@ -1035,17 +1050,12 @@ class DominoesState(TurnState):
 
     def legal_moves(self) -> list[Move]:
         """Return the legal moves of the seat to move (empty once the game is over)."""
-        table = self.table
-        codes = table.codes
+        codes = self.table.codes
         if codes is None:
-            codes = table.moves()
-        moves = MOVE_OF
-        count = len(codes)
-        if count == 1:
-            return [moves[codes[0]]]
-        if count == 2:
-            return [moves[codes[0]], moves[codes[1]]]
-        return [moves[c] for c in codes]
+            codes = self.table.moves()
+        if len(codes) == 1:
+            return [MOVE_OF[codes[0]]]
+        return list(map(_MOVE_AT, codes))
 
     def play(self, move: Move | str) -> None:
         """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it.
@@ -1059,15 +1069,49 @@ class DominoesState(TurnState):
         codes = table.codes
         if codes is None:
             codes = table.moves()
-        code = move._code if move.__class__ is Move else -1
+        try:
+            code = move._code  # type: ignore[union-attr]  # a shared Move (only Move has _code; a Move built by hand: -1)
+        except AttributeError:  # text, or not a move at all: parsed and refused below
+            code = -1
         if code not in codes:  # also every move once the game is over (a finished hand lists none)
             if self._outcome is not None:
                 raise IllegalMoveError("the game is over")
             code = self._accept(as_move(move, parse_move, Move, self.NAME))
-        self._events.append(table.apply(code))
+        if code >= DRAW:
+            self._events.append(table.apply(code))
+            self.turn_number += 1
+            if table.ended is not None:
+                self._undo.append((self.turn_number, self._finish_hand()))
+            return
+        # A lay at an end, the common move: ``Table.apply``'s first branch, inlined (the rules tests
+        # check that both give the same table and record at every move of thousands of games).
+        turn = table.turn
+        left = table.left
+        right = table.right
+        passes = table.passes
+        table.codes = None
+        t = code >> 1
+        hands = table.hands
+        hand = hands[turn] ^ BITS[t]
+        hands[turn] = hand
+        if code & 1:
+            k = t * 7 + right
+            table.right = OTHER[k]
+            table.line.append(RIGHT_PIECE[k])
+        else:
+            k = t * 7 + left
+            table.left = OTHER[k]
+            table.line.insert(0, LEFT_PIECE[k])
+        if passes:
+            table.passes = 0
+        self._events.append((turn, code, left, right, codes, passes, -1))
         self.turn_number += 1
-        if table.ended is not None:
-            self._undo.append((self.turn_number, self._finish_hand()))
+        if hand:
+            table.turn = table.after[turn]
+            return
+        table.ended = OUT
+        table.winner = turn
+        self._undo.append((self.turn_number, self._finish_hand()))
 
     # Undo: the history events are the moves' undo records (``Table.apply``), so the undo list holds only
     # the moves that ended a hand, each with the turn number it led to; moves made before a save was
@@ -1088,8 +1132,30 @@ class DominoesState(TurnState):
         ends = self._undo
         if ends and ends[-1][0] == turn:
             self._unfinish(ends.pop()[1])
-        self.table.revert(self._events.pop())
+            ended = True
+        else:
+            ended = False
+        record = self._events.pop()
         self.turn_number = turn - 1
+        table = self.table
+        if record[1] >= DRAW:
+            table.revert(record)
+            return
+        # A lay at an end: ``Table.revert``'s first branch, inlined (checked beside it by the tests).
+        seat, code, left, right, codes, passes, _ = record
+        table.turn = seat
+        table.codes = codes
+        if ended:  # only a move that ended the hand ends the table
+            table.ended = None
+            table.winner = None
+        table.hands[seat] |= BITS[code >> 1]
+        if code & 1:
+            table.line.pop()
+            table.right = right
+        else:
+            del table.line[0]
+            table.left = left
+        table.passes = passes
 
     def _accept(self, move: Move) -> int:
         """Return the public code of a legal move; raise IllegalMoveError with the reason otherwise."""

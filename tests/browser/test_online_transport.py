@@ -264,3 +264,33 @@ def test_a_page_that_opens_no_room_asks_no_other_host(browser, base_url):
     assert all(u.startswith((base_url, "data:", "blob:")) for u in requested), requested
     watch.assert_clean(page)
     context.close()
+
+
+def test_settings_online_takes_a_typed_broker_address(browser, base_url):
+    watch = Watch()
+    context = new_context(browser, watch)
+    page = open_app(context, base_url, watch, "#/settings")
+    page.wait_for_selector("#set-online-host")
+    assert "PeerJS's public broker" in page.locator("#online-broker").inner_text()
+    assert page.locator("details.online-details").get_attribute("open") is None
+    page.locator("#set-online-host").fill("https://Peer.Example.org:9000/rooms")
+    stored = json.loads(page.evaluate("localStorage.getItem('boneyard:settings')"))["settings"]
+    assert (stored["online_host"], stored["online_port"], stored["online_path"]) == (
+        "peer.example.org",
+        9000,
+        "/rooms",
+    )
+    assert stored["online_secure"] is True and stored["online_key"] == "peerjs"
+    page.locator("#set-online-ice").select_option("none")  # a select redraws the screen
+    page.wait_for_function("document.querySelector('#online-broker').textContent.includes('wss://')")
+    assert "wss://peer.example.org:9000/rooms" in page.locator("#online-broker").inner_text()
+    assert page.locator("details.online-details").get_attribute("open") is not None
+    assert page.locator("#set-online-port").input_value() == "9000"
+    page.locator("#set-online-port").fill("99999")  # not a port: the stored one falls back to 443
+    stored = json.loads(page.evaluate("localStorage.getItem('boneyard:settings')"))["settings"]
+    assert stored["online_port"] == 443 and stored["online_ice"] == "none"
+    page.locator("#set-online-host").fill("")
+    stored = json.loads(page.evaluate("localStorage.getItem('boneyard:settings')"))["settings"]
+    assert stored["online_host"] == ""
+    watch.assert_clean(page)
+    context.close()

@@ -216,44 +216,98 @@ def test_a_partnership_match_on_one_device_behind_the_privacy_gate(page, base_ur
     watch.assert_clean(page)
 
 
+# A seeded hand of a four-player partnership game (to 150, draw game) whose lays fill all four arms: the
+# spinner 5-5 with 4 tiles on each arm, and seat 0 (you) to move with a tile that fits two arms.
+LONG_SEED = 15
+LONG_MOVES = [
+    "5-5",
+    "6-5:L",
+    "5-2:R",
+    "5-1:N",
+    "5-0:S",
+    "6-3:L",
+    "4-2:R",
+    "3-0:S",
+    "1-0:N",
+    "3-2:L",
+    "4-4:R",
+    "2-0:N",
+    "3-3:S",
+    "draw",
+    "5-3:S",
+    "4-3:R",
+    "2-1:L",
+    "draw",
+    "6-2:N",
+]
+SET_LONG = f"""
+import builtins, json
+from boneyard.games import GAMES
+app = builtins._fives_test_app
+session = app.sessions["dominoes"]
+state = GAMES["dominoes"].new_state(seed={LONG_SEED}, **session.state.view(0)["options"])
+for move in {list(LONG_MOVES)!r}:
+    state.play(move)
+session.state = state
+session.moves = {list(LONG_MOVES)!r}
+app.render()
+json.dumps(state.view(0)["layout"])
+"""
+
+LEGAL = """
+import builtins, json
+json.dumps(builtins._fives_test_app.sessions["dominoes"].state.view(0)["legal_moves"])
+"""
+
+
 @pytest.mark.parametrize("size", fit.VIEWPORTS)
 def test_four_long_arms_fit_one_screen(browser, base_url, watch, size):
-    """A long hand (seeded block game, four players, seven tiles each) fills the four arms; the page
-    never scrolls and every tile and end marker stays on the board."""
+    """Four long arms (4 tiles each round the spinner) fit the board: the page never scrolls, every
+    tile and end marker stays on the board, with the arm buttons of a selected tile too."""
     width, height = size
     context = new_context(browser, watch, viewport={"width": width, "height": height})
     page = context.new_page()
     watch_page(page, watch)
     try:
-        start_fives(page, base_url, seed=FULL_SEED, players=4, teams=True)
-        most = 0
-        for _ in range(MAX_TURNS):
-            wait_for_human_or_end(page)
-            if page.locator("#kit-results").count():
-                break
-            if page.locator("#reveal").count():
-                page.click("#reveal")
-                continue
-            view = engine(page)
-            layout = view["layout"]
-            fit.assert_fits(page, f"{width}x{height}")
-            if layout["spinner"] is not None:
-                tiles = page.locator(".dom-line .tile").count()
-                most = max(most, tiles)
-                assert_on_board(page)
-                if layout["open"] and len(layout["north"]) >= 2 and len(layout["south"]) >= 2 and tiles >= 14:
-                    shot = os.environ.get("BONEYARD_SHOTS")
-                    if shot:
-                        Path(shot).mkdir(parents=True, exist_ok=True)
-                        page.screenshot(path=f"{shot}/long-arms-{width}x{height}.png")
-                    return
-            take_turn(page)
-        pytest.fail(f"no long four-armed layout came up (at most {most} tiles)")
+        start_fives(page, base_url, seed=LONG_SEED, players=4, teams=True)
+        wait_for_human_or_end(page)
+        engine(page)  # finds the app
+        layout = json.loads(
+            page.evaluate("code => String(window.boneyardSnapshot.interpreter.runPython(code))", SET_LONG)
+        )
+        assert [len(layout["north"]), len(layout["south"])] == [4, 4]
+        page.wait_for_function("document.querySelectorAll('.dom-cross .tile').length === 17")
+        page.wait_for_timeout(300)  # the app re-measures the board once
+        fit.assert_fits(page, f"{width}x{height}")
+        assert_on_board(page)
+        assert page.locator(".dom-end").count() == 4
+        stage = page.locator(".dom-stage").bounding_box()
+        board = page.locator("#table-board").bounding_box()
+        shot = os.environ.get("BONEYARD_SHOTS")
+        if shot:
+            Path(shot).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"{shot}/long-arms-{width}x{height}.png")
+        legal = json.loads(
+            page.evaluate("code => String(window.boneyardSnapshot.interpreter.runPython(code))", LEGAL)
+        )
+        by_tile: dict[str, list[str]] = {}
+        for move in legal:
+            by_tile.setdefault(move.split(":")[0], []).append(move)
+        several = [t for t, moves in by_tile.items() if len(moves) >= 2]
+        assert several, legal
+        if several:  # the arm buttons of a tile that fits several arms stay on the board too
+            page.click(f"#tile-{several[0]}")
+            assert page.locator("button.dom-end.is-target").count() == len(by_tile[several[0]])
+            assert_on_board(page)
+            fit.assert_fits(page, f"{width}x{height} with a tile selected")
+            if shot:
+                page.screenshot(path=f"{shot}/long-arms-{width}x{height}-choice.png")
+        print(
+            f"{width}x{height}: page {fit.page_height(page)} px, board {board['width']:.0f}x{board['height']:.0f},"
+            f" layout {stage['width']:.0f}x{stage['height']:.0f}"
+        )
     finally:
         context.close()
-
-
-FULL_SEED = 9
 
 
 def assert_on_board(page):
@@ -293,7 +347,7 @@ def test_screenshots_of_a_partnership_game(browser, base_url, watch, size):
             page.screenshot(path=str(out / f"fives-{width}x{height}-turn{turn}.png"))
 
     try:
-        start_fives(page, base_url, seed=FULL_SEED, players=4, teams=True, target=100)
+        start_fives(page, base_url, seed=LONG_SEED, players=4, teams=True, target=100)
         play_to_the_end(page, check=False, shots=shots)
         heights.append(fit.page_height(page))
         page.screenshot(path=str(out / f"fives-{width}x{height}-end.png"))

@@ -796,7 +796,7 @@ class DominoesScreen(Screen):
         pop: Markup | str = ""
         if is_fives(view):
             latest_tile = next((t for t in placed if order[t.index] == latest), None) if latest >= 0 else None
-            pop = self.points_pop(ctx, view, latest_tile, left, top, width, height)
+            pop = self.points_pop(ctx, view, latest_tile, left, top, width, height, list(markers))
         return h(
             "div",
             {
@@ -817,9 +817,11 @@ class DominoesScreen(Screen):
         top: float,
         width: float,
         height: float,
+        markers: list[tuple[float, float]] | None = None,
     ) -> Markup | str:
-        """Return the "+15" over the tile that just scored: it pops once after the lay (held still, and
-        left in place, with animations off); a redraw without a new lay does not pop it again."""
+        """Return the "+15" at a corner of the tile that just scored, the corner farthest from the open
+        ends' markers: it pops once after the lay (held still, and left in place, with animations off);
+        a redraw without a new lay does not pop it again."""
         lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]
         if tile is None or not lays or not lays[-1].get("points"):
             return ""
@@ -829,9 +831,13 @@ class DominoesScreen(Screen):
             if ctx.ui.get("popped") == key:
                 return ""
             ctx.ui["popped"] = key
+        corners = [(tile.x + dx * tile.w / 2, tile.y + dy * tile.h / 2) for dy in (-1, 1) for dx in (1, -1)]
+        if markers:
+            corners.sort(key=lambda c: -min(abs(c[0] - mx) + abs(c[1] - my) for mx, my in markers))
+        cx, cy = corners[0]
         style = (
-            f"left: {_n((tile.x + tile.w / 2 - left) / width * 100)}%; "
-            f"top: {_n((tile.y - tile.h / 2 - top) / height * 100)}%; "
+            f"left: {_n((cx - left) / width * 100)}%; "
+            f"top: {_n((cy - top) / height * 100)}%; "
             f"--dom-pop-ms: {POP_MS.get(ctx.settings.speed, 1200)}ms"
         )
         return h(
@@ -993,11 +999,11 @@ class DominoesScreen(Screen):
                         str(value),
                     )
                 )
-        pop = self.points_pop(ctx, view, latest_tile, left, top, width, height)
+        pop = self.points_pop(ctx, view, latest_tile, left, top, width, height, list(markers.values()))
         return h(
             "div",
             {
-                "class_": "dom-stage",
+                "class_": "dom-stage is-cross",
                 "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px",
             },
             svg,

@@ -3,7 +3,8 @@
 - **Hint** (Settings' Hints switch): the move the Expert (``boneyard.ai.hint_thinking``) would play
   for the person to move, found from that seat's view only, thought in slices so the page never
   freezes, shown as a card over the foot of the board with the reason in words; the tile and its
-  end, spot or spaces glow (a ``<style>`` the card carries, matched by the tables' own ids). A hint
+  end, spot or spaces glow (a ``<style>`` in the message line, matched by the tables' own ids; the card
+  folds away as soon as the player acts on the table, the glow stays). A hint
   belongs to one position (the session's revision): the next move clears it. A used hint is counted
   in ``session.extra["hints"]``; such a game is not counted in the stats (``ui.results``), like a
   take-back, and its result says so.
@@ -69,6 +70,16 @@ def move_words(game_id: str, move: str) -> str:
     if game_id == "heptalion":
         return _heptalion_tile(move.partition("@")[0])
     return move
+
+
+def other_words(game_id: str, move: str, than: str) -> str:
+    """Return ``move`` in words that tell it from ``than`` (the same tile elsewhere or turned otherwise)."""
+    words = move_words(game_id, move)
+    if move == than or words != move_words(game_id, than):
+        return words
+    if game_id == "triangles" and move.split("r")[0] == than.split("r")[0]:
+        return f"{words} turned another way"
+    return f"{words} on another spot" if game_id == "triangles" else f"{words} elsewhere"
 
 
 def _title_words(game_id: str, move: str) -> str:
@@ -217,7 +228,7 @@ def start_hint(ctx: Any) -> None:
                 reason=_reason(game_id, found.reason),
                 chance=found.chance,
                 forced=found.forced,
-                next=[move_words(game_id, alternatives[0][0]), alternatives[0][1]]
+                next=[other_words(game_id, alternatives[0][0], found.move), alternatives[0][1]]
                 if alternatives and round(100 * alternatives[0][1]) != round(100 * found.chance)
                 else None,
                 ms=round(1000 * (time.perf_counter() - started)),
@@ -298,18 +309,22 @@ def hint_style(game_id: str, move: str) -> Markup:
     selectors = [s for s in _targets(game_id, move) if _safe_selector(s)]
     if not selectors:
         return Markup("")
-    scoped = ", ".join(f".kit-table {s}" for s in selectors)
-    faces = ", ".join(f".kit-table {s} .tri-spot-face" for s in selectors if s.startswith("#spot-"))
-    rules = f"{scoped} {{ outline: 3px solid var(--hint, #f5c542); outline-offset: 2px; z-index: 3; }}"
-    moving = ", ".join(f"[data-motion='on'] .kit-table {s}" for s in selectors)
-    rules += f"\n{moving} {{ animation: kit-hint-glow 1.2s ease-in-out 3; }}"
-    if faces:
-        rules += f"\n{faces} {{ stroke: var(--hint, #f5c542); stroke-width: 4px; }}"
+    html = [s for s in selectors if not s.startswith("#spot-")]  # SVG spots take a stroke, not an outline
+    svg = [s for s in selectors if s.startswith("#spot-")]
+    rules = ""
+    if html:
+        scoped = ", ".join(f".kit-table {s}" for s in html)
+        moving = ", ".join(f"[data-motion='on'] .kit-table {s}" for s in html)
+        rules += f"{scoped} {{ outline: 3px solid var(--hint, #f5c542); outline-offset: 2px; z-index: 3; }}"
+        rules += f"\n{moving} {{ animation: kit-hint-glow 1.2s ease-in-out 3; }}"
+    if svg:
+        faces = ", ".join(f".kit-table {s} .tri-spot-face" for s in svg)
+        rules += f"\n{faces} {{ stroke: var(--hint, #f5c542); stroke-width: 4px; vector-effect: non-scaling-stroke; fill: rgba(245, 197, 66, .35); }}"
     return Markup(f'<style id="kit-hint-style">{rules}</style>')
 
 
 def hint_card(ctx: Any) -> Markup:
-    """Return the hint shown over the foot of the board (with the style that marks its move), or nothing."""
+    """Return the hint shown over the foot of the board (until the player acts on the table), or nothing."""
     found = shown_hint(ctx)
     if found is None or found.get("status") == "thinking" or found.get("hidden"):
         return Markup("")
@@ -317,7 +332,6 @@ def hint_card(ctx: Any) -> Markup:
     if found.get("status") == "failed":
         body: Any = h("p", {"class_": "kit-hint-why"}, "The Expert could not find a hint here.")
         title = "No hint"
-        style: Any = ""
     else:
         title = f"Hint: {_title_words(game_id, found['move'])}"
         odds = f"Your chances with it: about {_percent(float(found['chance']))}"
@@ -329,7 +343,6 @@ def hint_card(ctx: Any) -> Markup:
         ]
         if game_id == "triangles" and "@" in found["move"]:
             body.append(h("p", {"class_": "kit-hint-odds"}, "Select the tile: its spot glows."))
-        style = hint_style(game_id, found["move"])
     return h(
         "aside",
         {
@@ -339,7 +352,6 @@ def hint_card(ctx: Any) -> Markup:
             "data_move": found.get("move"),
             "data_ms": found.get("ms"),
         },
-        style,
         h(
             "div",
             {"class_": "kit-hint-head"},
@@ -359,6 +371,21 @@ def hint_card(ctx: Any) -> Markup:
         ),
         body,
     )
+
+
+def hint_marks(ctx: Any) -> Markup:
+    """Return the style that makes the shown hint's tile and place glow (kept while its card is folded)."""
+    found = shown_hint(ctx)
+    if found is None or found.get("status") != "shown":
+        return Markup("")
+    return hint_style(ctx.session.info.id, str(found["move"]))
+
+
+def fold_card(ctx: Any) -> None:
+    """Fold the hint's card away (the player acts on the table: it would cover the board), keeping the glow."""
+    found = ctx.ui.get("kit_hint")
+    if isinstance(found, dict) and found.get("status") == "shown":
+        found["hidden"] = True
 
 
 def used_note(session: Session, note: str) -> str:
@@ -466,7 +493,7 @@ def start_analysis(ctx: Any) -> None:
                     "before": entry.before,
                     "after": entry.after,
                     "best": entry.best,
-                    "best_words": move_words(game_id, entry.best),
+                    "best_words": other_words(game_id, entry.best, entry.move),
                     "reason": _reason(game_id, entry.reason) if entry.reason else "",
                     "forced": entry.forced,
                 }

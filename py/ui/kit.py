@@ -276,6 +276,7 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
         over,
         hint,
         hints.hint_card(ctx) if hint else "",
+        hints.hint_marks(ctx) if hint else "",
     )
 
 
@@ -730,6 +731,8 @@ def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:
     from . import hints
 
     session: Session = ctx.session
+    if action not in ("kit-hint", "kit-hint-close"):
+        hints.fold_card(ctx)  # the player acts on the table: the card would cover the board (the marks stay)
     if action == "kit-hint":
         hints.start_hint(ctx)
     elif action == "kit-hint-close":

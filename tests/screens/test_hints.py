@@ -150,6 +150,10 @@ def test_move_words_speak_a_players_language():
     assert hints.move_words("dominoes", "draw") == "Draw"
     assert hints.move_words("triangles", "1-5-5@0,1r1") == "1-5-5"
     assert "–" in hints.move_words("heptalion", "X-S@37,36")
+    assert hints.other_words("triangles", "2-3-3@1,0r1", "2-3-3@1,0r0") == "2-3-3 turned another way"
+    assert hints.other_words("triangles", "2-3-3@2,0r1", "2-3-3@1,0r0") == "2-3-3 on another spot"
+    assert hints.other_words("heptalion", "X-S@1,2", "X-S@3,4").endswith(" elsewhere")
+    assert hints.other_words("dominoes", "6-4:R", "6-4:L") == "6-4 on the right end"
     assert hints._reason("dominoes", "5-1:R keeps 2 of your tiles. The search gives you about 49%.") == (
         "5-1 on the right end keeps 2 of your tiles."
     )

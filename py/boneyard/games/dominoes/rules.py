@@ -1078,10 +1078,24 @@ class DominoesState(TurnState):
                 raise IllegalMoveError("the game is over")
             code = self._accept(as_move(move, parse_move, Move, self.NAME))
         if code >= DRAW:
-            self._events.append(table.apply(code))
-            self.turn_number += 1
-            if table.ended is not None:
-                self._undo.append((self.turn_number, self._finish_hand()))
+            if code == PASS:  # ``Table.apply``'s pass, inlined too
+                turn = table.turn
+                passes = table.passes
+                table.codes = None
+                self._events.append((turn, PASS, table.left, table.right, codes, passes, -1))
+                self.turn_number += 1
+                passes += 1
+                table.passes = passes
+                if passes < self.players:
+                    table.turn = table.after[turn]
+                    return
+                table.ended = BLOCKED
+            else:
+                self._events.append(table.apply(code))
+                self.turn_number += 1
+                if table.ended is None:
+                    return
+            self._undo.append((self.turn_number, self._finish_hand()))
             return
         # A lay at an end, the common move: ``Table.apply``'s first branch, inlined (the rules tests
         # check that both give the same table and record at every move of thousands of games).
@@ -1138,11 +1152,19 @@ class DominoesState(TurnState):
         record = self._events.pop()
         self.turn_number = turn - 1
         table = self.table
-        if record[1] >= DRAW:
-            table.revert(record)
+        code = record[1]
+        if code >= DRAW:
+            if code != PASS:
+                table.revert(record)
+                return
+            table.turn = record[0]  # ``Table.revert``'s pass, inlined
+            table.codes = record[4]
+            table.passes = record[5]
+            if ended:
+                table.ended = None
             return
         # A lay at an end: ``Table.revert``'s first branch, inlined (checked beside it by the tests).
-        seat, code, left, right, codes, passes, _ = record
+        seat, _, left, right, codes, passes, _ = record
         table.turn = seat
         table.codes = codes
         if ended:  # only a move that ended the hand ends the table

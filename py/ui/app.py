@@ -152,6 +152,7 @@ class App:
             ("resize", lambda event: self.on_resize()),
             ("storage", self.on_storage),
             ("boneyard:update-ready", lambda event: self.offer_update()),
+            ("pagehide", lambda event: self.online.save(now=True) if self.online is not None else None),
         ):
             proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
             self._proxies.append(proxy)
@@ -242,7 +243,7 @@ class App:
     def save_before_reload(self) -> None:
         """Save the game on screen before the page reloads (a real-time table stops and saves)."""
         if self.online is not None:
-            self.online.save()
+            self.online.save(now=True)
         game_id = self.table
         session = self.session_of(game_id) if game_id else None
         if game_id is None or session is None or session.online:

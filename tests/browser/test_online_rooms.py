@@ -13,7 +13,6 @@ import re
 import statistics
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,10 +22,6 @@ from .peer import online_settings_script, peer_broker  # noqa: F401
 
 MAX_TURNS = 600
 MOVE = "(m) => { const at = Date.now(); return {at, refused: window.boneyardOnlineMove(m)}; }"
-DOMINOES_PENDING = pytest.mark.skipif(
-    "state.view(0)" in (Path(__file__).resolve().parents[2] / "py/ui/games/dominoes.py").read_text(),
-    reason="the Dominoes table reads other seats' views, which a guest's table cannot (REQUEST R3b -> F)",
-)
 FAST = """
 (() => {
   const saved = JSON.parse(localStorage.getItem("boneyard:settings") || "null") || {};
@@ -139,11 +134,12 @@ def play_dominoes(pages: list[Any], *, until_over: bool = True, turns: int = MAX
             if page.locator("#next-hand").count():
                 page.click("#next-hand")
                 acted = True
+            turn = turn_of(page)
             if dominoes_turn(page):
                 moves += 1
                 acted = True
                 page.wait_for_function(
-                    "document.querySelector('.dom-table.is-my-turn') === null || "
+                    f"Number(document.documentElement.dataset.onlineTurn) > {turn} || "
                     "document.querySelector('#over-title') !== null",
                     timeout=15_000,
                 )
@@ -159,7 +155,6 @@ def turn_of(page: Any) -> int:
     return int(page.evaluate("document.documentElement.dataset.onlineTurn || '-1'"))
 
 
-@DOMINOES_PENDING
 def test_a_two_player_dominoes_round_between_two_browsers_by_clicking(
     people: tuple[Any, Any], base_url: str
 ) -> None:
@@ -226,6 +221,19 @@ def play_by_moves(
         if not acted:
             time.sleep(0.05)
     raise AssertionError("the online game did not end")
+
+
+def test_a_dominoes_match_to_50_between_two_browsers(people: tuple[Any, Any], base_url: str) -> None:
+    host, guest = people
+    join_room(guest, create_room(host, base_url, "dominoes", "match-2-50"))
+    start(host, guest)
+    play_dominoes([host, guest])
+    for page in (host, guest):
+        final = page.locator("#kit-results").inner_text()
+        assert "Final score" in final
+        assert max(int(n) for n in re.findall(r"(\d+)", final.split("Final score:")[1])) >= 50
+    guest.click("#deal-check-btn")
+    guest.wait_for_selector("#deal-result.deal-ok")
 
 
 def test_triangles_between_two_browsers(people: tuple[Any, Any], base_url: str) -> None:

@@ -88,6 +88,7 @@ class OnlineHost:
         self.reopened = False  # reopened from its save (a reload): the broker may still hold the code a while
         self.retries = 0
         self.popping = False
+        self.saving = False
 
     # -- creating and reopening -------------------------------------------------------------------
     @classmethod
@@ -389,7 +390,7 @@ class OnlineHost:
         if self.session is None or self.session.state.is_over():
             self.app.storage.remove(HOST_KEY + self.game_id)  # nothing to come back to
         else:
-            self.save()
+            self.save(now=True)
         self.app.close_online()
         self.app.go("#/")
 
@@ -403,8 +404,29 @@ class OnlineHost:
                 self.ticker.cancel()
 
     # -- saving ---------------------------------------------------------------------------------------------
-    def save(self) -> None:
-        """Save the room with its game, so a reload reopens it with the same code."""
+    def save(self, now: bool = False) -> None:
+        """Save the room with its game, so a reload reopens it with the same code.
+
+        A move's save waits until the page has drawn it (the guests' views went out first): saves in a
+        row are written once. ``now`` writes at once (the page is about to reload or close).
+        """
+        if now:
+            self.write()
+            return
+        if self.saving:
+            return
+        self.saving = True
+
+        async def later() -> None:
+            await asyncio.sleep(0)
+            self.saving = False
+            self.write()
+
+        self.save_task = asyncio.ensure_future(later())
+
+    def write(self) -> None:
+        """Write the room and its game to storage now."""
+        self.saving = False
         data = {
             "schema": 1,
             "game": self.game_id,

@@ -270,7 +270,7 @@ class OnlineGuest:
             count_online(self.app, session)
             session.recorded = True
 
-    def save(self) -> None:
+    def save(self, now: bool = False) -> None:
         """Keep the seat's token (a guest's page holds no game to save)."""
         self.keep()
 

@@ -78,7 +78,8 @@ def check_against_engine(page):
     assert page_count(page) == view["count"]
     if view["scores"] is not None:
         mine = page.locator(".kit-tray").inner_text()
-        assert f"{view['scores'][0]} point" in mine, (mine, view["scores"])
+        me = view["turn"] if view["turn"] is not None else 0  # the tray is the seat to move's
+        assert f"{view['scores'][me]} point" in mine, (mine, view["scores"])
         for seat in page.locator(".kit-seat").evaluate_all(
             "els => els.map(e => [+e.dataset.seat, e.innerText])"
         ):

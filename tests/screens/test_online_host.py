@@ -1,0 +1,223 @@
+"""The host's room in the app (ui.online.host) under CPython: a fake page, the real HostRoom and GuestRoom,
+the texts carried by hand instead of WebRTC. A guest joins, the fair deal runs, moves go both ways, the
+room is saved with its game and reopens with the same code, and a leaving guest's seat goes to a bot."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from boneyard.games import GAMES
+from boneyard.rooms.guest import GuestRoom
+from boneyard.settings import Settings
+from ui.games import screen_for
+from ui.online import host as online_host
+from ui.online.net import NetEvent
+from ui.routes import Route
+
+
+class MemoryStorage:
+    """The part of ui.storage.Storage the room uses."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, str] = {}
+
+    def get(self, key: str) -> str | None:
+        return self.items.get(key)
+
+    def set(self, key: str, value: str) -> bool:
+        self.items[key] = value
+        return True
+
+    def remove(self, key: str) -> None:
+        self.items.pop(key, None)
+
+    def move_aside(self, key: str, text: str, why: str) -> None:
+        self.items.pop(key, None)
+
+    def update_stats(self, change: Any) -> tuple[Any, Any]:
+        from boneyard.stats import Stats
+
+        stats = Stats()
+        return stats, change(stats)
+
+
+@dataclass
+class FakeApp:
+    """What OnlineHost asks of the app."""
+
+    settings: Settings = field(default_factory=lambda: Settings(name="Ann"))
+    storage: MemoryStorage = field(default_factory=MemoryStorage)
+    table_ui: dict[str, Any] = field(default_factory=dict)
+    generation: int = 0
+    route: Route = field(default_factory=lambda: Route("room", "triangles"))
+    online: Any = None
+    reports: list[str] = field(default_factory=list)
+
+    def report(self, kind: str, text: str) -> None:
+        self.reports.append(text)
+
+    def render(self) -> None:
+        pass
+
+    def cue(self, session: Any, by_computer: bool) -> None:
+        pass
+
+    def refused(self, session: Any, text: str) -> None:
+        self.reports.append(text)
+
+    def after_move(self, session: Any) -> None:
+        self.online.moved(session)
+        self.online.save()
+
+    def today(self) -> str:
+        return "2026-12-01"
+
+    def close_online(self) -> None:
+        self.online = None
+
+    def go(self, where: str) -> None:
+        pass
+
+
+class FakeNet:
+    """Keeps what the host sends instead of sending it."""
+
+    closed = False
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def send(self, peer: str, text: str) -> None:
+        self.sent.append((peer, text))
+
+    def drop(self, peer: str) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def carry(host: online_host.OnlineHost, guest: GuestRoom, peer: str = "p1") -> None:
+    """Deliver every text the host sent to the guest, and the guest's answers back, until quiet."""
+    net = host.net
+    assert isinstance(net, FakeNet)
+    while net.sent:
+        to, text = net.sent.pop(0)
+        assert to == peer
+        for event in guest.on_message(text):
+            if event.kind == "send":
+                host.on_event(NetEvent("message", peer, str(event.data["text"])))
+
+
+def open_room(app: FakeApp) -> tuple[online_host.OnlineHost, GuestRoom]:
+    info = GAMES["triangles"]
+    screen = screen_for("triangles")
+    assert screen is not None
+    host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})
+    host.net = FakeNet()  # type: ignore[assignment]
+    app.online = host
+    guest = GuestRoom(host.code, "Bob")
+    host.on_event(NetEvent("open", "p1"))
+    host.on_event(NetEvent("message", "p1", guest.hello()))
+    carry(host, guest)
+    return host, guest
+
+
+def test_a_guest_joins_the_deal_runs_and_moves_go_both_ways() -> None:
+    async def run() -> None:
+        app = FakeApp()
+        host, guest = open_room(app)
+        assert [s["kind"] for s in host.seats] == ["host", "guest"] and host.start_ok
+        host.action("room-start", "")
+        carry(host, guest)
+        session = host.session
+        assert session is not None and [s.kind for s in session.seats] == ["human", "guest"]
+        assert guest.view == session.state.view(1), "the guest has exactly its seat's view"
+        for _ in range(6):
+            if session.state.is_over():
+                break
+            move = str(session.state.legal_moves()[0])
+            if session.to_move() == 0:
+                assert host.human_move(session, move)
+            else:
+                assert not host.human_move(session, move), "the host cannot play the guest's seat"
+                host.on_event(NetEvent("message", "p1", guest.move(move)))
+            carry(host, guest)
+            assert guest.view == session.state.view(1)
+        await asyncio.sleep(0.01)  # the save after a move
+        saved = json.loads(app.storage.items[online_host.HOST_KEY + "triangles"])
+        assert saved["room"]["code"] == host.code and saved["session"]["extra"]["online"] == host.code
+        reloaded = FakeApp(storage=app.storage)
+        again = online_host.reopen(reloaded, "triangles")
+        assert again is not None and again.code == host.code and again.session is not None
+        assert again.session.state.to_dict() == session.state.to_dict()
+        assert [s.kind for s in again.session.seats] == ["human", "guest"]
+        again.net = FakeNet()  # type: ignore[assignment]
+        back = GuestRoom(host.code, "Bob", guest.token)  # the guest's page reloaded too: its token
+        again.on_event(NetEvent("open", "p9"))
+        again.on_event(NetEvent("message", "p9", back.hello()))
+        carry(again, back, "p9")
+        assert back.seat == 1 and back.view == again.session.state.view(1), "the seat came back"
+        if again.connecting is not None:
+            again.connecting.cancel()
+
+    asyncio.run(run())
+
+
+def test_a_leaving_guest_is_asked_about_and_a_bot_plays_on() -> None:
+    async def run() -> None:
+        app = FakeApp()
+        host, guest = open_room(app)
+        host.action("room-start", "")
+        carry(host, guest)
+        host.on_event(NetEvent("message", "p1", guest.leave()))
+        assert host.deciding == {1: "Bob"}
+        host.action("room-bot", "1")
+        session = host.session
+        assert session is not None and session.seats[1].is_computer and session.online
+        assert host.deciding == {}
+
+    asyncio.run(run())
+
+
+def test_refusals_and_junk_change_nothing() -> None:
+    async def run() -> None:
+        app = FakeApp()
+        host, guest = open_room(app)
+        host.action("room-start", "")
+        carry(host, guest)
+        session = host.session
+        assert session is not None
+        before = json.dumps(session.state.to_dict(), sort_keys=True)
+        for junk in (
+            "{",
+            '{"t": "move"}',
+            json.dumps({"t": "move", "move": "zz", "turn_number": 0}),
+            "x" * 9000,
+        ):
+            host.on_event(NetEvent("message", "p1", junk))
+        host.on_event(
+            NetEvent("message", "stranger", json.dumps({"t": "move", "move": "pass", "turn_number": 0}))
+        )
+        assert json.dumps(session.state.to_dict(), sort_keys=True) == before
+
+    asyncio.run(run())
+
+
+def test_seats_and_waiting_words() -> None:
+    lobby = [
+        {"seat": 0, "name": "Ann", "kind": "host", "status": "connected"},
+        {"seat": 1, "name": None, "kind": "bot", "level": "hard", "status": "connected"},
+        {"seat": 2, "name": "Bob", "kind": "guest", "status": "reconnecting"},
+    ]
+    seats = online_host.session_seats(lobby, 0)
+    assert [(s.kind, s.name) for s in seats] == [
+        ("human", "Ann"),
+        ("computer", "Bot 2 (Hard)"),
+        ("guest", "Bob"),
+    ]
+    assert online_host.waiting_for(lobby, "lobby") == "Waiting for a player to reconnect."
+    assert "1 more player" in online_host.waiting_for([{"kind": "open", "status": "open"}], "lobby")

@@ -334,7 +334,7 @@ class App:
         playable = {gid for gid in GAMES if has_screen(gid)}
         if name == "home":
             saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
-            return screens.home(GAMES.values(), saved, playable, self.settings)
+            return screens.home(GAMES.values(), saved, playable, self.settings, self.room_link())
         if name == "settings":
             if self.last_route is None or self.last_route.screen != "settings":
                 self.data.refusal = self.data.imported = ""
@@ -1057,6 +1057,17 @@ class App:
         if session is None or not session.online:
             return "no online table"
         return "" if self.human_move(session, str(text)) else "refused"
+
+    def room_link(self) -> tuple[str, str] | None:
+        """Return the address and words of the online room this page is in, for the home screen."""
+        online = self.online
+        if online is None:
+            return None
+        game = GAMES.get(online.game_id or "")
+        name = game.name if game is not None else "a game"
+        if online.kind == "host":
+            return f"#/room/{online.game_id}", f"You host a room of {name}."
+        return f"#/join/{online.code}", f"You are in a room of {name}."
 
     def close_online(self) -> None:
         """Leave the online room this page is in (the host's game stays saved with its room)."""

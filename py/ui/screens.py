@@ -98,8 +98,16 @@ def frame(title: str, body: Markup, *, current: str = "", back: str | None = Non
 # -- home ---------------------------------------------------------------------------------------
 
 
-def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], settings: Settings) -> Markup:
+def home(
+    games: Iterable[GameInfo],
+    saved: set[str],
+    playable: set[str],
+    settings: Settings,
+    room: tuple[str, str] | None = None,
+) -> Markup:
     """Return the home screen: one card a game with its picture, Resume, New game and How to play.
+
+    ``room`` is the online room this page is in (its address and words), offered first when there is one.
 
     Every card has one row of buttons (Resume and New game, or New game alone) and How to play as a link
     beside the game's name, so cards with and without a game to resume line up.
@@ -171,12 +179,22 @@ def home(games: Iterable[GameInfo], saved: set[str], playable: set[str], setting
         name_text(settings.name),
         ". Pick a game. Everything runs in your browser, even offline.",
     )
-    join_room = h(
-        "p",
-        {"class_": "home-online"},
-        "Playing with friends? ",
-        h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
-        " with the code they sent, or choose Online with friends in a game's New game.",
+    join_room = (
+        h(
+            "p",
+            {"class_": "home-online home-room"},
+            link_button("Back to your room", room[0], kind="primary", id="home-room"),
+            " ",
+            room[1],
+        )
+        if room is not None
+        else h(
+            "p",
+            {"class_": "home-online"},
+            "Playing with friends? ",
+            h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
+            " with the code they sent, or choose Online with friends in a game's New game.",
+        )
     )
     # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).
     install = h(

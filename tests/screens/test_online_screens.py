@@ -65,3 +65,29 @@ def test_online_results_count_apart_by_opponent_and_round_trip():
     assert stats_from_json({"tallies": []}).online == [], "stats from before online rooms load"
     page = stats_screen(again, GAMES.values(), "Ann")
     assert "Online, by opponent" in page and "Bob" in page
+
+
+def test_home_offers_the_way_into_a_room_and_back_to_ones_own():
+    from boneyard.settings import Settings
+    from ui.screens import home, setup
+
+    plain = home(GAMES.values(), set(), set(GAMES), Settings())
+    assert 'href="#/join"' in plain
+    back = home(
+        GAMES.values(), set(), set(GAMES), Settings(), ("#/room/dominoes", "You host a room of Dominoes.")
+    )
+    assert 'id="home-room"' in back and "#/room/dominoes" in back
+    form = {"opponents": "online"}
+    page = setup(
+        GAMES["dominoes"], form, online_markup(""), 2, False, [("classic", "Classic")], ["easy"], online=True
+    )
+    assert 'id="create-room"' in page and 'id="start-game"' not in page
+    assert 'value="online"' in page
+    offline = setup(GAMES["dominoes"], form, online_markup(""), 2, False, [("classic", "Classic")], ["easy"])
+    assert 'id="create-room"' not in offline, "no online choice where the game cannot be played online"
+
+
+def online_markup(text: str):
+    from ui.html import Markup
+
+    return Markup(text)

@@ -1029,7 +1029,7 @@ def _cross_svg(view: dict[str, Any], fresh: tuple[str, int] | None = None, label
     north = [(t["tile"][0], t["tile"][1], t["double"]) for t in layout["north"]]
     south = [(t["tile"][0], t["tile"][1], t["double"]) for t in layout["south"]]
     spinner = layout["spinner"]
-    placed = layout_fives(line, spinner, north, south, 6.0, 5.0)
+    placed = layout_fives(line, spinner, north, south, 9.0, 6.0)
     chains = arm_chains(placed, spinner, len(line))
     ends = layout["ends"]
     markers = {arm: arm_marker(chains[arm], arm) for arm in ("L", "R", "N", "S") if ends.get(arm) is not None}
@@ -1095,7 +1095,7 @@ def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:
 
     def end(tile: dict[str, Any], outer: int, word: str) -> None:
         a, b = tile["tile"]
-        out.append((f"{word} (a double: both halves)" if a == b else word, a + b if a == b else outer))
+        out.append((f"{word}, a double: both halves" if a == b else word, a + b if a == b else outer))
 
     sides = 0
     if spinner > 0:
@@ -1106,7 +1106,7 @@ def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:
         sides += 1
     v = line[spinner]["tile"][0]
     if sides < 2:
-        out.append((f"the spinner {v}-{v} (both halves)", 2 * v))
+        out.append((f"the spinner {v}-{v}: both halves while a side is free", 2 * v))
         return out
     for arm, word in ((layout["north"], "the top end"), (layout["south"], "the bottom end")):
         if arm:
@@ -1115,6 +1115,8 @@ def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:
 
 
 def _sum_words(parts: list[tuple[str, int]]) -> str:
+    if len(parts) == 1:
+        return f"{parts[0][1]} ({parts[0][0]})"
     return " + ".join(f"{value} ({word})" for word, value in parts) + f" = {sum(v for _w, v in parts)}"
 
 

@@ -667,8 +667,14 @@ class DominoesScreen(Screen):
             arms = [m.split(":")[1] for m in legal if ":" in m and m.split(":")[0] == selected]
             ends = view["layout"]["ends"]
             choices = [f"the {END_NAMES[a]} ({ends[a]})" for a in ARMS if a in arms]
-            how_many = "both ends" if len(choices) == 2 else f"{len(choices)} ends"
-            return f"{selected} fits {how_many}: tap {or_list(choices)} end."
+            how_many = "two ends" if len(choices) == 2 else f"{len(choices)} ends"
+            values = sorted({ends[a] for a in arms})
+            where = (
+                f"either end showing {values[0]}"
+                if len(values) == 1
+                else f"the end showing {or_list([str(v) for v in values])}"
+            )
+            return f"{selected} fits {how_many}: tap {where}."
         if selected and view["open_ends"]:
             left, right = view["open_ends"]
             return f"{selected} fits both ends: tap the left ({left}) or the right ({right}) end."
@@ -885,6 +891,12 @@ class DominoesScreen(Screen):
         width = max(200, ctx.board_width - 12)
         height = max(140, ctx.board_height - 56)
         unit = min(64.0, max(18.0, height / 3.2))
+        # The largest unit that fits, unless a somewhat smaller one (down to 3/4 of it, never below 22 px) bends fewer tiles
+        # out of their arm's straight line: arms stay straight while the board has room for them.
+        best: tuple[int, float, dict[tuple[str, int], PlacedTile], dict[str, tuple[float, float]]] | None = (
+            None
+        )
+        first = 0.0
         while True:
             reach_x = reach_for_width(width, unit)
             reach_y = reach_for_width(height, unit)
@@ -893,7 +905,17 @@ class DominoesScreen(Screen):
             markers = {arm: arm_marker(chains[arm], arm) for arm in ARMS if ends.get(arm) is not None}
             _l, _t, w, hh = bounds(list(placed.values()) + marker_boxes(list(markers.values())), margin=0.3)
             if (w * unit <= width and hh * unit <= height) or unit <= 10:
-                return unit, placed, markers
+                bent = sum(
+                    1
+                    for arm, chain in chains.items()
+                    for t in chain[1:]
+                    if (abs(t.y) > 1.01 if arm in ("L", "R") else abs(t.x) > 1.01)
+                )
+                if best is None or bent < best[0]:
+                    best = (bent, unit, placed, markers)
+                first = first or unit
+                if bent == 0 or unit <= 10 or unit - 1.0 < max(first * 0.75, 22.0):
+                    return best[1], best[2], best[3]
             unit -= 1.0
 
     def fives_board(

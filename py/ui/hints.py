@@ -122,6 +122,15 @@ def _reason(game_id: str, reason: str, move: str = "") -> str:
     return _words_in(game_id, cut)
 
 
+def _own_reason(game_id: str, reason: str, move: str) -> str:
+    """Return the hint's reason in words, saying "It" for the move the card's title names already."""
+    text = _reason(game_id, reason)
+    words = move_words(game_id, move)
+    if text.startswith(words + " ") and not text.startswith(words + " is your only"):
+        return "It " + text[len(words) + 1 :]
+    return text
+
+
 def _percent(value: float) -> str:
     return f"{round(100 * value)}%"
 
@@ -225,7 +234,7 @@ def start_hint(ctx: Any) -> None:
                 status="shown",
                 move=found.move,
                 words=move_words(game_id, found.move),
-                reason=_reason(game_id, found.reason),
+                reason=_own_reason(game_id, found.reason, found.move),
                 chance=found.chance,
                 forced=found.forced,
                 next=[other_words(game_id, alternatives[0][0], found.move), alternatives[0][1]]
@@ -241,7 +250,7 @@ def start_hint(ctx: Any) -> None:
 
 def hint_button(ctx: Any) -> Markup:
     """Return the Hint button (nothing when hints are off); disabled while no hint can be asked."""
-    if not available(ctx):
+    if not available(ctx) or ctx.session.state.is_over():
         return Markup("")
     found = shown_hint(ctx)
     thinking = bool(found and found.get("status") == "thinking")
@@ -677,7 +686,7 @@ def review_comment(ctx: Any, step: int) -> str:
             loss = float(e["before"]) - float(e["after"])
             if e["move"] == e["best"] or loss < 0.02:
                 return f"The Expert agrees: about {_percent(float(e['after']))}."
-            return f"Expert: {e['best_words']} was better, {_percent(float(e['before']))} against {_percent(float(e['after']))}."
+            return f"Expert: {e['best_words']} was better ({_percent(float(e['before']))} vs {_percent(float(e['after']))})."
     return ""
 
 

@@ -35,7 +35,7 @@ HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with 
 TICK_S = 1.0  # how often the room's timers run
 HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
 REOPEN_TRIES = 12  # attempts to take the room's code back at the broker after a reload
-BOT_PAUSE_S = 0.35  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
+BOT_PAUSE_S = 0.2  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
 
 
 def bot_name(seat: int, level: str | None) -> str:

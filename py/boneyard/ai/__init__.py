@@ -13,7 +13,8 @@ every ``*_thinking`` function returns a generator that yields now and then (the 
 The API (for the tables' Hint and Review):
 
 - ``expert_bot(game_id)``: the Expert level, a bot like the others; ``bot.think(view, rng)`` slices.
-- ``hint(game_id, view, rng, names=None) -> Hint`` (``hint_thinking`` in slices): the move Expert
+- ``hint(game_id, view, rng, names=None, *, budget=None, nodes=None) -> Hint`` (``hint_thinking``
+  in slices; ``budget``/``nodes`` ask for a quicker search, ``nodes`` for Heptalion): the move Expert
   would play for the seat of ``view`` (its own turn), ``Hint.reason`` a sentence in a player's words
   taken from what the search saw (``names``: the players' names by seat, for the sentence),
   ``Hint.chance`` its estimate of the seat's chances with that move (0..1), ``Hint.alternatives``
@@ -77,11 +78,23 @@ def features_of(game_id: str) -> Features:
 
 
 def think(
-    game_id: str, view: Mapping[str, Any], rng: random.Random, budget: Budget | None = None
+    game_id: str,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    budget: Budget | None = None,
+    nodes: int | None = None,
 ) -> Generator[None, None, SearchResult]:
-    """Search a seat's position, yielding now and then; the generator's value is the ``SearchResult``."""
+    """Search a seat's position, yielding now and then; the generator's value is the ``SearchResult``.
+
+    ``budget`` replaces the game's ``BUDGETS`` entry; ``nodes``, for a game searched deep (Heptalion),
+    the nodes of its alpha-beta (fewer: a quicker, shallower answer).
+    """
     info = get_game(game_id)
-    return search(info, view, rng, features_of(game_id), budget or BUDGETS[game_id])
+    features = features_of(game_id)
+    direct = getattr(features, "direct", None)
+    if direct is not None and nodes is not None:
+        return direct(view, rng, nodes=max(1, nodes))  # type: ignore[no-any-return]
+    return search(info, view, rng, features, budget or BUDGETS[game_id])
 
 
 def expert_bot(game_id: str, budget: Budget | None = None) -> Any:
@@ -118,11 +131,11 @@ def _reason(game_id: str, view: Mapping[str, Any], result: SearchResult, names: 
         text = explain(view, result, names)
         if text:
             return str(text)
-    ranked = result.ranked()
-    best = ranked[0]
-    if len(ranked) == 1:
+    best = result.stats[result.move] if result.move in result.stats else result.ranked()[0]
+    others = [s for s in result.ranked() if s.move != best.move]
+    if not others:
         return f"{best.move} is your only move."
-    second = ranked[1]
+    second = others[0]
     return (
         f"{best.move} gives you the best chances the search found: about {round(100 * best.mean)}%, "
         f"against {round(100 * second.mean)}% with {second.move}, the next best."
@@ -130,13 +143,22 @@ def _reason(game_id: str, view: Mapping[str, Any], result: SearchResult, names: 
 
 
 def hint_thinking(
-    game_id: str, view: Mapping[str, Any], rng: random.Random, names: Sequence[str] | None = None
+    game_id: str,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    names: Sequence[str] | None = None,
+    *,
+    budget: Budget | None = None,
+    nodes: int | None = None,
 ) -> Generator[None, None, Hint]:
-    """Find the hint for the seat of ``view`` in slices; the generator's value is the ``Hint``."""
+    """Find the hint for the seat of ``view`` in slices; the generator's value is the ``Hint``.
+
+    ``budget`` and ``nodes`` as for ``think`` (a table may ask for less when time matters).
+    """
     moves = view["legal_moves"]
     if not moves:
         raise ValueError("no hint: it is not this seat's turn")
-    result = yield from think(game_id, view, rng)
+    result = yield from think(game_id, view, rng, budget, nodes)
     if len(moves) == 1:
         return Hint(moves[0], f"{moves[0]} is your only move.", result.value, (), True)
     others = tuple((s.move, round(s.mean, 4)) for s in result.ranked() if s.move != result.move)
@@ -144,10 +166,16 @@ def hint_thinking(
 
 
 def hint(
-    game_id: str, view: Mapping[str, Any], rng: random.Random, names: Sequence[str] | None = None
+    game_id: str,
+    view: Mapping[str, Any],
+    rng: random.Random,
+    names: Sequence[str] | None = None,
+    *,
+    budget: Budget | None = None,
+    nodes: int | None = None,
 ) -> Hint:
     """Return the hint for the seat of ``view`` (in one go; ``hint_thinking`` slices)."""
-    found: Hint = run_thinking(hint_thinking(game_id, view, rng, names))
+    found: Hint = run_thinking(hint_thinking(game_id, view, rng, names, budget=budget, nodes=nodes))
     return found
 
 
@@ -205,10 +233,14 @@ def review_thinking(
     rng: random.Random,
     names: Sequence[str] | None = None,
     review: Review | None = None,
+    *,
+    budget: Budget | None = None,
+    nodes: int | None = None,
 ) -> Generator[None, None, Review]:
     """Review a seat's decisions in slices; the generator's value is the ``Review``.
 
-    Pass ``review`` (an empty ``Review``) to read its ``progress`` while the generator runs.
+    Pass ``review`` (an empty ``Review``) to read its ``progress`` while the generator runs;
+    ``budget`` and ``nodes`` as for ``think``.
     """
     seat = steps[0][0]["seat"] if steps else 0
     if review is None:
@@ -221,7 +253,7 @@ def review_thinking(
             review.entries.append(ReviewEntry(view["turn_number"], played, last, last, played, "", True))
             yield
             continue
-        result = yield from think(game_id, view, rng)
+        result = yield from think(game_id, view, rng, budget, nodes)
         best = result.stats[result.move]
         after = result.stats[played].mean if played in result.stats else best.mean
         last = after
@@ -239,7 +271,10 @@ def review(
     steps: Sequence[tuple[Mapping[str, Any], str]],
     rng: random.Random,
     names: Sequence[str] | None = None,
+    *,
+    budget: Budget | None = None,
+    nodes: int | None = None,
 ) -> Review:
     """Review a seat's decisions in one go (``review_thinking`` slices)."""
-    found: Review = run_thinking(review_thinking(game_id, steps, rng, names))
+    found: Review = run_thinking(review_thinking(game_id, steps, rng, names, budget=budget, nodes=nodes))
     return found

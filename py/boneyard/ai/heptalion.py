@@ -17,14 +17,16 @@ import random
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any
 
+from ..games.heptalion.board import TILE_INDEX, parse_tile
 from ..games.heptalion.bots import (
     HARD_NODES,
     WIN,
     Searcher,
     _move_text,
     sample_positions,
+    unseen_tiles,
 )
-from ..games.heptalion.rules import board_from_view
+from ..games.heptalion.rules import board_from_view, free_placements
 from .search import MoveStats, SearchResult
 
 __all__ = ["DEALS", "EXPERT_NODES", "FEATURES", "HeptalionFeatures", "chance"]
@@ -88,7 +90,45 @@ class HeptalionFeatures:
             return f"{result.move} is the one placement that does not lose by force."
         if best.mean <= 0.001:
             return f"{result.move} holds out longest: every placement loses against the best replies."
+        return _placement_reason(view, result.move, best.mean)
+
+
+def _placement_reason(view: Mapping[str, Any], text: str, mean: float) -> str:
+    """Return what a placement does to the places left, for its tiles and the others': a reason in words."""
+    board = board_from_view(view)
+    masks = board.placement_masks
+    occ = 0
+    for entry in view["covered"]:
+        a, b = entry["spaces"]
+        occ |= (1 << a) | (1 << b)
+    hand = [TILE_INDEX[parse_tile(t)] for t in view["hand"]]
+    chosen = next(
+        ((t, m) for t, m in free_placements(masks, occ, hand) if _move_text(board, t, m) == text), None
+    )
+    if chosen is None:
         return ""
+    tile, mask = chosen
+    theirs = list(unseen_tiles(view))
+    for seat in view["seats"]:
+        if seat["seat"] != view["seat"] and seat["hand"] is not None:
+            theirs += [TILE_INDEX[parse_tile(t)] for t in seat["hand"]]
+    before = len(free_placements(masks, occ, theirs))
+    cut = before - len(free_placements(masks, occ | mask, theirs))
+    rest = [t for t in hand if t != tile]
+    kept = sum(1 for t in rest if any(not m & (occ | mask) for m in masks[t]))
+    whose = "your opponent's tiles" if view["players"] == 2 else "the others' tiles"
+    odds = f" The search gives you about {round(100 * mean)}% with it."
+    if not rest:
+        return f"{text} places your last tile.{odds}"
+    mine = f"{kept} of your {len(rest)} other tiles" if len(rest) > 1 else "your other tile"
+    if kept == len(rest) > 1:
+        mine = f"all {kept} of your other tiles"
+    if kept == 0:
+        mine = "none of your other tiles" if len(rest) > 1 else "not your other tile"
+    if cut > 0:
+        places = "place" if cut == 1 else "places"
+        return f"{text} takes {cut} {places} from {whose} and keeps room for {mine}.{odds}"
+    return f"{text} keeps room for {mine}, on spaces {whose} could not use anyway.{odds}"
 
 
 FEATURES = HeptalionFeatures()

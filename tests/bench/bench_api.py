@@ -1,6 +1,6 @@
 """Measure Dominoes' public state API, the path a search drives, beside the `dominoes` package's.
 
-    python3 tests/bench/bench_api.py [--games 3000] [--repeats 7] [--seed 1] [--quick]
+    python3 tests/bench/bench_api.py [--games 3000] [--repeats 7] [--seed 1] [--quick] [--instructions]
 
 Part 1, games a second: random 4-player block games with 7 tiles each (the whole set dealt), moves
 picked uniformly at random:
@@ -20,6 +20,10 @@ games per second of CPU time (steadier than wall time on a shared machine; both 
 median over the repeats, and the ratios are of the medians. Our games and the moves' choices share one
 seeded generator (``new_state(rng=...)``), as the peer's deal uses the ``random`` module's.
 
+``--instructions`` instead counts the machine instructions a game of each contestant under valgrind
+(200 games each unless ``--games`` says): exact and steady when other work loads the machine, so an
+A/B of a change reads at once (instructions are not time: the ratios of CPU time run lower).
+
 Part 2, the view's share of a computer player's decision: seeded 2-player rounds and 4-player
 matches, Medium and Hard against each other; the CPU time of ``state.view(seat)`` at every decision
 and of the bot's call on that view. The share is view / (view + bot), over all decisions and over
@@ -31,7 +35,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -147,6 +153,59 @@ def games_per_second(games: int, repeats: int, seed: int) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in rates.items()}
 
 
+CONTESTANTS: dict[str, Callable[[int, int], int]] = {
+    "ours_with_undo": ours_with_undo,
+    "ours_plain": ours_plain,
+    "internal": internal,
+    "internal_with_undo": internal_with_undo,
+    "peer": peer_games,
+}
+
+
+def instructions(games: int, seed: int) -> None:
+    """Print each contestant's machine instructions a game, counted by valgrind (exact on a busy machine).
+
+    Each contestant runs in a child process under ``valgrind --tool=callgrind``, counting only inside
+    one ``eval()`` that plays the games (start-up and imports excluded). Instruction counts are not time,
+    but they do not move with the load: an A/B of a change is read at once.
+    """
+    if shutil.which("valgrind") is None:
+        print("  --instructions needs valgrind (apt-get install valgrind)")
+        return
+    counts: dict[str, float] = {}
+    for name in CONTESTANTS:
+        if name == "peer" and peer is None:
+            continue
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--toggle-collect=builtin_eval",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--child",
+            name,
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+        ]
+        output = subprocess.run(command, capture_output=True, text=True, check=True).stderr
+        collected = [line for line in output.splitlines() if "Collected" in line]
+        counts[name] = int(collected[-1].split()[-1]) / games
+        print(f"  {name:<20} {counts[name]:>12,.0f} instructions a game")
+    if "peer" in counts:
+        for name in ("ours_with_undo", "ours_plain"):
+            print(f"  ratio {name} / peer: {counts['peer'] / counts[name]:.2f}x (fewer instructions)")
+
+
+def _child(name: str, games: int, seed: int) -> None:
+    """Play one contestant's games inside eval() (what ``instructions`` counts), after a warm-up."""
+    run = CONTESTANTS[name]
+    run(20, seed + 99)
+    eval("run(games, seed)", {"run": run, "games": games, "seed": seed})
+
+
 def view_share(games: int, seed: int) -> None:
     """Print the share of Medium's and Hard's decisions spent building their view."""
     setups: list[tuple[str, dict[str, Any]]] = [
@@ -219,7 +278,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="fewer games and repeats")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instead count each contestant's machine instructions a game with valgrind (steady under load)",
+    )
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        _child(args.child, args.games, args.seed)
+        return 0
+    if args.instructions:
+        games = 200 if args.games == 3000 else args.games
+        print(f"Machine instructions a game (valgrind callgrind), {games} games each:")
+        instructions(games, args.seed)
+        return 0
     games, repeats = (1000, 3) if args.quick else (args.games, args.repeats)
     print(
         f"Dominoes state API: random 4-player block games, 7 tiles each; {repeats} alternating runs of {games} games"

@@ -6,6 +6,17 @@
   var root = document.documentElement;
   var started = performance.now();
   var ready = false;
+  // The WebAssembly starts compiling now, while the page is still parsing: the loader
+  // (js/pyodide-snapshot.mjs) takes this compilation over instead of starting its own once its modules
+  // have loaded. A plain fetch() streamed into the compiler keeps Chromium's code cache for it.
+  try {
+    var wasmUrl = new URL("vendor/pyodide/pyodide.asm.wasm", location.href).href;
+    var wasm = WebAssembly.compileStreaming(fetch(wasmUrl));
+    wasm.catch(function () {});
+    window.boneyardWasm = { url: wasmUrl, module: wasm };
+  } catch (e) {
+    // No streaming compiler here: the loader fetches and compiles the file itself.
+  }
   // A return visit starts from this device's copy (the service worker's); the first one downloads it
   // all. The loading screen words each in the player's terms (index.html holds both, css/app.css picks).
   try {

@@ -14,32 +14,53 @@ const INDEX_URL = new URL("../vendor/pyodide/", here).href;
 const MANIFEST_URL = new URL("../snapshot/manifest.json", here).href;
 const FORMAT = 2;
 const HOME = "/home/pyodide"; // Python's working folder: `import boneyard` and `import ui` find them here
+const started = performance.now();
+// Phase marks for the start-up benchmark (tests/bench/bench_boot.py): "boneyard:<phase>".
+const mark = (name) => performance.mark("boneyard:" + name);
 
-// The WebAssembly, fetched at once by the page's own fetch() and handed to Pyodide when it asks for it.
-// Not a <link rel="preload">: Chromium then loses its code cache for the module (a preloaded response
-// reaches WebAssembly.instantiateStreaming without it), so every visit would compile it again; a plain
-// fetch, from the network or the service worker's cache, keeps it.
+// The WebAssembly, compiled at once (boot.js starts it) while the rest of Pyodide loads: streamed from the page's own
+// fetch() (the network or the service worker's cache, as `application/wasm`), so Chromium keeps its
+// code cache for the module and a return visit does not compile it again. (Not a <link rel="preload">:
+// a preloaded response reaches the streaming compiler without that cache.) Pyodide asks for the file
+// later, once its own JS has loaded: it gets a stand-in, and instantiating the stand-in instantiates the
+// module compiled here. Should streaming fail (a host that sends another type), the bytes are compiled
+// whole instead.
 const WASM_URL = new URL("pyodide.asm.wasm", INDEX_URL).href;
-let wasmEarly = fetch(WASM_URL);
-wasmEarly.catch(() => {});
 const plainFetch = globalThis.fetch;
+const begun = globalThis.boneyardWasm; // boot.js started it while the page parsed
+const compiling = begun && begun.url === WASM_URL ? begun.module : WebAssembly.compileStreaming(plainFetch(WASM_URL));
+const wasmModule = compiling.then((module) => {
+  mark("wasm-compiled");
+  return module;
+});
+wasmModule.catch(() => {});
+const standIns = new WeakSet();
 globalThis.fetch = function (input, init) {
   const url = input instanceof Request ? input.url : String(input);
-  if (wasmEarly && url === WASM_URL) {
-    const early = wasmEarly;
-    wasmEarly = null;
-    globalThis.fetch = plainFetch;
-    return early;
+  if (url !== WASM_URL) return plainFetch.call(this, input, init);
+  const standIn = new Response(null, { headers: { "Content-Type": "application/wasm" } });
+  standIns.add(standIn);
+  return Promise.resolve(standIn);
+};
+const plainInstantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async function (source, imports) {
+  const response = await source;
+  if (!standIns.has(response)) return plainInstantiateStreaming.call(this, response, imports);
+  let module;
+  try {
+    module = await wasmModule;
+  } catch (error) {
+    console.info(`Boneyard: the WebAssembly could not stream (${error.message || error}); compiling it whole`);
+    const answer = await plainFetch(WASM_URL);
+    if (!answer.ok) throw new Error(`${WASM_URL} answered ${answer.status}`);
+    return WebAssembly.instantiate(await answer.arrayBuffer(), imports);
   }
-  return plainFetch.call(this, input, init);
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
 };
 
 const status = { used: false, reason: "not started", ms: null };
 globalThis.boneyardSnapshot = status;
 
-const started = performance.now();
-// Phase marks for the start-up benchmark (tests/bench/bench_boot.py): "boneyard:<phase>".
-const mark = (name) => performance.mark("boneyard:" + name);
 
 async function sha256(buffer) {
   const digest = await crypto.subtle.digest("SHA-256", buffer);

@@ -5,7 +5,9 @@
 - (a) bare: a PyScript page that only prints "ready" (and sets the ready marker), no snapshot;
 - (b) ours, no snapshot: Boneyard with its snapshot removed (our loader then starts Pyodide plainly);
 - (c) ours, snapshot: Boneyard as built (restores the memory snapshot);
-- (r) return visit: (c) again through its service worker, in a browser profile that has visited it.
+- (r) return visit: (c) again through its service worker, in a browser profile that has visited it;
+- (s) the bare page again, in a profile of its own that has visited it (its HTTP cache warm): what (r)
+  is compared with.
 
 All pages are served by ``tools/serve.py`` from copies of one built site (so the bare page gets the same
 runtime files, gzip copies included). Each cold load is a fresh browser context with no service worker
@@ -13,13 +15,19 @@ and an empty cache; the variants take turns (a, b, c, r in every round) so that 
 on all of them alike, and the figures that matter are medians and ratios. "Ready" is the moment
 ``data-ready="true"`` appears on ``<html>`` (a MutationObserver in the page), measured from navigation
 start. FCP is the first contentful paint (the loading screen). A return visit launches the browser again
-on the same profile (the worker installed, the HTTP cache and the compiled-code cache warm).
+on the same profile (the worker installed, the HTTP cache and the compiled-code cache warm: the warm-up
+visit stays open 12 s, as a player's would, since V8 writes that cache only once it has optimised enough
+of the module); it is traced (CDP, V8's ``v8.wasm`` events) to tell whether the WebAssembly came from
+that cache.
 
 Phases (milliseconds from navigation start, medians; from the loader's ``boneyard:*`` marks, the
 resource timings and a wrapper around WebAssembly's instantiate calls):
 
+- wasm, snap: the WebAssembly, the snapshot file has arrived (from the service worker on a return visit);
 - fetch: the last of the WebAssembly, the snapshot and the stdlib zip has arrived;
-- compile: how long WebAssembly's instantiation took (a return visit that reuses the code cache: a few ms);
+- compiled: the WebAssembly is compiled (ours: boot.js starts it while the page parses, the mark
+  ``boneyard:wasm-compiled``; the bare page: the end of Pyodide's own instantiation);
+- asks: PyScript asks our loader for the interpreter (its own start done, it waits for ours from here);
 - restore: Python restored from the snapshot (Pyodide's start, the heap copied in, checked, reseeded);
 - bundles: the page's Python written into Python's file system (our interpreter is handed to PyScript);
 - pyscript: py/main.py starts (PyScript has set up: its config, plugins, its own Python package);
@@ -79,17 +87,23 @@ RESULT = """() => {
   const fcp = performance.getEntriesByName("first-contentful-paint")[0];
   const marks = {};
   for (const m of performance.getEntriesByType("mark")) marks[m.name.replace("boneyard:", "")] = m.startTime;
-  const big = performance.getEntriesByType("resource")
-    .filter((r) => /pyodide\\.asm\\.wasm$|\\.snap\\.gz$|python_stdlib\\.zip$/.test(r.name));
+  const resources = performance.getEntriesByType("resource");
+  const arrived = (pattern) => {
+    const hits = resources.filter((r) => pattern.test(r.name));
+    return hits.length ? Math.max(...hits.map((r) => r.responseEnd)) : null;
+  };
+  const big = [arrived(/pyodide\\.asm\\.wasm$/), arrived(/\\.snap\\.gz$/), arrived(/python_stdlib\\.zip$/)];
   return {
     ready: window.__readyAt, fcp: fcp ? fcp.startTime : null,
     snapshot: window.boneyardSnapshot ? window.boneyardSnapshot.used : null,
-    fetch: big.length ? Math.max(...big.map((r) => r.responseEnd)) : null,
-    compile: window.__compile ? window.__compile.end - window.__compile.start : null,
+    fetch: big.some((t) => t !== null) ? Math.max(...big.filter((t) => t !== null)) : null,
+    wasm: big[0], snap: big[1],
+    compiled: marks["wasm-compiled"] ?? (window.__compile ? window.__compile.end : null),
+    asks: marks["pyscript-asks"] ?? null,
     restore: marks["reseeded"] ?? null, bundles: marks["bundles-unpacked"] ?? null, pyscript: marks["main"] ?? null,
   };
 }"""
-PHASES = ("fcp", "fetch", "compile", "restore", "bundles", "pyscript", "ready")
+PHASES = ("fcp", "wasm", "snap", "fetch", "compiled", "asks", "restore", "bundles", "pyscript", "ready")
 
 BARE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare</title>
@@ -106,6 +120,7 @@ LABELS = {
     "b_ours_plain": "(b) Boneyard, no snapshot",
     "c_ours_snapshot": "(c) Boneyard, snapshot",
     "r_return": "(r) return visit (service worker)",
+    "s_bare_return": "(s) bare page again (HTTP cache)",
 }
 
 
@@ -126,13 +141,32 @@ def prepare(site: Path, work: Path) -> dict[str, str]:
     return {"a_bare": str(bare), "b_ours_plain": str(plain), "c_ours_snapshot": str(ours)}
 
 
-def load(context, url: str) -> dict:
-    """Open ``url`` in a new page of ``context``, wait for ready, return the page's figures."""
+def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
+    """Open ``url`` in a new page of ``context``, wait for ready, return the page's figures.
+
+    With ``trace``, V8's WebAssembly trace events say whether the module came from Chromium's
+    compiled-code cache (``wasm_cached``); ``stay`` keeps the page open that many seconds after ready."""
     page = context.new_page()
+    events: list[dict] = []
+    if trace:
+        cdp = context.new_cdp_session(page)
+        cdp.on("Tracing.dataCollected", lambda event: events.extend(event["value"]))
+        finished: list[bool] = []
+        cdp.on("Tracing.tracingComplete", lambda _event: finished.append(True))
+        cdp.send("Tracing.start", {"categories": "v8.wasm", "transferMode": "ReportEvents"})
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)  # "ready" is what counts, not the load event
     page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
     result = page.evaluate(RESULT)
     result["controlled"] = page.evaluate("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    if trace:
+        cdp.send("Tracing.end")
+        while not finished:
+            page.wait_for_timeout(50)
+        result["wasm_cached"] = any(
+            e["name"] == "v8.wasm.moduleCacheHit" and "pyodide.asm.wasm" in str(e.get("args")) for e in events
+        )
+    if stay:
+        page.wait_for_timeout(stay * 1000)
     page.close()
     return result
 
@@ -146,15 +180,15 @@ def cold_load(browser, url: str) -> dict:
         context.close()
 
 
-def visit(playwright, profile: str, url: str, install: bool = False) -> dict:
-    """Launch the browser on ``profile`` and load ``url`` through its service worker."""
+def visit(playwright, profile: str, url: str, install: bool = False, stay: float = 0) -> dict:
+    """Launch the browser on ``profile`` and load ``url`` through its service worker (traced)."""
     context = playwright.chromium.launch_persistent_context(
         profile, **launch_options(), service_workers="allow"
     )
     context.add_init_script(MARKER)
     try:
         if not install:
-            return load(context, url)
+            return load(context, url, trace=True, stay=stay)
         page = context.new_page()
         page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)
         page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
@@ -167,24 +201,31 @@ def visit(playwright, profile: str, url: str, install: bool = False) -> dict:
 
 
 def run(playwright, urls: dict[str, str], runs: int, return_runs: int) -> dict[str, list[dict]]:
-    """Take turns: a, b, c cold and one return visit of c per round (after one warm-up round)."""
-    results: dict[str, list[dict]] = {name: [] for name in [*urls, "r_return"]}
+    """Take turns: a, b, c cold and one return visit of c and of a per round (after a warm-up round)."""
+    results: dict[str, list[dict]] = {name: [] for name in [*urls, "r_return", "s_bare_return"]}
     profile = tempfile.mkdtemp(prefix="boneyard-profile-")
+    bare_profile = tempfile.mkdtemp(prefix="boneyard-bare-profile-")
     browser = playwright.chromium.launch(**launch_options())
     try:
         for url in urls.values():  # warm-up: the OS file cache, not the browser's
             cold_load(browser, url)
         visit(playwright, profile, urls["c_ours_snapshot"], install=True)
-        visit(playwright, profile, urls["c_ours_snapshot"])  # the code cache is written on the 2nd use
+        # V8 writes its compiled-code cache for the WebAssembly on a later visit, once enough of the
+        # module has been optimised: a player's session does that, a page closed at once does not.
+        visit(playwright, profile, urls["c_ours_snapshot"], stay=12)
+        visit(playwright, bare_profile, urls["a_bare"], stay=2)  # the bare page: the HTTP cache only
+        visit(playwright, bare_profile, urls["a_bare"], stay=12)
         for round_ in range(max(runs, return_runs)):
             if round_ < runs:
                 for name, url in urls.items():
                     results[name].append(cold_load(browser, url))
             if round_ < return_runs:
                 results["r_return"].append(visit(playwright, profile, urls["c_ours_snapshot"]))
+                results["s_bare_return"].append(visit(playwright, bare_profile, urls["a_bare"]))
     finally:
         browser.close()
         shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(bare_profile, ignore_errors=True)
     return results
 
 
@@ -200,6 +241,8 @@ def summarize(results: dict[str, list[dict]]) -> dict:
         row["ready_ms"] = [round(r["ready"]) for r in rows]
         row["snapshot_used"] = [r["snapshot"] for r in rows]
         row["controlled"] = [r["controlled"] for r in rows]
+        if any("wasm_cached" in r for r in rows):
+            row["wasm_cached"] = [r.get("wasm_cached") for r in rows]
         out["variants"][name] = row
     v = out["variants"]
     a, b, c = (v[k]["ready_ms_median"] for k in ("a_bare", "b_ours_plain", "c_ours_snapshot"))
@@ -208,6 +251,11 @@ def summarize(results: dict[str, list[dict]]) -> dict:
         "c_over_a": round(c / a, 3),
         "c_over_b": round(c / b, 3),
         "r_over_a": round(v["r_return"]["ready_ms_median"] / a, 3) if v["r_return"]["ready_ms"] else None,
+        "r_over_s": (
+            round(v["r_return"]["ready_ms_median"] / v["s_bare_return"]["ready_ms_median"], 3)
+            if v["r_return"]["ready_ms"] and v["s_bare_return"]["ready_ms"]
+            else None
+        ),
     }
     out["fcp_c_minus_a_ms"] = v["c_ours_snapshot"]["fcp_ms_median"] - v["a_bare"]["fcp_ms_median"]
     out["goals"] = {
@@ -233,6 +281,17 @@ def table(summary: dict) -> str:
         f"return = {summary['variants']['r_return']['ready_ms_median']} ms (goal < 800)   "
         f"FCP c-a = {summary['fcp_c_minus_a_ms']} ms (goal <= 50)"
     )
+    lines.append(
+        f"return r/s = {r['r_over_s']} (ours through its worker / the bare page from the HTTP cache); "
+        f"WebAssembly from the code cache: r {summary['variants']['r_return'].get('wasm_cached')}, "
+        f"s {summary['variants']['s_bare_return'].get('wasm_cached')}"
+    )
+    rv = summary["variants"]["r_return"]
+    if rv["ready_ms_median"] and rv["pyscript_ms_median"] and rv["bundles_ms_median"]:
+        lines.append(
+            f"(r) first render {rv['ready_ms_median'] - rv['pyscript_ms_median']} ms, PyScript's set-up "
+            f"{rv['pyscript_ms_median'] - rv['bundles_ms_median']} ms after our interpreter was ready"
+        )
     c = summary["variants"]["c_ours_snapshot"]
     if c["ready_ms_median"] and c["pyscript_ms_median"] and c["bundles_ms_median"]:
         lines.append(

@@ -891,7 +891,7 @@ class DominoesScreen(Screen):
         width = max(200, ctx.board_width - 12)
         height = max(140, ctx.board_height - 56)
         unit = min(64.0, max(18.0, height / 3.2))
-        # The largest unit that fits, unless a somewhat smaller one (down to 3/4 of it, never below 22 px) bends fewer tiles
+        # The largest unit that fits, unless a smaller one (down to 0.6 of it, never below 22 px) bends fewer tiles
         # out of their arm's straight line: arms stay straight while the board has room for them.
         best: tuple[int, float, dict[tuple[str, int], PlacedTile], dict[str, tuple[float, float]]] | None = (
             None
@@ -909,12 +909,12 @@ class DominoesScreen(Screen):
                     1
                     for arm, chain in chains.items()
                     for t in chain[1:]
-                    if (abs(t.y) > 1.01 if arm in ("L", "R") else abs(t.x) > 1.01)
+                    if (abs(t.y) > 0.01 if arm in ("L", "R") else abs(t.x) > 0.01)
                 )
                 if best is None or bent < best[0]:
                     best = (bent, unit, placed, markers)
                 first = first or unit
-                if bent == 0 or unit <= 10 or unit - 1.0 < max(first * 0.75, 22.0):
+                if bent == 0 or unit <= 10 or unit - 1.0 < max(first * 0.6, 22.0):
                     return best[1], best[2], best[3]
             unit -= 1.0
 

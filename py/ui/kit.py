@@ -259,8 +259,8 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
 
     step = reviewing(ctx)
     comment = hints.review_comment(ctx, step) if step is not None else ""
-    if comment:
-        text = h("span", {}, text, " ", h("b", {"class_": "kit-review-comment"}, comment))
+    if comment:  # it replaces the table's words, which the review bar's caption says already
+        text = h("b", {"class_": "kit-review-comment"}, comment)
     hint = hints.hint_button(ctx) if step is None else Markup("")
     return h(
         "div",

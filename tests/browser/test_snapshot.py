@@ -172,3 +172,41 @@ def test_offline_reload_restores_the_snapshot(browser, site_dir, tmp_path):
         watch.assert_clean(page)
     finally:
         context.close()
+
+
+def test_the_webassembly_is_fetched_once_and_compiled_while_the_page_parses(browser, base_url):
+    watch = Watch()
+    context = new_context(browser, watch)
+    try:
+        page = context.new_page()
+        wasm = []
+        page.on("request", lambda request: request.url.endswith("/pyodide.asm.wasm") and wasm.append(request))
+        page.goto(base_url + "/")
+        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
+        # boot.js started the compile; the loader handed that module to Pyodide (no second download).
+        assert len(wasm) == 1, [r.url for r in wasm]
+        assert page.evaluate("performance.getEntriesByName('boneyard:wasm-compiled').length") == 1
+        assert snapshot_status(page)["used"] is True
+        assert_no_alarm(page)
+    finally:
+        context.close()
+
+
+def test_a_host_that_sends_the_webassembly_untyped_still_boots(browser, base_url):
+    """A host that does not send ``application/wasm``: streaming refuses it, the whole file compiles."""
+    watch = Watch()
+    context = new_context(browser, watch)
+
+    def untyped(route):
+        response = route.fetch()
+        route.fulfill(status=200, body=response.body(), headers={"Content-Type": "application/octet-stream"})
+
+    context.route("**/pyodide.asm.wasm", untyped)
+    try:
+        page = open_app(context, base_url, watch)
+        # The streamed compile refused the file (no mark), the loader compiled it whole instead.
+        assert page.evaluate("performance.getEntriesByName('boneyard:wasm-compiled').length") == 0
+        assert snapshot_status(page)["used"] is True
+        assert_no_alarm(page)
+    finally:
+        context.close()

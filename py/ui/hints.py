@@ -752,7 +752,7 @@ def _on_table(game_id: str) -> bool:
     if sys.platform != "emscripten":
         return True
     try:
-        import js  # type: ignore[import-not-found]
+        import js
 
         return str(js.window.location.hash).startswith(f"#/play/{game_id}")
     except Exception:
@@ -764,7 +764,7 @@ def _set_progress(share: float) -> None:
     if sys.platform != "emscripten":
         return
     try:
-        import js  # type: ignore[import-not-found]
+        import js
 
         bar = js.document.getElementById("kit-analysis-progress")
         if bar is not None:

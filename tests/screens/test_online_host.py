@@ -216,7 +216,7 @@ def test_seats_and_waiting_words() -> None:
     seats = online_host.session_seats(lobby, 0)
     assert [(s.kind, s.name) for s in seats] == [
         ("human", "Ann"),
-        ("computer", "Bot 2 (Hard)"),
+        ("computer", "Computer 1 (Hard)"),
         ("guest", "Bob"),
     ]
     assert online_host.waiting_for(lobby, "lobby") == "Waiting for a player to reconnect."

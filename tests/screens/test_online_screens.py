@@ -91,3 +91,16 @@ def online_markup(text: str):
     from ui.html import Markup
 
     return Markup(text)
+
+
+def test_the_bar_offers_the_deal_check_in_one_line():
+    assert online.deal_button(False) == ""
+    assert 'id="deal-check-btn"' in online.deal_button(True)
+    assert online.deal_words(None) == ""
+    assert "deal-ok" in online.deal_words((True, ""))
+    bad = online.deal_words((False, "<script>"))
+    assert "deal-bad" in bad and "<script>" not in bad
+    bar = online.online_bar(
+        "ABCD-EFGH", SEATS, 0, tools=online.deal_button(True), extra=online.deal_words((True, ""))
+    )
+    assert 'id="deal-check-btn"' in bar and 'id="deal-result"' in bar

@@ -23,7 +23,8 @@ from boneyard.rooms.host import HostRoom, Out, RoomError
 
 from ..html import Markup, h, join
 from ..screen import Screen
-from ..screens import LEVEL_LABELS, button, frame
+from ..screens import frame
+from ..seating import computer_name
 from ..session import Seat, Session, SessionError
 from . import chat
 from . import screens as online_screens
@@ -39,9 +40,8 @@ BOT_PAUSE_S = 0.2  # the shortest a computer's move stays on screen in a room (t
 
 
 def bot_name(seat: int, level: str | None) -> str:
-    """Return a computer seat's name in a room: "Bot 2 (Medium)"."""
-    label = LEVEL_LABELS.get(level or "", "")
-    return f"Bot {seat + 1} ({label})" if label else f"Bot {seat + 1}"
+    """Return a computer seat's name in a room, as a local game names it: "Computer 2 (Medium)"."""
+    return computer_name(seat, level or "")
 
 
 def session_seats(lobby: list[dict[str, Any]], host_seat: int) -> list[Seat]:
@@ -473,14 +473,10 @@ class OnlineHost:
         """Return what the bar over the table says besides the code (a stalled deal, say)."""
         return self.message
 
-    def after_game(self) -> Markup:
-        """Return what shows under a finished online game on the host's page: a new game in the room."""
-        return h(
-            "div",
-            {"class_": "deal-check", "id": "room-after"},
-            h("p", {"class_": "hint"}, "Your friends can check that the deal was fair on their pages."),
-            button("New game in this room", "room-again", kind="primary", id="room-again"),
-        )
+    def after_game(self) -> tuple[Markup, Markup]:
+        """Return the bar's tools and words once a game is over: the results' Play again deals the next
+        game in this room, and the guests check the deal on their own pages."""
+        return Markup(""), Markup("")
 
     def rerender(self) -> None:
         """Redraw the room's screen when it is on screen."""
@@ -529,10 +525,14 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
     extra: list[Any] = []
     for seat, name in sorted(getattr(online, "deciding", {}).items()):
         extra.append(online_screens.decide_dialog(seat, name))
-    if session.state.is_over():
-        extra.append(online.after_game())
+    tools, words = online.after_game() if session.state.is_over() else (Markup(""), Markup(""))
     bar = online_screens.online_bar(
-        protocol.format_code(online.code), online.seats, me, online.bar_note(), chat.chat_toggle(online.log)
+        protocol.format_code(online.code),
+        online.seats,
+        me,
+        online.bar_note(),
+        join([tools, chat.chat_toggle(online.log)]),
+        words,
     )
     title = f"{session.info.name} · {session.mode_label}"
     talk = chat_markup(online, session, me, online.connected())

@@ -352,9 +352,11 @@ class OnlineGuest:
             me=self.room.seat,
         )
 
-    def after_game(self) -> Markup:
-        """Return what shows under a finished online game: Check the deal."""
-        return online_screens.deal_check(self.deal_result, self.room.proof is not None)
+    def after_game(self) -> tuple[Markup, Markup]:
+        """Return the bar's tools and words once a game is over: Check the deal, and what it found."""
+        return online_screens.deal_button(self.room.proof is not None), online_screens.deal_words(
+            self.deal_result
+        )
 
     def after_render(self) -> None:
         """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""

@@ -98,7 +98,8 @@ def lobby_list(
     for seat in seats:
         index = int(seat.get("seat", 0))
         kind = str(seat.get("kind", "open"))
-        name = seat.get("name") or ("Open seat" if kind == "open" else f"Seat {index + 1}")
+        fallback = {"open": "Open seat", "bot": f"Computer {index}"}.get(kind, f"Seat {index + 1}")
+        name = seat.get("name") or fallback
         you = h("span", {"class_": "seat-you"}, " (you)") if me == index else ""
         controls: list[Markup] = []
         if host_controls and kind != "host" and not playing:
@@ -373,11 +374,23 @@ def join_screen(
 
 
 def online_bar(
-    code: str, seats: Sequence[Mapping[str, Any]], me: int | None, note: str = "", tools: Markup | str = ""
+    code: str,
+    seats: Sequence[Mapping[str, Any]],
+    me: int | None,
+    note: str = "",
+    tools: Markup | str = "",
+    extra: Markup | str = "",
 ) -> Markup:
     """Return the strip over an online table: the room's code, who is reconnecting, Leave."""
     away = [s for s in seats if s.get("status") == "reconnecting"]
-    words: list[Any] = [h("span", {"class_": "online-code"}, "Room ", h("strong", {}, code))]
+    words: list[Any] = [
+        h(
+            "span",
+            {"class_": "online-code"},
+            h("span", {"class_": "online-code-word"}, "Room "),
+            h("strong", {}, code),
+        )
+    ]
     for seat in away:
         words.append(
             h(
@@ -389,6 +402,8 @@ def online_bar(
         )
     if note:
         words.append(h("span", {"class_": "online-note", "id": "online-note"}, note))
+    if extra:
+        words.append(extra)
     return h(
         "div",
         {
@@ -402,7 +417,7 @@ def online_bar(
             "span",
             {"class_": "online-tools"},
             tools,
-            button("Leave room", "room-leave", class_="btn-small", id="room-leave"),
+            button("Leave", "room-leave", class_="btn-small", id="room-leave", aria_label="Leave the room"),
         ),
     )
 
@@ -450,6 +465,28 @@ def deal_check(result: tuple[bool, str] | None, available: bool) -> Markup:
         {"class_": "deal-check", "id": "deal-check"},
         button("Check the deal", "deal-check", id="deal-check-btn"),
         found,
+    )
+
+
+def deal_button(available: bool) -> Markup:
+    """Return the bar's small "Check the deal" button (once the host sent the deal's proof)."""
+    if not available:
+        return Markup("")
+    words = join(["Check ", h("span", {"class_": "online-wide"}, "the "), "deal"])
+    return button(words, "deal-check", class_="btn-small", id="deal-check-btn", aria_label="Check the deal")
+
+
+def deal_words(result: tuple[bool, str] | None) -> Markup:
+    """Return what the deal check found, as one short line for the bar (empty before it ran)."""
+    if result is None:
+        return Markup("")
+    ok, reason = result
+    return h(
+        "span",
+        {"class_": f"deal-result {'deal-ok' if ok else 'deal-bad'}", "id": "deal-result", "role": "status"},
+        "✓ Fair deal: it came from everyone's numbers, every move replays."
+        if ok
+        else join(["✗ The deal does not check out: ", reason]),
     )
 
 

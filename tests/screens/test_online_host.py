@@ -221,3 +221,29 @@ def test_seats_and_waiting_words() -> None:
     ]
     assert online_host.waiting_for(lobby, "lobby") == "Waiting for a player to reconnect."
     assert "1 more player" in online_host.waiting_for([{"kind": "open", "status": "open"}], "lobby")
+
+
+def test_the_deal_checks_out_for_an_honest_host_and_not_for_a_changed_seed() -> None:
+    async def run() -> None:
+        app = FakeApp()
+        host, guest = open_room(app)
+        host.action("room-start", "")
+        carry(host, guest)
+        session = host.session
+        assert session is not None
+        for _ in range(400):
+            if session.state.is_over():
+                break
+            move = str(session.state.legal_moves()[0])
+            if session.to_move() == 0:
+                host.human_move(session, move)
+            else:
+                host.on_event(NetEvent("message", "p1", guest.move(move)))
+            carry(host, guest)
+        assert session.state.is_over() and guest.proof is not None, "the proof comes with the end"
+        assert guest.check_deal() == (True, "") or guest.check_deal()[0]
+        guest.proof = {**guest.proof, "seed": guest.proof["seed"] ^ 1}
+        ok, reason = guest.check_deal()
+        assert not ok and reason
+
+    asyncio.run(run())

@@ -913,6 +913,7 @@ class _Result(NamedTuple):
     hands: tuple[int, ...]  # the tile masks left in each hand
     scores: tuple[int, ...]  # the match scores after the hand
     match: bool  # a match (the hand's points count) rather than a single round
+    last: dict[str, Any] | None = None  # the move that ended the hand: {"seat", "move"} (public)
 
 
 def _result_json(result: _Result | Mapping[str, Any]) -> dict[str, Any]:
@@ -929,6 +930,7 @@ def _result_json(result: _Result | Mapping[str, Any]) -> dict[str, Any]:
         "tied": list(score.tied),
         "hands": [_tile_list(h) for h in result.hands],
         "scores": list(result.scores),
+        **({"last": dict(result.last)} if result.last is not None else {}),
     }
 
 
@@ -1267,8 +1269,10 @@ class DominoesState(TurnState):
             if result.winner is not None:
                 for seat in side_of(result.winner, teams):
                     scores[seat] += result.points
+        ended_by = self._EVENT_JSON(self._events[-1]) if self._events else None
+        last = None if ended_by is None else {"seat": ended_by["seat"], "move": ended_by["move"]}
         self._results.append(
-            _Result(self.hand_number, result, tuple(table.hands), tuple(scores), target is not None)
+            _Result(self.hand_number, result, tuple(table.hands), tuple(scores), target is not None, last)
         )
         if target is None:
             self._outcome = self._team_round(result) if teams else self._round_outcome(result)
@@ -1639,6 +1643,8 @@ def _copy_result(result: Mapping[str, Any]) -> dict[str, Any]:
     out["tied"] = list(result["tied"])
     out["scores"] = list(result["scores"])
     out["hands"] = [list(map(list, hand)) for hand in result["hands"]]
+    if "last" in result:
+        out["last"] = dict(result["last"])
     return out
 
 
@@ -1893,4 +1899,14 @@ def _check_result(result: Any, players: int) -> dict[str, Any]:
     _check(isinstance(result, Mapping), "a hand result is an object")
     _check(result["ended"] in (OUT, BLOCKED), "bad hand result")
     _check(len(result["pips"]) == players and len(result["hands"]) == players, "bad hand result")
+    last = result.get("last")
+    _check(
+        last is None
+        or (
+            isinstance(last, Mapping)
+            and isinstance(last.get("seat"), int)
+            and isinstance(last.get("move"), str)
+        ),
+        "bad last move of a hand result",
+    )
     return _copy_result(result)

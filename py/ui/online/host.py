@@ -16,7 +16,7 @@ import time
 import traceback
 from typing import Any
 
-from boneyard.core import GameInfo, IllegalMoveError
+from boneyard.core import GameInfo, IllegalMoveError, make_rng
 from boneyard.games import GAMES
 from boneyard.rooms import protocol
 from boneyard.rooms.host import HostRoom, Out, RoomError
@@ -220,6 +220,9 @@ class OnlineHost:
             self.info, seats, self.mode, self.mode_label, self.room.options, seed=seed
         )
         self.session.uid = f"online-{self.code}-{seed:x}"
+        # The seed is public to the guests (the deal check; Heptalion's views show it): the computers'
+        # generator must not follow from it, or a guest could foresee the bots' moves.
+        self.session.bot_rng = make_rng()
         self.session.extra["online"] = self.code  # an online game even once bots hold every guest's seat
         self.app.table_ui[self.ui_key] = {}
         self.app.generation += 1

@@ -6,12 +6,19 @@
   var root = document.documentElement;
   var started = performance.now();
   var ready = false;
-  // The WebAssembly starts compiling now, while the page is still parsing: the loader
-  // (js/pyodide-snapshot.mjs) takes this compilation over instead of starting its own once its modules
-  // have loaded. A plain fetch() streamed into the compiler keeps Chromium's code cache for it.
+  // The WebAssembly starts downloading now, while the page is still parsing, and compiling once the
+  // loading screen has painted (compiling takes the processor's cores; the first frame must not wait for
+  // it, nor a background tab's for ever): the loader (js/pyodide-snapshot.mjs) takes this compilation
+  // over instead of starting its own once its modules have loaded. A plain fetch() streamed into the
+  // compiler keeps Chromium's code cache for it.
   try {
     var wasmUrl = new URL("vendor/pyodide/pyodide.asm.wasm", location.href).href;
-    var wasm = WebAssembly.compileStreaming(fetch(wasmUrl));
+    var wasmResponse = fetch(wasmUrl);
+    var painted = new Promise(function (resolve) {
+      requestAnimationFrame(function () { setTimeout(resolve, 0); });
+      setTimeout(resolve, 100);
+    });
+    var wasm = painted.then(function () { return WebAssembly.compileStreaming(wasmResponse); });
     wasm.catch(function () {});
     window.boneyardWasm = { url: wasmUrl, module: wasm };
   } catch (e) {

@@ -333,7 +333,9 @@ def hint_style(game_id: str, move: str) -> Markup:
     if svg:
         faces = ", ".join(f".kit-table {s} .tri-spot-face" for s in svg)
         rules += f"\n{faces} {{ stroke: var(--hint, #f5c542); stroke-width: 4px; vector-effect: non-scaling-stroke; fill: rgba(245, 197, 66, .35); }}"
-    return Markup(f'<style id="kit-hint-style">{rules}</style>')
+    # CSS is raw text inside <style> (entities are not decoded there): the rules pass as Markup, built
+    # only from selectors that passed _safe_selector and from constants.
+    return h("style", {"id": "kit-hint-style"}, Markup(rules))
 
 
 def hint_card(ctx: Any) -> Markup:

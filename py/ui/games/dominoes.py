@@ -54,13 +54,15 @@ POP_MS = {"relaxed": 1800, "normal": 1200, "fast": 700}  # how long a scoring la
 
 def is_fives(view: dict[str, Any]) -> bool:
     """Tell whether the view is of an All Fives game (a spinner, the count scored)."""
-    return view.get("options", {}).get("scoring") == "fives"
+    return bool(view.get("options", {}).get("scoring") == "fives")
 
 
 def has_spinner(view: dict[str, Any]) -> bool:
     """Tell whether an All Fives layout has its spinner yet (then it is drawn as a cross)."""
     layout = view.get("layout")
-    return bool(layout) and layout.get("spinner") is not None and bool(view["line"])
+    if not layout:
+        return False
+    return layout.get("spinner") is not None and bool(view["line"])
 
 
 def open_numbers(view: dict[str, Any]) -> list[int]:
@@ -92,7 +94,7 @@ def layout_count(line: list[Any], spinner: int | None, north: list[Any], south: 
     if not line:
         return 0
     if spinner is None:
-        return line[0]["tile"][0] + line[-1]["tile"][1]
+        return int(line[0]["tile"][0] + line[-1]["tile"][1])
     v = line[spinner]["tile"][0]
     total = 0
     sides = 0
@@ -105,7 +107,7 @@ def layout_count(line: list[Any], spinner: int | None, north: list[Any], south: 
         total += a + b if a == b else b
         sides += 1
     if sides < 2:
-        return total + 2 * v
+        return int(total + 2 * v)
     for arm in (north, south):
         if arm:
             a, b = arm[-1]["tile"]
@@ -277,16 +279,16 @@ class DominoesScreen(Screen):
         except (TypeError, ValueError):
             players = 2
         if mode.key == "fives":
-            target = self._fives_target(form)
+            fives_target = self._fives_target(form)
             draw = form.get("draw", "draw") != "block"
             key = (
                 f"fives-{players}"
-                + ("" if target == FIVES_TARGET else f"-{target}")
+                + ("" if fives_target == FIVES_TARGET else f"-{fives_target}")
                 + ("" if draw else "-block")
             )
-            label = f"All Fives, {players} players, to {target}" + ("" if draw else ", block game")
+            label = f"All Fives, {players} players, to {fives_target}" + ("" if draw else ", block game")
             return Mode(
-                key, label, {"scoring": "fives", "draw": draw, "target": target}, None, mode.note
+                key, label, {"scoring": "fives", "draw": draw, "target": fives_target}, None, mode.note
             ), players
         if mode.key == "classic":
             return Mode(

@@ -1203,6 +1203,12 @@ class App:
                 event.preventDefault()
                 self.take_back(game_id)
                 return
+        if str(event.key) in ("h", "H"):  # the tables' Hint button, where Settings' Hints shows it
+            button = _js(document.getElementById("kit-hint"))
+            if button is not None and not bool(button.disabled):
+                event.preventDefault()
+                button.click()  # the button's own action, exactly as a click
+                return
         screen = self.screen(game_id)
         session = self.session_of(game_id)
         if (

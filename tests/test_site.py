@@ -190,9 +190,15 @@ def test_the_page_preloads_what_the_start_needs(built):
         "snapshot/manifest.json",
         "snapshot/" + manifest["file"],
     ]
-    # The WebAssembly is fetched by the loader itself: a preloaded one loses the compiled-code cache.
+    # The WebAssembly is not preloaded (a preloaded one loses the compiled-code cache): boot.js fetches it
+    # while the page parses and compiles it streamed; the loader takes that module (or compiles itself).
     assert "vendor/pyodide/pyodide.asm.wasm" not in fetches
-    assert "let wasmEarly = fetch(WASM_URL)" in (ROOT / "js" / "pyodide-snapshot.mjs").read_text()
+    boot = (ROOT / "js" / "boot.js").read_text()
+    assert "WebAssembly.compileStreaming(wasmResponse)" in boot and "window.boneyardWasm" in boot
+    loader = (ROOT / "js" / "pyodide-snapshot.mjs").read_text()
+    assert (
+        "globalThis.boneyardWasm" in loader and "WebAssembly.compileStreaming(plainFetch(WASM_URL))" in loader
+    )
     assert {"py/engine.zip", "py/ui.zip", "py/pycache.zip", "pyscript.toml"} <= set(fetches)
     assert "vendor/pyodide/pyodide.mjs" in modules and any(
         m.startswith("vendor/pyscript/core-") for m in modules

@@ -20,6 +20,9 @@ import pytest
 from .conftest import READY, READY_TIMEOUT_MS, Watch, new_context, watch_page
 from .peer import online_settings_script, peer_broker  # noqa: F401
 
+HOLD_HOOK = "boneyardOnlineHoldS"  # py/ui/online/host.py: a shorter hold of a dropped seat for a test
+HOLD_TEST_S = 3
+
 MAX_TURNS = 600
 MOVE = "(m) => { const at = Date.now(); return {at, refused: window.boneyardOnlineMove(m)}; }"
 FAST = """
@@ -358,6 +361,36 @@ def test_the_host_reloads_and_the_room_resumes_then_a_bot_takes_a_leaving_guests
     host.click("#decide-bot")
     play_by_moves([host])
     assert host.locator("#kit-results, #over-title").count() >= 1
+
+
+@pytest.mark.expect_error("WebSocket", "peer-unavailable", "Could not connect to peer")
+def test_a_guests_page_closes_mid_hand_then_after_the_hold_a_bot_plays_its_seat(
+    people: tuple[Any, Any], browser: Any, base_url: str, watch: Watch, request: Any
+) -> None:
+    host, _ = people
+    guest = person_page(browser, base_url, watch, request.getfixturevalue("peer_broker"), "Cy")
+    host.goto(f"{base_url}/#/setup/triangles")
+    host.evaluate(f"window.{HOLD_HOOK} = {HOLD_TEST_S}")  # the room holds a dropped seat 3 s, not 45
+    join_room(guest, create_room(host, base_url, "triangles", keep=True), "Cy")
+    start(host, guest)
+    play_by_moves([host, guest], stop_after=2)
+    while host.get_attribute("html", "data-online-mine") == "true":  # drop while the guest is to move
+        play_by_moves([host], stop_after=1)
+    turn = turn_of(host)
+    watch.assert_clean(guest)
+    guest.context.close()  # a real drop: the page and its connection go away, no Leave, no goodbye
+    host.wait_for_selector(".online-away", timeout=10_000)
+    assert "Cy is reconnecting" in host.locator("#online-bar").inner_text()
+    assert host.locator("#online-decide").count() == 0, "the seat is held first"
+    host.wait_for_selector("#decide-bot", timeout=(HOLD_TEST_S + 10) * 1000)
+    assert "Cy has not come back" in host.locator("#online-decide").inner_text()
+    assert turn_of(host) == turn, "nobody moved for the dropped seat while it was held"
+    host.click("#decide-bot")
+    host.wait_for_function(f"Number(document.documentElement.dataset.onlineTurn) > {turn}", timeout=15_000)
+    assert host.locator("#online-decide").count() == 0
+    assert host.locator(".online-away").count() == 0, "the seat is a bot's now, not reconnecting"
+    play_by_moves([host], stop_after=2)
+    assert turn_of(host) > turn + 1, "the game goes on: the host and the bot keep taking turns"
 
 
 def report_latency(times: list[float]) -> None:

@@ -35,8 +35,23 @@ __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
 HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with its game
 TICK_S = 1.0  # how often the room's timers run
 HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
+HOLD_HOOK = (
+    "boneyardOnlineHoldS"  # test hook: a shorter hold (seconds) set on window before a room is created
+)
 REOPEN_TRIES = 12  # attempts to take the room's code back at the broker after a reload
 BOT_PAUSE_S = 0.2  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
+
+
+def hold_seconds() -> float:
+    """Return how long a new room holds a dropped guest's seat: ``HOLD_S``, or a shorter positive number a
+    test put in ``window.boneyardOnlineHoldS`` (so a browser test of a drop need not wait 45 s)."""
+    try:
+        from pyscript import window
+
+        value = float(getattr(window, HOLD_HOOK))
+    except Exception:
+        return HOLD_S
+    return value if 0 < value < HOLD_S else HOLD_S
 
 
 def bot_name(seat: int, level: str | None) -> str:
@@ -99,7 +114,7 @@ class OnlineHost:
         if any(option.name == "players" for option in info.options):
             options["players"] = players
         count = int(options.get("players", players))
-        room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=HOLD_S)
+        room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds())
         return cls(app, info, room, mode.key, mode.label)
 
     @staticmethod

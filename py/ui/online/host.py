@@ -552,7 +552,8 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
         join([tools, chat.chat_toggle(online.log)]),
         words,
     )
-    title = f"{session.info.name} · {session.mode_label}"
+    # On a phone the title is the game's name alone (the mode cut to "2 play…" said nothing).
+    title = join([session.info.name, h("span", {"class_": "online-wide"}, " · ", session.mode_label)])
     talk = chat_markup(online, session, me, online.connected())
     return frame(title, join([bar, h("div", {"class_": "online-extra"}, extra), table, talk]), back="#/")
 

@@ -1,5 +1,6 @@
 """Run every benchmark of the repository in one go (``make bench``): page start-up, Bonefall's frames,
-each engine's speed and computer players, and Dominoes' public state API beside a peer package.
+each engine's speed and computer players, Dominoes' public state API beside a peer package, and online
+play's latency between two browsers.
 
     python3 tests/bench/run_all.py [--quick]
 
@@ -43,6 +44,32 @@ def commands(quick: bool) -> list[list[str]]:
             "1",
         ],
         [py, "tests/games/triangles/bench_triangles.py"],
+        # Online play between two browser contexts over the local broker (tests/browser/peer.py): the
+        # transport's round trip, and a move's time from the click to the other page's render over a match.
+        [
+            py,
+            "-m",
+            "pytest",
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+            "tests/browser/test_online_transport.py",
+            "-k",
+            "round_trip_benchmark",
+        ],
+        [
+            py,
+            "-m",
+            "pytest",
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+            "tests/browser/test_online_rooms.py",
+            "-k",
+            "match_to_50",
+        ],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "boards"],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "solve"],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "api"],

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 
 import pytest
 
@@ -25,6 +24,7 @@ from ui.sync import Stamp, Verdict, judge, stamp_of
 from ui.turns import ComputerTurns, TurnKey
 
 from .test_saves import FakeStorage
+from .threads import on_own_loop
 
 
 # -- the address ------------------------------------------------------------------------------------
@@ -258,27 +258,6 @@ def run(scenario) -> list[str]:
 
     on_own_loop(main)
     return log
-
-
-def on_own_loop(main) -> None:
-    """Run the coroutine function ``main`` to its end on a new loop in a thread of its own.
-
-    After the browser tests, Playwright's loop may still be running in the main thread, where
-    ``asyncio.run`` would refuse to start; an error inside ``main`` is raised here.
-    """
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            asyncio.run(main())
-        except BaseException as exc:
-            errors.append(exc)
-
-    worker = threading.Thread(target=target)
-    worker.start()
-    worker.join()
-    if errors:
-        raise errors[0]
 
 
 def test_a_turn_asked_for_during_another_tables_pause_is_played():

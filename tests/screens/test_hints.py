@@ -12,6 +12,7 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
+from tests.threads import own_thread
 from ui import hints, kit
 from ui.games import screen_for
 from ui.results import count_result
@@ -80,6 +81,7 @@ class Table:
 
 
 @pytest.mark.parametrize("game", ["dominoes", "triangles", "heptalion"])
+@own_thread  # ui.hints thinks on a running loop if it finds one: none in this thread
 def test_hint_marks_a_legal_move_says_why_and_the_next_move_clears_it(game):
     table = Table(game)
     table.to_a_choice()
@@ -106,6 +108,7 @@ def test_hint_marks_a_legal_move_says_why_and_the_next_move_clears_it(game):
     assert hints.shown_hint(table.ctx) is None and 'id="kit-hint-card"' not in table.html()
 
 
+@own_thread  # ui.hints thinks on a running loop if it finds one: none in this thread
 def test_no_hint_button_with_hints_off_and_a_disabled_one_on_the_computers_turn():
     table = Table("dominoes", hints_on=False)
     table.computers()
@@ -122,6 +125,7 @@ def test_no_hint_button_with_hints_off_and_a_disabled_one_on_the_computers_turn(
         assert hints.shown_hint(table.ctx) is None  # never for a seat that is not yours
 
 
+@own_thread  # ui.hints thinks on a running loop if it finds one: none in this thread
 def test_the_same_device_gate_keeps_the_hint_button_disabled_until_the_tiles_are_shown():
     table = Table("dominoes", seats=[Seat("human", "Ada"), Seat("human", "Ben")], seed=4)
     html = table.html()
@@ -130,6 +134,7 @@ def test_the_same_device_gate_keeps_the_hint_button_disabled_until_the_tiles_are
     assert hints.askable(table.ctx) == table.session.to_move()
 
 
+@own_thread  # ui.hints thinks on a running loop if it finds one: none in this thread
 def test_a_game_with_hints_is_not_counted_and_its_result_says_so():
     table = Table("dominoes")
     table.to_a_choice()
@@ -144,6 +149,7 @@ def test_a_game_with_hints_is_not_counted_and_its_result_says_so():
     )
 
 
+@own_thread  # ui.hints thinks on a running loop if it finds one: none in this thread
 def test_move_words_speak_a_players_language():
     assert hints.move_words("dominoes", "6-4:L") == "6-4 on the left end"
     assert hints.move_words("dominoes", "6-6") == "6-6 to open"
@@ -160,6 +166,7 @@ def test_move_words_speak_a_players_language():
 
 
 @pytest.mark.parametrize("game", ["dominoes", "triangles"])
+@own_thread  # ui.hints thinks on a running loop if it finds one: none in this thread
 def test_the_analysis_charts_your_chances_and_its_costly_moves_open_the_review(game):
     table = Table(game, seed=9)
     table.to_the_end()

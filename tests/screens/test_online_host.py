@@ -12,6 +12,7 @@ from typing import Any
 from boneyard.games import GAMES
 from boneyard.rooms.guest import GuestRoom
 from boneyard.settings import Settings
+from tests.threads import on_own_loop
 from ui.games import screen_for
 from ui.online import host as online_host
 from ui.online.net import NetEvent
@@ -164,7 +165,7 @@ def test_a_guest_joins_the_deal_runs_and_moves_go_both_ways() -> None:
         if again.connecting is not None:
             again.connecting.cancel()
 
-    asyncio.run(run())
+    on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
 
 
 def test_a_leaving_guest_is_asked_about_and_a_bot_plays_on() -> None:
@@ -180,7 +181,7 @@ def test_a_leaving_guest_is_asked_about_and_a_bot_plays_on() -> None:
         assert session is not None and session.seats[1].is_computer and session.online
         assert host.deciding == {}
 
-    asyncio.run(run())
+    on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
 
 
 def test_refusals_and_junk_change_nothing() -> None:
@@ -204,7 +205,7 @@ def test_refusals_and_junk_change_nothing() -> None:
         )
         assert json.dumps(session.state.to_dict(), sort_keys=True) == before
 
-    asyncio.run(run())
+    on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
 
 
 def test_seats_and_waiting_words() -> None:
@@ -246,4 +247,4 @@ def test_the_deal_checks_out_for_an_honest_host_and_not_for_a_changed_seed() -> 
         ok, reason = guest.check_deal()
         assert not ok and reason
 
-    asyncio.run(run())
+    on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread

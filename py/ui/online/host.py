@@ -48,9 +48,14 @@ def hold_seconds() -> float:
     try:
         from pyscript import window
 
-        value = float(getattr(window, HOLD_HOOK))
+        raw = getattr(window, HOLD_HOOK)
     except Exception:
         return HOLD_S
+    # Only a real number counts (a JS number arrives as int or float; a stand-in window in tests may
+    # answer anything, even an object that converts to a float).
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        return HOLD_S
+    value = float(raw)
     return value if 0 < value < HOLD_S else HOLD_S
 
 

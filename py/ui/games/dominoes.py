@@ -115,6 +115,31 @@ def layout_count(line: list[Any], spinner: int | None, north: list[Any], south: 
     return total
 
 
+def board_svg(
+    cls: str,
+    box: tuple[float, float, float, float],
+    scale: float,
+    px_w: float,
+    px_h: float,
+    label: str,
+    tiles: Any,
+) -> Markup:
+    """Return the board's ``<svg>``: ``box`` (left, top, width, height) in layout units, drawn at ``scale``."""
+    left, top, width, height = box
+    return h(
+        "svg",
+        {
+            "class_": cls,
+            "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
+            "width": _n(px_w),
+            "height": _n(px_h),
+            "role": "img",
+            "aria_label": label,
+        },
+        tiles,
+    )
+
+
 class DominoesScreen(Screen):
     """The table screen of ``dominoes``."""
 
@@ -752,18 +777,7 @@ class DominoesScreen(Screen):
             tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
         label = "Line of play: " + ", ".join(tile_text((t["tile"][0], t["tile"][1])) for t in view["line"])
         px_w, px_h = width * unit, height * unit
-        svg = h(
-            "svg",
-            {
-                "class_": "dom-line",
-                "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-                "width": _n(px_w),
-                "height": _n(px_h),
-                "role": "img",
-                "aria_label": label,
-            },
-            tiles,
-        )
+        svg = board_svg("dom-line", (left, top, width, height), scale, px_w, px_h, label, tiles)
         ends = view.get("open_ends")
         selected = ctx.ui.get("selected") if interactive else None
         buttons = []
@@ -967,18 +981,7 @@ class DominoesScreen(Screen):
         if layout["open"]:
             label += f"; top arm {texts(layout['north'])}; bottom arm {texts(layout['south'])}"
         px_w, px_h = width * unit, height * unit
-        svg = h(
-            "svg",
-            {
-                "class_": "dom-line dom-cross",
-                "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-                "width": _n(px_w),
-                "height": _n(px_h),
-                "role": "img",
-                "aria_label": label,
-            },
-            tiles,
-        )
+        svg = board_svg("dom-line dom-cross", (left, top, width, height), scale, px_w, px_h, label, tiles)
         selected = ctx.ui.get("selected") if interactive else None
         targets = (
             {m.split(":")[1] for m in view["legal_moves"] if ":" in m and m.split(":")[0] == selected}

@@ -165,6 +165,27 @@ def _numbers_mask(numbers: set[int]) -> int:
     return mask
 
 
+def _pick(
+    moves: Sequence[Move], lays: Sequence[tuple[int, int, float]], hand: int, nxt: int, rng: random.Random
+) -> Move:
+    """Return the rollout's move among ``moves``, each lay given as (tile, the tiles that fit after it,
+    a bonus): go out, else leave what the next hand cannot match, keep a follower, doubles and pips."""
+    best = moves[0]
+    best_score = -1.0
+    for move, (t, fits, bonus) in zip(moves, lays, strict=True):
+        rest = hand & ~(1 << t)
+        if not rest:
+            return move
+        score = 6.0 * DOUBLE[t] + 0.6 * PIPS[t] + rng.random() * 0.5 + bonus
+        if not nxt & fits:
+            score += 40.0
+        if rest & fits:
+            score += 4.0
+        if score > best_score:
+            best, best_score = move, score
+    return best
+
+
 class FivesArms:
     """An All Fives table's arms read once, to tell fast what each lay would make the count."""
 
@@ -256,8 +277,7 @@ class DominoesFeatures:
         nxt = table.hands[me + 1 if me + 1 < players else 0]
         left = table.left
         right = table.right
-        best = moves[0]
-        best_score = -1.0
+        lays = []
         for move in moves:
             tile = move.tile
             assert tile is not None
@@ -268,19 +288,8 @@ class DominoesFeatures:
                 a, b = (low if high == left else high), right
             else:
                 a, b = left, (low if high == right else high)
-            t = TILE_ID[tile]
-            rest = hand & ~(1 << t)
-            if not rest:
-                return move
-            ends = ENDS_MASK[a * 7 + b]
-            score = 6.0 * DOUBLE[t] + 0.6 * PIPS[t] + rng.random() * 0.5
-            if not nxt & ends:
-                score += 40.0
-            if rest & ends:
-                score += 4.0
-            if score > best_score:
-                best, best_score = move, score
-        return best
+            lays.append((TILE_ID[tile], ENDS_MASK[a * 7 + b], 0.0))
+        return _pick(moves, lays, hand, nxt, rng)
 
     def _fives_policy(self, state: DominoesState, moves: list[Move], rng: random.Random) -> Move:
         """Return an All Fives rollout move: the biggest score first, then the line game's tastes."""
@@ -289,23 +298,11 @@ class DominoesFeatures:
         hand = table.hands[me]
         nxt = table.hands[me + 1 if me + 1 < table.players else 0]
         arms = FivesArms(table)
-        best = moves[0]
-        best_score = -1.0
+        lays = []
         for move in moves:
             t, count, fits = arms.lay(move._code)
-            rest = hand & ~(1 << t)
-            if not rest:
-                return move
-            score = 6.0 * DOUBLE[t] + 0.6 * PIPS[t] + rng.random() * 0.5
-            if count % 5 == 0:
-                score += POLICY_POINTS * count
-            if not nxt & fits:
-                score += 40.0
-            if rest & fits:
-                score += 4.0
-            if score > best_score:
-                best, best_score = move, score
-        return best
+            lays.append((t, fits, POLICY_POINTS * count if count % 5 == 0 else 0.0))
+        return _pick(moves, lays, hand, nxt, rng)
 
     def stop(self, state: DominoesState, context: _Context) -> bool:
         """Tell whether the game is over or, in a match, the hand searched from has ended."""

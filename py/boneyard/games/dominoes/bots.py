@@ -25,6 +25,7 @@ All Fives (``scoring="fives"``; ``Layout`` reads the spinner's arms and the coun
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -75,13 +76,19 @@ M_FOLLOW = 3.0  # own tiles left that fit the ends it leaves (capped at two)
 M_SPREAD = 0.5  # distinct numbers left in own hand
 
 
-def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
-    """Lay doubles and heavy tiles first, keeping a tile that follows; draw or pass only when forced."""
-    only = _forced(view)
-    if only is not None:
-        return only
-    if view.get("layout") is not None:
-        return _fives_medium(view, rng)
+def _walk(
+    view: dict[str, Any],
+    rng: random.Random,
+    tastes: tuple[float, float, float, float],
+    rivals: Callable[[float, tuple[int, int]], float] | None = None,
+) -> Move:
+    """Score every lay of a line-game view and return the best, a tie broken by the generator.
+
+    ``tastes``: the weights of a double, a pip, a tile kept that follows the ends left (capped at
+    two) and a distinct number kept in hand; ``rivals`` adds to a lay's score what it does to the
+    others (given the score so far and the ends it leaves). Medium and Hard share this walk.
+    """
+    w_double, w_pips, w_follow, w_spread = tastes
     moves = [parse_move(m) for m in view["legal_moves"]]
     hand = [tuple(t) for t in view["hand"]]
     ends = view["open_ends"]
@@ -92,15 +99,28 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
         high, low = move.tile
         after = _after(ends, move)
         left_hand = [t for t in hand if t != move.tile]
+        score = w_double * (high == low) + w_pips * (high + low)
+        if rivals is not None:
+            score = rivals(score, after)
         follow = sum(1 for t in left_hand if t[0] in after or t[1] in after)
-        score = M_DOUBLE * (high == low) + M_PIPS * (high + low) + M_FOLLOW * min(follow, 2)
-        score += M_SPREAD * len({n for t in left_hand for n in t})
+        score += w_follow * min(follow, 2)
+        score += w_spread * len({n for t in left_hand for n in t})
         if best_score is None or score > best_score + 1e-9:
             best_score = score
             choices = [move]
         elif abs(score - best_score) <= 1e-9:
             choices.append(move)
     return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+
+
+def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
+    """Lay doubles and heavy tiles first, keeping a tile that follows; draw or pass only when forced."""
+    only = _forced(view)
+    if only is not None:
+        return only
+    if view.get("layout") is not None:
+        return _fives_medium(view, rng)
+    return _walk(view, rng, (M_DOUBLE, M_PIPS, M_FOLLOW, M_SPREAD))
 
 
 def rival_voids(view: dict[str, Any]) -> list[set[int]]:
@@ -152,12 +172,10 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
         return only
     if view.get("layout") is not None:
         return _fives_hard(view, rng)
-    moves = [parse_move(m) for m in view["legal_moves"]]
     me = view["seat"]
     partner = view.get("partner")
     players = view["players"]
-    hand = [tuple(t) for t in view["hand"]]
-    seen = set(hand)
+    seen = {tuple(t) for t in view["hand"]}
     for piece in view["line"]:
         a, b = piece["tile"]
         seen.add((max(a, b), min(a, b)))
@@ -166,15 +184,8 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
     ]  # rivals' hands and boneyard
     voids = rival_voids(view)
     counts = view["hand_counts"]
-    ends = view["open_ends"]
-    best_score = None
-    choices: list[Move] = []
-    for move in moves:
-        assert move.tile is not None
-        high, low = move.tile
-        after = _after(ends, move)
-        left_hand = [t for t in hand if t != move.tile]
-        score = W_DOUBLE * (high == low) + W_PIPS * (high + low)
+
+    def rivals(score: float, after: tuple[int, int]) -> float:
         for step in range(1, players):
             rival = (me + step) % players
             stuck = _stuck_chance(after, pool, voids[rival], counts[rival])
@@ -182,15 +193,9 @@ def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
                 score -= W_PARTNER_STUCK * stuck  # a partner who cannot follow is no rival stuck
             else:
                 score += (W_NEXT_STUCK if step == 1 else W_OTHER_STUCK) * stuck
-        follow = sum(1 for t in left_hand if t[0] in after or t[1] in after)
-        score += W_FOLLOW * min(follow, 2)
-        score += W_SPREAD * len({n for t in left_hand for n in t})
-        if best_score is None or score > best_score + 1e-9:
-            best_score = score
-            choices = [move]
-        elif abs(score - best_score) <= 1e-9:
-            choices.append(move)
-    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+        return score
+
+    return _walk(view, rng, (W_DOUBLE, W_PIPS, W_FOLLOW, W_SPREAD), rivals)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1171,6 +1171,10 @@ class App:
         setting = _attr(target, "data-setting") if named else None
         if setting and str(target.type) == "text":  # kept as typed, never redrawn (the caret stays)
             self.settings = self.storage.update_settings(**{setting: str(target.value)})
+            if setting.startswith("online_"):  # the "Rooms connect through ..." line follows the typing
+                shown = _js(document.querySelector("#online-broker strong"))
+                if shown is not None:
+                    shown.textContent = self.settings.online_broker()
 
     def on_submit(self, event: Any) -> None:
         """Keep a form's Enter on the page (no form is ever sent anywhere); the chat's sends its message."""

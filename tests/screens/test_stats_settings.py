@@ -143,3 +143,11 @@ def test_a_refused_import_says_why_and_that_nothing_changed():
     html = str(settings_view.settings_screen(Settings(), False, [], data))
     assert 'id="import-refused" role="alert"' in html and "&lt;b&gt;x&lt;/b&gt;.json" in html
     assert "Nothing you have stored was changed." in html
+
+
+def test_settings_carry_no_inline_styles_and_name_the_broker_in_one_place():
+    html = str(settings_view.settings_screen(Settings(online_host="peers.example.test"), False, []))
+    assert " style=" not in html, "styles belong in css/app.css"
+    assert 'class="code-nowrap"' in html and 'class="code-wrap"' in html
+    line = re.search(r'<p class="hint" id="online-broker">(.*?)</p>', html)
+    assert line and "<strong>" in line.group(1) and "peers.example.test" in line.group(1)

@@ -12,12 +12,13 @@ See /work/notes/kit.md for the API with an example.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .html import Markup, h, name_attr
+from .html import FSI, PDI, Markup, h, name_attr
 from .session import Session
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "seat_positions",
     "seats",
     "shake",
+    "short_name",
     "since_last_turn",
     "table",
     "take_back_button",
@@ -119,6 +121,26 @@ def _backs(count: int) -> Markup:
     )
 
 
+_COMPUTER = re.compile(r"Computer(?: (\d+))?(?: \(.*\))?")
+STAR = " ★"  # Heptalion marks the seat that started
+
+
+def short_name(name: str) -> str:
+    """Return a seat's name short enough for a phone's row of three seats: "Bot 2", a first name.
+
+    The star that marks Heptalion's starter stays; the result is isolated as the name was.
+    """
+    plain = str(name).replace(FSI, "").replace(PDI, "").strip()
+    star = STAR if plain.endswith(STAR) else ""
+    plain = plain.removesuffix(STAR).strip()
+    computer = _COMPUTER.fullmatch(plain)
+    if computer:
+        short = f"Bot {computer.group(1)}" if computer.group(1) else "Bot"
+    else:
+        short = plain.split()[0] if plain.split() else plain
+    return name_attr(short) + star
+
+
 def seat_card(view: SeatView, position: str) -> Markup:
     """Return one seat around the table: name, level, tiles (backs or face up), score, last action."""
     cls = ["kit-seat"]
@@ -134,13 +156,20 @@ def seat_card(view: SeatView, position: str) -> Markup:
     if view.to_move:
         label += ", thinking" if view.thinking else ", to move"
     call = view.last_call if view.count == 1 and view.last_call else ""
+    short = short_name(view.name)
+    plain_name = str(view.name).replace(FSI, "").replace(PDI, "")
+    attrs = {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label}
     return h(
         "li",
-        {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label},
+        {**attrs, "title": plain_name if short != view.name else None},
         h(
             "div",
             {"class_": "kit-seat-head"},
             h("span", {"class_": "kit-seat-name"}, view.name),
+            # A phone's row of three seats shows the short form (css/table.css); the title has it whole.
+            h("span", {"class_": "kit-seat-name kit-seat-short", "aria_hidden": "true"}, short)
+            if short != view.name
+            else "",
             h("span", {"class_": "kit-seat-level"}, view.level)
             if view.level and view.level not in view.name
             else "",
@@ -153,11 +182,11 @@ def seat_card(view: SeatView, position: str) -> Markup:
             if view.face_up is not None
             else (view.backs if view.backs is not None else _backs(view.count)),
             h("span", {"class_": "kit-seat-count"}, view.count),
+            h("span", {"class_": "kit-call"}, call) if call else "",  # one tile leaves room beside it
         ),
         h(
             "div",
             {"class_": "kit-seat-last"},
-            h("span", {"class_": "kit-call"}, call) if call else "",
             h("span", {}, "thinking…" if view.thinking else view.last),
         ),
     )

@@ -11,7 +11,24 @@ from boneyard.stats import Stats
 from .hints import hints_used
 from .session import Session
 
-__all__ = ["count_result", "keep_bests"]
+__all__ = ["count_result", "keep_bests", "stats_note"]
+
+SAME_DEVICE = "Same-device games are not counted in the stats."
+
+
+def stats_note(session: Session, same_device: str = SAME_DEVICE) -> str:
+    """Return the results panel's line on the stats: online, same device, take-backs, or counted."""
+    from .online.remote import result_note
+
+    online = result_note(session)
+    if online is not None:
+        return online
+    if not session.vs_computer:
+        return same_device
+    if session.take_backs:
+        moves = f"{session.take_backs} move{'' if session.take_backs == 1 else 's'}"
+        return f"Not counted in your stats: you took back {moves}."
+    return "Counted in your stats."
 
 
 def count_result(stats: Stats, session: Session, player: str, today: str) -> bool:

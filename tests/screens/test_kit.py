@@ -181,3 +181,36 @@ def test_only_this_devices_person_is_you_in_an_online_room():
     session = Session.start(INFO, seats, "m", "Mode", {"players": 2}, seed=1)
     names = kit.display_names(session)
     assert names[0] == "You" and names[1] != "You" and "Ben" in names[1]
+
+
+def test_a_phone_row_of_three_seats_has_short_names_and_the_full_one_in_the_title():
+    from ui.html import name_attr
+
+    assert kit.short_name(name_attr("Computer 2 (Medium)")) == name_attr("Bot 2")
+    assert kit.short_name(name_attr("Computer 3") + " ★") == name_attr("Bot 3") + " ★"
+    assert kit.short_name(name_attr("Computer")) == name_attr("Bot")
+    assert kit.short_name(name_attr("Mary Ann Evans")) == name_attr("Mary")
+    assert kit.short_name(name_attr("You")) == name_attr("You")
+    card = str(
+        kit.seat_card(kit.SeatView(seat=1, name=name_attr("Computer 1"), count=1, last="laid 6-4"), "left")
+    )
+    assert (
+        '<span class="kit-seat-name">' in card and "kit-seat-short" in card and 'title="Computer 1"' in card
+    )
+    assert card.index("kit-call") < card.index("kit-seat-last"), "Last tile! sits beside the one back"
+    plain = str(kit.seat_card(kit.SeatView(seat=1, name=name_attr("Ann"), count=3), "left"))
+    assert "kit-seat-short" not in plain and "title=" not in plain
+
+
+def test_the_stats_note_says_why_a_game_is_or_is_not_counted():
+    from ui.results import stats_note
+
+    session = vs_computer()
+    assert stats_note(session) == "Counted in your stats."
+    session.take_backs = 2
+    assert stats_note(session) == "Not counted in your stats: you took back 2 moves."
+    session.take_backs = 1
+    assert stats_note(session).endswith("took back 1 move.")
+    shared = Session.start(INFO, [Seat("human", "A"), Seat("human", "B")], "m", "M", {"players": 2}, seed=1)
+    assert stats_note(shared) == "Same-device games are not counted in the stats."
+    assert stats_note(shared, "Games on one device are not counted in the stats.").startswith("Games on one")

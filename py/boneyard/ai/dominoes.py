@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..games.dominoes.bots import ARMS, Layout, rival_voids
@@ -38,6 +38,7 @@ from ..games.dominoes.rules import (
     TILES,
     DominoesState,
     Move,
+    _Result,
     parse_move,
 )
 from .search import lay_likelihood
@@ -55,6 +56,37 @@ FIVES_HAND = (
     2.5  # All Fives: a hand's points against the line game's (57 against 22 between Hards; the race's scale)
 )
 POLICY_POINTS = 3.0  # All Fives rollouts: a point scored, against the line game's tastes
+MATCH_NEEDS = 100  # the match table covers needs up to this at least (a bigger target: a bigger table)
+
+
+# Hands between two Hards in a two-player match, the leader opening with any tile (18,601 draw-game and
+# 23,635 block-game hands): the hands, the ties, and how often the leader (then the other seat) won the
+# hand with each number of points (the index). The match table (``MatchTable``) is built from them.
+# fmt: off
+HAND_POINTS: dict[bool, tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {
+    True: (18601, 243, (
+        176, 156, 326, 241, 390, 301, 480, 304, 400, 243, 433, 225, 386, 228, 266, 199, 221, 211, 245, 206,
+        233, 207, 230, 192, 194, 152, 170, 149, 139, 127, 143, 132, 134, 117, 118, 103, 132, 117, 127, 91,
+        98, 74, 97, 94, 82, 69, 83, 72, 79, 62, 61, 51, 51, 50, 49, 40, 41, 44, 43, 37, 36, 30, 34, 32, 38,
+        28, 19, 20, 26, 19, 21, 17, 22, 16, 13, 19, 15, 16, 15, 8, 13, 8, 13, 11, 12, 7, 15, 9, 11, 13, 8,
+        4, 9, 3, 3, 10, 4, 5, 2, 3, 6, 4, 7, 2, 3, 6, 3, 4, 1, 3, 2, 0, 1, 1, 3, 0, 1,
+    ), (
+        128, 123, 245, 195, 316, 244, 350, 220, 307, 204, 298, 160, 297, 168, 200, 173, 209, 132, 170, 124,
+        161, 138, 155, 132, 165, 111, 128, 109, 143, 107, 104, 92, 100, 85, 90, 92, 92, 72, 99, 70, 65, 59,
+        73, 48, 53, 58, 51, 47, 53, 41, 63, 49, 38, 37, 29, 25, 31, 25, 35, 30, 21, 17, 20, 17, 16, 23, 19,
+        12, 22, 11, 10, 23, 11, 11, 9, 7, 10, 6, 11, 4, 14, 6, 7, 2, 5, 3, 4, 3, 7, 5, 5, 2, 2, 1, 0, 3, 2,
+        3, 3, 2, 1, 1, 1, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    )),  # the draw game
+    False: (23635, 571, (
+        148, 117, 318, 327, 537, 540, 857, 732, 817, 707, 880, 680, 876, 645, 586, 652, 545, 506, 541, 464,
+        385, 366, 308, 293, 239, 241, 207, 204, 138, 133, 126, 88, 94, 67, 70, 75, 56, 52, 48, 35, 31, 21,
+        15, 21, 15, 12, 9, 8, 6, 2, 2, 5, 1, 4, 1, 1, 0, 1, 3, 0, 0, 0, 1,
+    ), (
+        124, 121, 298, 277, 416, 500, 702, 595, 653, 505, 546, 412, 483, 322, 324, 295, 259, 253, 205, 147,
+        130, 122, 94, 84, 79, 63, 36, 36, 24, 20, 20, 7, 11, 7, 6, 9, 4, 7, 3, 1, 0, 1, 0, 0, 2, 1, 0, 1,
+    )),  # the block game
+}
+# fmt: on
 
 
 def match_chance(need_me: int, need_other: int, scale: float = 1.0) -> float:
@@ -69,6 +101,71 @@ def match_chance(need_me: int, need_other: int, scale: float = 1.0) -> float:
     return 1.0 / (1.0 + math.exp(-(need_other - need_me) / spread))
 
 
+class MatchTable:
+    """The chance that the seat leading the next hand wins a two-player match, by the points each needs.
+
+    Built from ``HAND_POINTS`` by dynamic programming over both needs: a hand's winner scores its
+    points and leads the next hand (the lead is worth some 4% of the match at 0-0 and 12% when both
+    need 10 in the draw game); after a tied hand either seat may open. ``build`` fills it in slices.
+    """
+
+    __slots__ = ("lead", "other", "rows", "size", "tie")
+
+    def __init__(self, draw: bool) -> None:
+        hands, ties, lead, other = HAND_POINTS[draw]
+        self.tie = ties / hands
+        self.lead = [c / hands for c in lead]
+        self.other = [c / hands for c in other]
+        self.size = 0
+        self.rows: list[list[float]] = []
+
+    def build(self, top: int) -> Iterator[None]:
+        """Fill the table for needs up to ``top`` points (once), yielding every few dozen cells."""
+        if self.size >= top:
+            return
+        size = max(top, MATCH_NEEDS)
+        rows = [[0.5] * (size + 1) for _ in range(size + 1)]  # rows[a][b]: the leader needs a, the other b
+        lead, other, tie = self.lead, self.other, self.tie
+        lead_tail = [sum(lead[n:]) for n in range(size + 2)]  # the leader wins with n points or more
+        other_below = [sum(other[:n]) for n in range(size + 2)]  # the other wins with fewer than n
+        cells = 0
+        for total in range(2, 2 * size + 1):
+            level = [(a, total - a) for a in range(max(1, total - size), min(size, total - 1) + 1)]
+            for _ in range(2):  # the level's cells lean on one another only through ties and 0-point wins
+                for a, b in level:
+                    row_b = rows[b]
+                    v = lead_tail[a] + other_below[b] + tie * 0.5 * (rows[a][b] + 1.0 - row_b[a])
+                    for k in range(min(a, len(lead))):
+                        v += lead[k] * rows[a - k][b]
+                    for k in range(min(b, len(other))):
+                        v -= other[k] * rows[b - k][a]
+                    rows[a][b] = v
+                    cells += 1
+                    if cells % 40 == 0:
+                        yield
+        self.rows = rows
+        self.size = size
+
+    def chance(self, need_me: int, need_other: int, leads: bool | None) -> float:
+        """Return the seat's chance of the match: it needs ``need_me``, its rival ``need_other``, and it
+        leads the next hand (``leads``; None: either may)."""
+        if need_me <= 0:
+            return 1.0
+        if need_other <= 0:
+            return 0.0
+        size = self.size
+        a = min(need_me, size)
+        b = min(need_other, size)
+        mine = self.rows[a][b]
+        theirs = 1.0 - self.rows[b][a]
+        if leads is None:
+            return 0.5 * (mine + theirs)
+        return mine if leads else theirs
+
+
+MATCH_TABLES: dict[bool, MatchTable] = {}  # by draw game
+
+
 class _Context:
     """What one search reads from the view once."""
 
@@ -80,6 +177,7 @@ class _Context:
         "opponents",
         "players",
         "scale",
+        "table",
         "target",
         "teams",
     )
@@ -98,6 +196,12 @@ class _Context:
             s for s in range(self.players) if s != me and not (self.teams and s % 2 == me % 2)
         )
         self.decisions = _decisions(view, self.fives)
+        self.table: MatchTable | None = None  # two players, pips, seven tiles: the match table's values
+        if self.match and self.players == 2 and not self.fives and options.get("hand_size", 7) == 7:
+            draw = bool(options.get("draw", True))
+            if draw not in MATCH_TABLES:
+                MATCH_TABLES[draw] = MatchTable(draw)
+            self.table = MATCH_TABLES[draw]
 
 
 def _fives_taste(layout: Layout) -> tuple[float, ...]:
@@ -254,6 +358,11 @@ class DominoesFeatures:
         """Read the rivals' decisions and the match from the view."""
         return _Context(view)
 
+    def warm(self, context: _Context) -> Iterator[None]:
+        """Build the match table the values read (once a page), in slices."""
+        if context.table is not None and context.target is not None:
+            yield from context.table.build(context.target)
+
     def weight(self, context: _Context, state: DominoesState) -> float:
         """Return the model's likelihood of the rivals' lays on this deal."""
         hands = state.table.hands
@@ -319,6 +428,13 @@ class DominoesFeatures:
         target = context.target
         assert target is not None
         scores = state.scores
+        table = context.table
+        if table is not None:
+            last = state._results[-1]
+            winner = last.score.winner if isinstance(last, _Result) else last["winner"]
+            other = 1 - seat
+            leads = None if winner is None else winner == seat
+            return table.chance(target - scores[seat], target - scores[other], leads)
         best_other = max(scores[i] for i in context.opponents)
         return match_chance(target - scores[seat], target - best_other, context.scale)
 

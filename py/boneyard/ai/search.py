@@ -207,6 +207,9 @@ def search(
     result = SearchResult(texts[0], {t: MoveStats(t) for t in texts}, context=context)
     if len(texts) == 1:
         return result
+    warm = getattr(features, "warm", None)
+    if warm is not None:  # what the values need built once (Dominoes: the match table), in slices
+        yield from warm(context)
     sims = 0
     tries = 0
     players = view["players"]

@@ -26,6 +26,7 @@ from .rules import Move, arrive, board_from_view, free_placements, next_alive, p
 __all__ = [
     "BOTS",
     "HARD_NODES",
+    "DeepSearcher",
     "Position",
     "easy_bot",
     "evaluate",
@@ -34,6 +35,7 @@ __all__ = [
     "medium_bot",
 ]
 
+TILE_BITS = (1 << 28) - 1  # one bit a tile index
 HARD_NODES = 8000  # default node budget of one hard move (deterministic; see bench.py)
 HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
 WIN = 100_000
@@ -170,7 +172,9 @@ def _move_text(board: Board, t: int, m: int) -> str:
 def without(hands: Sequence[tuple[int, ...]], seat: int, tile: int) -> list[tuple[int, ...]]:
     """Return the hands after ``seat`` placed ``tile`` (the search's side of ``HeptalionState.play``)."""
     out = list(hands)
-    out[seat] = tuple(x for x in hands[seat] if x != tile)
+    hand = hands[seat]
+    i = hand.index(tile)
+    out[seat] = hand[:i] + hand[i + 1 :]
     return out
 
 
@@ -179,6 +183,9 @@ class _Budget(Exception):
 
 
 SLICE_NODES = 200  # the search yields every this many nodes (a few ms in the page)
+# The search's leaf score: a tile that fits counts FIT_W, one out of every other seat's reach SAFE_W;
+# the seat to move gives up TEMPO_W (with equal room, the seat to move runs out first).
+FIT_W, SAFE_W, TEMPO_W = 2, 3, 1
 
 
 class Searcher:
@@ -315,6 +322,472 @@ class Searcher:
                 break  # proven win or loss
             depth += 1
         return best
+
+
+class DeepSearcher(Searcher):
+    """Expert's alpha-beta for seat ``me``: Hard's search made stronger per node, under a node budget.
+
+    Two players: negamax over each side's free placements (kept as lists, filtered move by move), and
+    once no placement of one side touches the other's the position is decided exactly (each side then
+    places its largest set of disjoint tiles: ``_pack``). Principal-variation search with iterative deepening; a transposition table keeps each position's
+    bound and best placement (tried first at the next depth), and killer and history placements order
+    the rest. Leaves are scored by ``_leaf``: each seat's tiles that still fit and those out of reach
+    of every other seat, with the turn's tempo.
+    """
+
+    def __init__(self, pos: Position, me: int, nodes: int) -> None:
+        super().__init__(pos, me, nodes)
+        # key -> (depth, value, flag, mask of the best placement or 0)
+        self.table: dict[Any, tuple[int, int, int, int]] = {}  # type: ignore[assignment]
+        self.killers: dict[int, list[int]] = {}  # ply -> the last two placements that cut off there
+        self.history: dict[int, int] = {}  # placement mask -> how much it cut off, over the search
+        # Every root move's score at the deepest depth finished (Expert reads them; Hard needs only the best).
+        self.scores: dict[tuple[int, int], int] = {}
+        self.weights = (SAFE_W, FIT_W, TEMPO_W)
+        self.packs: dict[tuple[int, ...], int] = {}  # placements (their masks) -> the most that fit together
+
+    def _leaf(self, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], seat: int) -> int:
+        """Score a position for ``me`` with ``seat`` to move: fitting and safe tiles, and the tempo."""
+        masks = self.pos.masks
+        n = len(hands)
+        unions = [0] * n
+        for s in range(n):
+            if alive[s]:
+                u = 0
+                for t in hands[s]:
+                    for m in masks[t]:
+                        if not m & occ:
+                            u |= m
+                unions[s] = u
+        me = self.me
+        mine = 0
+        best_other: int | None = None
+        for s in range(n):
+            if not alive[s]:
+                continue
+            threat = 0
+            for o in range(n):
+                if o != s:
+                    threat |= unions[o]
+            value = 0
+            for t in hands[s]:
+                fits = 0
+                for m in masks[t]:
+                    if not m & occ:
+                        if not m & threat:
+                            fits = SAFE_W
+                            break
+                        fits = FIT_W
+                value += fits
+            if s == seat:
+                value -= TEMPO_W
+            if s == me:
+                mine = value
+            elif best_other is None or value > best_other:
+                best_other = value
+        return mine - (best_other or 0)
+
+    def value(
+        self,
+        occ: int,
+        hands: list[tuple[int, ...]],
+        alive: Sequence[bool],
+        seat: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> Generator[None, None, int]:
+        """Return (as a generator's value) the value for ``me`` of ``seat``'s turn arriving here.
+
+        The search is a generator so that the page can think in slices: it yields every
+        ``SLICE_NODES`` nodes, and whoever drives it may let the page breathe in between.
+        """
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Budget
+        if self.nodes % SLICE_NODES == 0:
+            yield
+        masks = self.pos.masks
+        me = self.me
+        if len(hands) == 2:
+            moves = [(t, m) for t in hands[seat] for m in masks[t] if not m & occ]
+            if not moves:
+                return -WIN + ply if seat == me else WIN - ply
+        else:
+            alive = list(alive)
+            seat, moves = arrive(masks, occ, hands, alive, seat, None)  # the state's own rules path
+            if not alive[me]:
+                return -WIN + ply
+            if not moves:
+                return WIN - ply  # the last seat standing
+        if depth <= 0:
+            return self._leaf(occ, hands, alive, seat)
+        key = (occ, seat, tuple(alive), tuple(hands))
+        entry = self.table.get(key)
+        first = 0
+        if entry is not None:
+            d, val, flag, first = entry
+            if d >= depth:
+                if val >= WIN - 200:
+                    val -= ply
+                elif val <= -WIN + 200:
+                    val += ply
+                if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
+                    return val
+        maximising = seat == me
+        if len(moves) > 1:
+            moves = self._order(occ, hands, alive, seat, moves, first, ply)
+        a0, b0 = alpha, beta
+        best = -WIN * 2 if maximising else WIN * 2
+        best_mask = moves[0][1]
+        nxt_seat = next_alive(alive, seat)
+        pv = True
+        for t, m in moves:
+            child = without(hands, seat, t)
+            if pv:
+                val = yield from self.value(occ | m, child, alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
+                pv = False
+            elif maximising:
+                val = yield from self.value(
+                    occ | m, child, alive, nxt_seat, depth - 1, alpha, alpha + 1, ply + 1
+                )
+                if alpha < val < beta:
+                    val = yield from self.value(
+                        occ | m, child, alive, nxt_seat, depth - 1, val, beta, ply + 1
+                    )
+            else:
+                val = yield from self.value(
+                    occ | m, child, alive, nxt_seat, depth - 1, beta - 1, beta, ply + 1
+                )
+                if alpha < val < beta:
+                    val = yield from self.value(
+                        occ | m, child, alive, nxt_seat, depth - 1, alpha, val, ply + 1
+                    )
+            if maximising:
+                if val > best:
+                    best = val
+                    best_mask = m
+                if best > alpha:
+                    alpha = best
+            else:
+                if val < best:
+                    best = val
+                    best_mask = m
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                killers = self.killers.setdefault(ply, [0, 0])
+                if killers[0] != m:
+                    killers[1] = killers[0]
+                    killers[0] = m
+                self.history[m] = self.history.get(m, 0) + depth * depth
+                break
+        flag = 0
+        if best <= a0:
+            flag = -1
+        elif best >= b0:
+            flag = 1
+        stored = best
+        if best >= WIN - 200:
+            stored = best + ply
+        elif best <= -WIN + 200:
+            stored = best - ply
+        self.table[key] = (depth, stored, flag, best_mask)
+        return best
+
+    def _pack(self, placements: list[tuple[int, int]]) -> int:
+        """Return the most placements of distinct tiles on disjoint spaces among ``placements`` (exact)."""
+        if len(placements) <= 1:
+            return len(placements)
+        key = tuple(m for _, m in placements)  # one placement a mask
+        known = self.packs.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Budget
+        t, m = placements[0]
+        rest = placements[1:]
+        best = 1 + self._pack([x for x in rest if x[0] != t and not x[1] & m])
+        if best < len({x[0] for x in placements}):
+            best = max(best, self._pack(rest))
+        self.packs[key] = best
+        return best
+
+    def _leaf2(self, mine: list[tuple[int, int]], theirs: list[tuple[int, int]], um: int, uo: int) -> int:
+        """Score a two-player position for the seat to move, from the placements each side has left."""
+        safe = len({t for t, m in mine if not m & uo}) - len({t for t, m in theirs if not m & um})
+        fit = len({t for t, _ in mine}) - len({t for t, _ in theirs})
+        safe_w, fit_w, tempo_w = self.weights
+        return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
+
+    def value2(
+        self,
+        occ: int,
+        hands: int,
+        mine: list[tuple[int, int]],
+        theirs: list[tuple[int, int]],
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> Generator[None, None, int]:
+        """Return (as a generator's value) the two-player value for the seat to move (negamax).
+
+        ``mine`` and ``theirs`` are the free placements of the seat to move and of the other; ``hands``
+        packs both hands' tile bits (the mover's low, the other's above bit 28) for the table's key.
+        """
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Budget
+        if self.nodes % SLICE_NODES == 0:
+            yield
+        if not mine:
+            return -WIN + ply  # the seat to move has no tile that fits: it is out
+        if not theirs:
+            return WIN - ply - 1  # whatever it places, the other seat has nothing left
+        um = 0
+        for _, m in mine:
+            um |= m
+        uo = 0
+        for _, m in theirs:
+            uo |= m
+        if not um & uo:  # apart for good: each side places its most disjoint tiles, the mover needs more
+            left, right = self._pack(mine), self._pack(theirs)
+            return WIN - ply - 2 * right - 1 if left > right else -WIN + ply + 2 * left
+        if depth <= 0:
+            return self._leaf2(mine, theirs, um, uo)
+        key = occ | hands << 56
+        table = self.table
+        entry = table.get(key)
+        first = 0
+        if entry is not None:
+            d, val, flag, first = entry
+            if d >= depth:
+                if val >= WIN - 200:
+                    val -= ply
+                elif val <= -WIN + 200:
+                    val += ply
+                if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
+                    return val
+        if len(mine) > 1:
+            mine_order = self._order2(mine, uo, first, ply)
+        else:
+            mine_order = mine
+        a0 = alpha
+        best = -WIN * 2
+        best_mask = 0
+        mover_bits = hands & TILE_BITS
+        other_bits = hands >> 28
+        pv = True
+        for t, m in mine_order:
+            child_mine = [x for x in theirs if not x[1] & m]
+            child_theirs = [x for x in mine if x[0] != t and not x[1] & m]
+            child_hands = other_bits | (mover_bits & ~(1 << t)) << 28
+            if pv:
+                val = -(
+                    yield from self.value2(
+                        occ | m, child_hands, child_mine, child_theirs, depth - 1, -beta, -alpha, ply + 1
+                    )
+                )
+                pv = False
+            else:
+                val = -(
+                    yield from self.value2(
+                        occ | m, child_hands, child_mine, child_theirs, depth - 1, -alpha - 1, -alpha, ply + 1
+                    )
+                )
+                if alpha < val < beta:
+                    val = -(
+                        yield from self.value2(
+                            occ | m, child_hands, child_mine, child_theirs, depth - 1, -beta, -val, ply + 1
+                        )
+                    )
+            if val > best:
+                best = val
+                best_mask = m
+                if val > alpha:
+                    alpha = val
+                    if alpha >= beta:
+                        killers = self.killers.setdefault(ply, [0, 0])
+                        if killers[0] != m:
+                            killers[1] = killers[0]
+                            killers[0] = m
+                        self.history[m] = self.history.get(m, 0) + depth * depth
+                        break
+        flag = -1 if best <= a0 else 1 if best >= beta else 0
+        stored = best
+        if best >= WIN - 200:
+            stored = best + ply
+        elif best <= -WIN + 200:
+            stored = best - ply
+        table[key] = (depth, stored, flag, best_mask)
+        return best
+
+    def _order2(
+        self, mine: list[tuple[int, int]], threat: int, first: int, ply: int
+    ) -> list[tuple[int, int]]:
+        """Order the mover's placements: the table's best, killers, history, then the other's places cut."""
+        killers = self.killers.get(ply, ())
+        history = self.history
+        keyed = []
+        for tm in mine:
+            m = tm[1]
+            if m == first:
+                score = 1 << 40
+            elif m in killers:
+                score = 1 << 30
+            else:
+                score = (m & threat).bit_count() * 4 + history.get(m, 0)
+            keyed.append((score, tm))
+        keyed.sort(key=_first, reverse=True)
+        return [tm for _, tm in keyed]
+
+    def _order(
+        self,
+        occ: int,
+        hands: Sequence[tuple[int, ...]],
+        alive: Sequence[bool],
+        seat: int,
+        moves: list[tuple[int, int]],
+        first: int = 0,
+        ply: int = -1,
+    ) -> list[tuple[int, int]]:
+        """Order placements: the table's best first, then killers, history and the others' places cut."""
+        masks = self.pos.masks
+        threat = 0
+        for o in range(len(hands)):
+            if o != seat and alive[o]:
+                for t in hands[o]:
+                    for m in masks[t]:
+                        if not m & occ:
+                            threat |= m
+        killers = self.killers.get(ply, ())
+        history = self.history
+        keyed = []
+        for tm in moves:
+            m = tm[1]
+            score = (m & threat).bit_count() * 4 + history.get(m, 0)
+            if m == first:
+                score += 1 << 40
+            elif m in killers:
+                score += 1 << 30
+            keyed.append((score, tm))
+        keyed.sort(key=_first, reverse=True)
+        return [tm for _, tm in keyed]
+
+    def best_move(self) -> tuple[int, int] | None:
+        """Return the best root move found within the budget (iterative deepening)."""
+        best: tuple[int, int] | None = run_thinking(self.think())
+        return best
+
+    def think(self) -> Generator[None, None, tuple[int, int] | None]:
+        """Search, yielding now and then; the generator's value is the best root move (or None)."""
+        pos = self.pos
+        root_moves = free_placements(pos.masks, pos.occ, pos.hands[self.me])
+        if not root_moves:
+            return None
+        root_moves = self._order(pos.occ, pos.hands, pos.alive, self.me, root_moves)
+        best = root_moves[0]
+        self.scores = dict.fromkeys(root_moves, 0)
+        if pos.players == 1 or len(root_moves) == 1:
+            return best  # the solo puzzle (no opponent to search against), or nothing to choose
+        nxt = next_alive(pos.alive, self.me)
+        two = pos.players == 2 and all(pos.alive)
+        root_all = list(root_moves)
+        theirs = free_placements(pos.masks, pos.occ, pos.hands[nxt]) if two else []
+        mover_bits = sum(1 << t for t in pos.hands[self.me])
+        other_bits = sum(1 << t for t in pos.hands[nxt])
+        depth = 1
+        while depth <= 2 * 28:
+            scores: dict[tuple[int, int], int] = {}
+            alpha = -WIN * 2
+            found = root_moves[0]
+            try:
+                for i, (t, m) in enumerate(root_moves):
+                    child = pos.occ | m
+                    if two:
+                        child_mine = [x for x in theirs if not x[1] & m]
+                        child_theirs = [x for x in root_all if x[0] != t and not x[1] & m]
+                        child_hands = other_bits | (mover_bits & ~(1 << t)) << 28
+                        if i == 0:
+                            val = -(
+                                yield from self.value2(
+                                    child,
+                                    child_hands,
+                                    child_mine,
+                                    child_theirs,
+                                    depth - 1,
+                                    -WIN * 2,
+                                    -alpha,
+                                    1,
+                                )
+                            )
+                        else:
+                            val = -(
+                                yield from self.value2(
+                                    child,
+                                    child_hands,
+                                    child_mine,
+                                    child_theirs,
+                                    depth - 1,
+                                    -alpha - 1,
+                                    -alpha,
+                                    1,
+                                )
+                            )
+                            if val > alpha:
+                                val = -(
+                                    yield from self.value2(
+                                        child,
+                                        child_hands,
+                                        child_mine,
+                                        child_theirs,
+                                        depth - 1,
+                                        -WIN * 2,
+                                        -val,
+                                        1,
+                                    )
+                                )
+                        scores[(t, m)] = val
+                        if val > alpha:
+                            alpha = val
+                            found = (t, m)
+                        continue
+                    hands = without(pos.hands, self.me, t)
+                    if i == 0:
+                        val = yield from self.value(
+                            child, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
+                        )
+                    else:
+                        val = yield from self.value(
+                            child, hands, pos.alive, nxt, depth - 1, alpha, alpha + 1, 1
+                        )
+                        if val > alpha:
+                            val = yield from self.value(
+                                child, hands, pos.alive, nxt, depth - 1, val, WIN * 2, 1
+                            )
+                    scores[(t, m)] = val
+                    if val > alpha:
+                        alpha = val
+                        found = (t, m)
+            except _Budget:
+                if found != root_moves[0]:
+                    best = found  # a later move proved better than the last depth's best at this depth
+                break  # the rest of a depth not finished is not trusted
+            best = found
+            self.scores = scores
+            root_moves.remove(found)
+            root_moves.insert(0, found)
+            if abs(alpha) >= WIN - 100:
+                break  # proven win or loss
+            depth += 1
+        return best
+
+
+def _first(item: tuple[int, Any]) -> int:
+    return item[0]
 
 
 easy_bot = random_bot(parse_move)  # a random legal placement

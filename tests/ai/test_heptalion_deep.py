@@ -1,0 +1,114 @@
+"""Expert's Heptalion search (``DeepSearcher``): exact where it claims to be, deterministic, fair."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from boneyard.games.heptalion.board import ORIGINAL
+from boneyard.games.heptalion.bots import WIN, DeepSearcher, Position, sample_positions
+from boneyard.games.heptalion.rules import HeptalionState, new_state
+
+MASKS = ORIGINAL.placement_masks
+
+
+def _brute_pack(placements: list[tuple[int, int]]) -> int:
+    """Return the most placements of distinct tiles on disjoint spaces, by trying every subset."""
+    best = 0
+    for size in range(1, len(placements) + 1):
+        found = False
+        for combo in itertools.combinations(placements, size):
+            used = 0
+            tiles = {t for t, _ in combo}
+            ok = len(tiles) == size
+            for _, m in combo:
+                ok = ok and not m & used
+                used |= m
+            if ok:
+                found = True
+                break
+        if not found:
+            break
+        best = size
+    return best
+
+
+def test_pack_is_the_largest_disjoint_set():
+    """``_pack`` (the exact count of an isolated side's remaining placements) matches brute force."""
+    rng = random.Random(1)
+    for _ in range(150):
+        tiles = rng.sample(range(28), rng.randrange(1, 8))
+        occ = 0
+        for _ in range(rng.randrange(0, 12)):
+            t = rng.randrange(28)
+            m = rng.choice(MASKS[t])
+            if not m & occ:
+                occ |= m
+        placements = [(t, m) for t in tiles for m in MASKS[t] if not m & occ]
+        searcher = DeepSearcher(Position(MASKS, occ, [tuple(tiles), ()], [True, True]), 0, 10**9)
+        assert searcher._pack(placements) == _brute_pack(placements)
+
+
+def _exact(state: HeptalionState, me: int) -> int:
+    """Return 1 if ``me`` wins with best play from here, else 0 (plain minimax)."""
+    if state.is_over():
+        return 1 if me in state.outcome().winners else 0
+    results = []
+    for move in state.legal_moves():
+        child = state.clone()
+        child.play(move)
+        results.append(_exact(child, me))
+        if state.current_player() == me and results[-1] == 1:
+            return 1
+        if state.current_player() != me and results[-1] == 0:
+            return 0
+    return max(results) if state.current_player() == me else min(results)
+
+
+def test_proven_values_are_exact_in_small_endgames():
+    """Whenever the search reports a proven win or loss at the root, plain minimax agrees."""
+    checked = 0
+    for seed in range(30):
+        state = new_state(seed=seed)
+        rng = random.Random(seed)
+        while (
+            not state.is_over()
+            and len(state.legal_moves()) + len(state.moves_for(1 - state.current_player())) > 8
+        ):
+            moves = state.legal_moves()
+            state.play(moves[rng.randrange(len(moves))])
+        if state.is_over() or len(state.legal_moves()) < 2:
+            continue
+        me = state.current_player()
+        (pos,) = sample_positions(state.view(me), random.Random(0), 1)
+        searcher = DeepSearcher(pos, me, 20_000)
+        move = searcher.best_move()
+        assert move is not None
+        score = searcher.scores[move]
+        if abs(score) >= WIN - 100:
+            checked += 1
+            assert _exact(state, me) == (1 if score > 0 else 0), seed
+    assert checked >= 10
+
+
+def test_budget_is_deterministic_and_respected():
+    """The same position gives the same move and node count; the count stays within the budget."""
+    state = new_state(seed=4)
+    view = state.view(state.current_player())
+    runs = []
+    for _ in range(2):
+        (pos,) = sample_positions(view, random.Random(0), 1)
+        searcher = DeepSearcher(pos, view["seat"], 3000)
+        runs.append((searcher.best_move(), searcher.nodes))
+    assert runs[0] == runs[1]
+    assert runs[0][1] <= 3001
+
+
+def test_three_players_search_plays_a_placement():
+    """At three and four seats (paranoid search over dealt hands) the move is one of the seat's own."""
+    for players in (3, 4):
+        state = new_state(seed=players, players=players, hidden=True)
+        view = state.view(state.current_player())
+        (pos,) = sample_positions(view, random.Random(0), 1)
+        move = DeepSearcher(pos, view["seat"], 2000).best_move()
+        assert move is not None and move[0] in pos.hands[view["seat"]]

@@ -3,13 +3,12 @@ line never overlaps itself and never moves a tile already laid, clicks turn into
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from boneyard.games import GAMES
-from boneyard.settings import Settings
+from tests.screens.tables import against_computers, random_states, recording_context
 from ui.games.dominoes import SCREEN, tile_text
 from ui.games.dominoes_layout import bounds, layout_line, overlaps, reach_for_width
 from ui.screen import TableContext
@@ -25,13 +24,7 @@ def line_of(view):
 
 
 def random_game(seed: int, **options):
-    state = INFO.new_state(seed=seed, **options)
-    rng = random.Random(seed)
-    states = [state.clone()]
-    while not state.is_over():
-        state.play(rng.choice(state.view(state.current_player())["legal_moves"]))
-        states.append(state.clone())
-    return states
+    return random_states(INFO, seed, **options)
 
 
 @pytest.mark.parametrize("reach", [3, 4.5, 7, 12, 16])
@@ -79,27 +72,7 @@ def test_reach_grows_with_the_width_and_stays_in_bounds():
 
 
 def context(session: Session, ui: dict | None = None, width: int = 800) -> tuple[TableContext, list[Any]]:
-    played: list[Any] = []
-
-    def play(move):
-        try:
-            session.play(move)
-        except Exception:
-            return False
-        played.append(move)
-        return True
-
-    ctx = TableContext(
-        session=session,
-        settings=Settings(),
-        ui=ui if ui is not None else {},
-        animations=False,
-        play=play,
-        announce=lambda text: None,
-        rerender=lambda: None,
-        board_width=width,
-    )
-    return ctx, played
+    return recording_context(session, ui, width)
 
 
 @pytest.mark.parametrize(
@@ -113,9 +86,7 @@ def context(session: Session, ui: dict | None = None, width: int = 800) -> tuple
 )
 def test_every_position_of_seeded_games_renders(options):
     for seed in range(6):
-        seats = [Seat("human", "Ana")] + [
-            Seat("computer", f"Computer {i}", "hard") for i in range(1, options["players"])
-        ]
+        seats = against_computers(options["players"], "hard")
         session = Session.start(INFO, seats, "m", "Mode", options, seed=seed)
         steps = 0
         while True:

@@ -8,45 +8,22 @@ ends take tiles too: up to four arms." Partnerships: "partners sit opposite, sea
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import pytest
 
 from boneyard.games import GAMES
-from boneyard.settings import Settings
+from tests.screens.tables import against_computers, play_on, random_states, recording_context
 from ui.games.dominoes import SCREEN, layout_count
 from ui.games.dominoes_layout import arm_chains, layout_fives, overlaps
-from ui.screen import TableContext
 from ui.session import Seat, Session
 
 INFO = GAMES["dominoes"]
 
 
 def context(session: Session, ui: dict | None = None, width: int = 800, height: int = 420):
-    played: list[Any] = []
-
-    def play(move):
-        try:
-            session.play(move)
-        except Exception:
-            return False
-        played.append(move)
-        return True
-
-    ctx = TableContext(
-        session=session,
-        settings=Settings(),
-        ui=ui if ui is not None else {},
-        animations=False,
-        play=play,
-        announce=lambda text: None,
-        rerender=lambda: None,
-        board_width=width,
-        board_height=height,
-    )
-    return ctx, played
+    return recording_context(session, ui, width, height)
 
 
 def tuples(tiles):
@@ -54,13 +31,8 @@ def tuples(tiles):
 
 
 def fives_states(seed: int, one_hand: bool = False, **options):
-    state = INFO.new_state(seed=seed, scoring="fives", **options)
-    rng = random.Random(seed)
-    out = [state.clone()]
-    while not state.is_over() and not (one_hand and state.view(0)["hand_number"] > 1):
-        state.play(rng.choice(state.view(state.current_player())["legal_moves"]))
-        out.append(state.clone())
-    return out
+    until = (lambda state: state.view(0)["hand_number"] > 1) if one_hand else None
+    return random_states(INFO, seed, until, scoring="fives", **options)
 
 
 # -- setup ------------------------------------------------------------------------------------------
@@ -188,9 +160,7 @@ def count_on_page(html: str) -> int:
 )
 def test_every_position_renders_with_the_engines_count(options):
     for seed in range(2):
-        seats = [Seat("human", "Ana")] + [
-            Seat("computer", f"Computer {i}", "medium") for i in range(1, options["players"])
-        ]
+        seats = against_computers(options["players"], "medium")
         session = Session.start(INFO, seats, "m", "Mode", {"scoring": "fives", **options}, seed=seed)
         steps = 0
         while True:
@@ -207,12 +177,7 @@ def test_every_position_renders_with_the_engines_count(options):
                 assert "over-title" in html
                 assert "win" in html
                 break
-            if SCREEN.paused(ctx):
-                SCREEN.on_action(ctx, "next-hand", "")
-            elif session.computer_to_move():
-                session.computer_move()
-            else:
-                session.play(session.state.view(0)["legal_moves"][0])
+            play_on(SCREEN, ctx)
             steps += 1
         assert steps > 5
 
@@ -272,18 +237,12 @@ def test_a_scoring_lay_shows_its_points_on_the_board_and_by_the_count():
 
 
 def test_the_scoreboard_shows_sides_and_each_hands_gain():
-    seats = [Seat("human", "Ana")] + [Seat("computer", f"Computer {i}", "easy") for i in range(1, 4)]
+    seats = against_computers(4, "easy")
     session = Session.start(
         INFO, seats, "m", "Mode", {"players": 4, "scoring": "fives", "teams": True, "target": 100}, seed=7
     )
     while not session.state.is_over():
-        ctx, _ = context(session)
-        if SCREEN.paused(ctx):
-            SCREEN.on_action(ctx, "next-hand", "")
-        elif session.computer_to_move():
-            session.computer_move()
-        else:
-            session.play(session.state.view(0)["legal_moves"][0])
+        play_on(SCREEN, context(session)[0])
     view = session.state.view(0)
     ctx, _ = context(session)
     labels, totals, rows = SCREEN.score_rows(ctx, view, SCREEN.names(ctx))

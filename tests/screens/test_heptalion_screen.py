@@ -12,6 +12,7 @@ from boneyard.games.heptalion.board import LAB_BOARDS, ORIGINAL
 from boneyard.games.heptalion.rules import selection_targets
 from boneyard.settings import Settings
 from boneyard.tiles import SYMBOLS
+from tests.screens.tables import TableHarness
 from ui.games import heptalion_view as hv
 from ui.games.heptalion import SCREEN, HeptalionScreen, ending_text, lab_proof
 from ui.screen import TableContext
@@ -20,7 +21,7 @@ from ui.session import Session
 INFO = GAMES["heptalion"]
 
 
-class Table:
+class Table(TableHarness):
     """A session with the screen, as the app drives it (computer moves played at once)."""
 
     def __init__(
@@ -35,21 +36,15 @@ class Table:
         self.session = Session.start(INFO, seats, mode.key, mode.label, mode.options, seed=seed)
         self.ui: dict[str, Any] = {}
         self.saves = 0
-        self.announced: list[str] = []
+        self.heard: list[str] = []
         self.html = ""
         self.render()
 
     def ctx(self) -> TableContext:
-        return TableContext(
-            session=self.session,
-            settings=self.settings,
-            ui=self.ui,
-            animations=False,
-            play=self.play,
-            announce=self.announced.append,
-            rerender=self.render,
-            save=self.save,
-        )
+        return self.context(save=self.save)
+
+    def rerender(self) -> None:
+        self.render()
 
     def save(self) -> None:
         self.saves += 1
@@ -229,7 +224,7 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     assert 'id="kit-results"' in html and "1st" in html and "<td>2nd</td>" in html
     assert "(shared)" not in html  # with two players the loser is simply 2nd
     assert 'data-action="start-game"' in html
-    assert any("win" in a for a in table.announced)
+    assert any("win" in a for a in table.heard)
     loser = table.view()["eliminated"][0]
     names = [seat.name for seat in table.session.seats]
     status = re.search(r'<p class="kit-turn"[^>]*>(?:<span>)?(.*?)(?:</span>)?</p>', html).group(1)
@@ -247,14 +242,14 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     assert "Loser of the previous game" in table.screen.custom_fields(form)
 
 
-def test_three_players_with_an_elimination_is_announced():
+def test_three_players_with_an_elimination_is_heard():
     table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "0"}, seed=2)
     assert "Set aside face up" in table.html
     while not table.session.state.is_over():
         place(table)
     view = table.view()
     assert len(view["eliminated"]) == 2
-    assert "is eliminated" in " ".join(table.announced)
+    assert "is eliminated" in " ".join(table.heard)
     assert table.html.count("2nd (shared)") == 2
 
 
@@ -407,7 +402,7 @@ def test_place_at_once_places_on_the_second_space_without_confirm():
     table.act("space", str(second))
     covered = table.session.state.covered
     assert covered and covered[0][0] == 0 and sorted(covered[0][1].spaces) == sorted((first, second))
-    assert any("You placed" in a for a in table.announced)
+    assert any("You placed" in a for a in table.heard)
 
 
 def test_a_first_space_with_one_way_on_completes_the_choice():

@@ -12,6 +12,7 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
+from tests.screens.tables import TableHarness
 from tests.threads import own_thread
 from ui import hints, kit
 from ui.games import screen_for
@@ -20,7 +21,7 @@ from ui.screen import TableContext
 from ui.session import Seat, Session
 
 
-class Table:
+class Table(TableHarness):
     """One game at its table screen, with a context that records redraws."""
 
     def __init__(
@@ -41,15 +42,10 @@ class Table:
 
     @property
     def ctx(self) -> TableContext:
-        return TableContext(
-            session=self.session,
-            settings=self.settings,
-            ui=self.ui,
-            animations=False,
-            play=lambda move: True,
-            announce=self.heard.append,
-            rerender=self.rerender,
-        )
+        return self.context()
+
+    def play(self, move: Any) -> bool:
+        return True
 
     def rerender(self) -> None:
         self.renders += 1

@@ -127,6 +127,14 @@ def open_room(app: FakeApp) -> tuple[online_host.OnlineHost, GuestRoom]:
     return host, guest
 
 
+def started_room(app: FakeApp) -> tuple[online_host.OnlineHost, GuestRoom]:
+    """Open a room, let the guest in and start the game."""
+    host, guest = open_room(app)
+    host.action("room-start", "")
+    carry(host, guest)
+    return host, guest
+
+
 def test_a_guest_joins_the_deal_runs_and_moves_go_both_ways() -> None:
     async def run() -> None:
         app = FakeApp()
@@ -170,10 +178,7 @@ def test_a_guest_joins_the_deal_runs_and_moves_go_both_ways() -> None:
 
 def test_a_leaving_guest_is_asked_about_and_a_bot_plays_on() -> None:
     async def run() -> None:
-        app = FakeApp()
-        host, guest = open_room(app)
-        host.action("room-start", "")
-        carry(host, guest)
+        host, guest = started_room(FakeApp())
         host.on_event(NetEvent("message", "p1", guest.leave()))
         assert host.deciding == {1: "Bob"}
         host.action("room-bot", "1")
@@ -186,10 +191,7 @@ def test_a_leaving_guest_is_asked_about_and_a_bot_plays_on() -> None:
 
 def test_refusals_and_junk_change_nothing() -> None:
     async def run() -> None:
-        app = FakeApp()
-        host, guest = open_room(app)
-        host.action("room-start", "")
-        carry(host, guest)
+        host, _guest = started_room(FakeApp())
         session = host.session
         assert session is not None
         before = json.dumps(session.state.to_dict(), sort_keys=True)
@@ -226,10 +228,7 @@ def test_seats_and_waiting_words() -> None:
 
 def test_the_deal_checks_out_for_an_honest_host_and_not_for_a_changed_seed() -> None:
     async def run() -> None:
-        app = FakeApp()
-        host, guest = open_room(app)
-        host.action("room-start", "")
-        carry(host, guest)
+        host, guest = started_room(FakeApp())
         session = host.session
         assert session is not None
         for _ in range(400):

@@ -19,6 +19,7 @@ import pytest
 from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.settings import Settings
+from tests.screens.tables import TableHarness, table_context
 from ui.games import screen_for
 from ui.games.heptalion import LEVEL_LABEL, LEVELS, WHO_LABEL, HeptalionScreen
 from ui.online.remote import HiddenInformation, RemoteSession, RemoteState, seats_from_lobby
@@ -53,7 +54,7 @@ def seats_for(me: int, players: int) -> list[Seat]:
     return out
 
 
-class Table:
+class Table(TableHarness):
     """One table screen drawn for one session, with its own UI state (as the app keeps it)."""
 
     def __init__(self, game_id: str, session: Session) -> None:
@@ -62,18 +63,11 @@ class Table:
             self.screen = HeptalionScreen()  # its own instance: it keeps a little setup state
         self.session = session
         self.ui: dict[str, Any] = {}
+        self.heard: list[str] = []
         self.settings = Settings()
 
     def ctx(self) -> TableContext:
-        return TableContext(
-            session=self.session,
-            settings=self.settings,
-            ui=self.ui,
-            animations=False,
-            play=lambda move: False,
-            announce=lambda text: None,
-            rerender=lambda: None,
-        )
+        return self.context()
 
     def render(self) -> str:
         ctx = self.ctx()
@@ -376,14 +370,8 @@ def test_a_guest_plays_a_whole_game_by_clicks_and_the_host_plays_what_it_sends(
             return False
         return True
 
-    table.ctx = lambda: TableContext(  # type: ignore[method-assign]
-        session=guest,
-        settings=table.settings,
-        ui=table.ui,
-        animations=False,
-        play=play,
-        announce=lambda text: None,
-        rerender=lambda: None,
+    table.ctx = lambda: table_context(  # type: ignore[method-assign]
+        guest, settings=table.settings, ui=table.ui, play=play
     )
     rng = random.Random(21)
     while not state.is_over():
@@ -452,14 +440,11 @@ def test_no_click_or_key_on_a_guest_table_needs_what_it_may_not_see(game_id: str
     for me in range(3):
         guest = RemoteSession.join(game_id, me, seats_for(me, 3), "m", "M", options, state.view(me))
         table = Table(game_id, guest)
-        table.ctx = lambda table=table: TableContext(  # type: ignore[method-assign]
-            session=table.session,
+        table.ctx = lambda table=table: table_context(  # type: ignore[method-assign]
+            table.session,
             settings=table.settings,
             ui=table.ui,
-            animations=False,
             play=lambda move: bool(table.session.play(move)) or True,
-            announce=lambda text: None,
-            rerender=lambda: None,
         )
         for _ in range(4):  # a few turns: the guest's own, a person's elsewhere, a computer's
             table.render()

@@ -11,6 +11,7 @@ import pytest
 from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.settings import Settings
+from tests.screens.tables import TableHarness
 from ui.games import screen_for
 from ui.games import triangles_layout as lay
 from ui.screen import TableContext
@@ -45,7 +46,7 @@ def start(seed: int = 7, players: int = 2, device: bool = False, moves: int = 0)
     return session
 
 
-class Harness:
+class Harness(TableHarness):
     """A TableContext whose play() goes through the session (and lets the computers answer)."""
 
     def __init__(self, session: Session, settings: Settings | None = None) -> None:
@@ -59,15 +60,7 @@ class Harness:
 
     @property
     def ctx(self) -> TableContext:
-        return TableContext(
-            session=self.session,
-            settings=self.settings,
-            ui=self.ui,
-            animations=False,
-            play=self.play,
-            announce=self.heard.append,
-            rerender=self.rerender,
-        )
+        return self.context()
 
     def rerender(self) -> None:
         self.renders += 1

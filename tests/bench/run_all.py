@@ -19,6 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def browser_test(py: str, path: str, keyword: str) -> list[str]:
+    """Return the command that runs the browser tests of ``path`` named by ``keyword``, showing their output."""
+    return [py, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", path, "-k", keyword]
+
+
 def commands(quick: bool) -> list[list[str]]:
     """Return the benchmark commands, from the repository root."""
     py = sys.executable
@@ -46,30 +51,8 @@ def commands(quick: bool) -> list[list[str]]:
         [py, "tests/games/triangles/bench_triangles.py"],
         # Online play between two browser contexts over the local broker (tests/browser/peer.py): the
         # transport's round trip, and a move's time from the click to the other page's render over a match.
-        [
-            py,
-            "-m",
-            "pytest",
-            "-q",
-            "-s",
-            "-p",
-            "no:cacheprovider",
-            "tests/browser/test_online_transport.py",
-            "-k",
-            "round_trip_benchmark",
-        ],
-        [
-            py,
-            "-m",
-            "pytest",
-            "-q",
-            "-s",
-            "-p",
-            "no:cacheprovider",
-            "tests/browser/test_online_rooms.py",
-            "-k",
-            "match_to_50",
-        ],
+        browser_test(py, "tests/browser/test_online_transport.py", "round_trip_benchmark"),
+        browser_test(py, "tests/browser/test_online_rooms.py", "match_to_50"),
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "boards"],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "solve"],
         [py, "-m", "boneyard.games.heptalion.bench", "--part", "api"],

@@ -204,6 +204,11 @@ def test_the_table_markup():
     assert html.index('id="fall-power"') < html.index('id="fall-max"') < html.index('id="fall-speed"')
     assert "What the scores mean" in html and "(halves cleared − 1)²" in html
     assert 'data-action="rules" data-value="falling"' in html
+    # A phone's one line under the pad opens the swipes and the scores as one sheet (css/falling.css).
+    below = html[html.index('class="fall-explain fall-explain-below"') :]
+    assert '<span class="fall-explain-phone">Swipes and scores</span>' in below
+    assert below.index('class="fall-explain-swipes"') < below.index("(halves cleared − 1)²")
+    assert html.count("Swipe on the well") == 2  # the tablet's hint line, and the phone's sheet
 
 
 def test_the_setup_card_explains_the_scores_and_offers_the_demo():

@@ -343,12 +343,13 @@ class FallingScreen(Screen):
             },
             h("div", {"class_": "fall-main"}, well, side),
             touch,
-            h(
-                "p",
-                {"class_": "fall-touch-hint hint"},
-                "Swipe on the well: sideways to move, down to drop, tap to rotate.",
+            h("p", {"class_": "fall-touch-hint hint"}, SWIPES),
+            # On a phone the swipes and the scores are one small sheet that opens over the pad (falling.css).
+            explain_scores(
+                "fall-explain-below",
+                phone="Swipes and scores",
+                lead=h("p", {"class_": "fall-explain-swipes"}, SWIPES),
             ),
-            explain_scores("fall-explain-below"),
         )
 
     def pause_button(self, ui: dict[str, Any], state: Any) -> Markup:
@@ -545,13 +546,29 @@ class FallingScreen(Screen):
         falling_canvas.unbind(self, ctx)
 
 
-def explain_scores(cls: str = "", open_: bool = False) -> Markup:
-    """Return the three scores explained in plain words (a disclosure: open on the setup screen)."""
+SWIPES = "Swipe on the well: sideways to move, down to drop, tap to rotate."
+
+
+def explain_scores(cls: str = "", open_: bool = False, *, phone: str = "", lead: Any = "") -> Markup:
+    """Return the three scores explained in plain words (a disclosure: open on the setup screen).
+
+    ``phone`` is the summary a phone shows instead, ``lead`` what comes before the scores (the swipes).
+    """
     return h(
         "details",
         {"class_": ("fall-explain " + cls).strip(), "open": open_},
-        h("summary", {}, "What the scores mean"),
-        h("dl", {}, [h("div", {}, h("dt", {}, name), h("dd", {}, words)) for name, words in EXPLAIN]),
+        h(
+            "summary",
+            {},
+            h("span", {"class_": "fall-explain-scores"}, "What the scores mean"),
+            h("span", {"class_": "fall-explain-phone"}, phone) if phone else "",
+        ),
+        h(
+            "div",
+            {"class_": "fall-explain-body"},
+            lead,
+            h("dl", {}, [h("div", {}, h("dt", {}, name), h("dd", {}, words)) for name, words in EXPLAIN]),
+        ),
     )
 
 

@@ -1,0 +1,300 @@
+"""What a player sees on a phone (360x740), measured: Bonefall fits one screen at start, middle and end (and at
+800x1280 and 1280x800), its swipes-and-scores sheet opens without scrolling the page, its pads are 44 px or
+more; four-player tables name every seat whole (Dominoes draw, block and partners, Triangles, Heptalion);
+the results of a finished game read whole in their panel with every button in view; the host's room page
+keeps Start in view; Settings' broker line follows the typing.
+
+One phone context is shared by the module (a page costs seconds to start); sessions are dealt here under
+CPython and planted in the page's save. ``BONEYARD_SHOTS=/some/dir`` also writes a screenshot of each
+measured screen there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boneyard import saves
+from boneyard.games import GAMES
+from boneyard.games.falling import new_state
+from boneyard.games.falling.autoplay import AutoPlayer
+from ui.session import Seat, Session
+
+from . import fit
+from .conftest import Watch, new_context, open_app, reload_ready
+from .peer import online_settings_script, peer_broker  # noqa: F401
+
+PHONE = (360, 740)
+SHOTS = os.environ.get("BONEYARD_SHOTS", "")
+
+SEAT_NAMES = """() => [...document.querySelectorAll('.kit-seat')].map((seat) => {
+  const name = [...seat.querySelectorAll('.kit-seat-name')].find((e) => e.offsetParent !== null);
+  return {text: name ? name.textContent.trim() : '', sw: name ? name.scrollWidth : 0, cw: name ? name.clientWidth : 0,
+          right: name ? name.getBoundingClientRect().right : 0, seatRight: seat.getBoundingClientRect().right,
+          full: seat.getAttribute('aria-label') || ''};
+})"""
+# Everything in a seat card stays inside it (no "Last tile!" cut at the card's edge).
+SEAT_OVERFLOW = """() => [...document.querySelectorAll('.kit-seat')].flatMap((seat) => {
+  const box = seat.getBoundingClientRect();
+  return [...seat.querySelectorAll('.kit-call, .kit-seat-score, .kit-seat-name')]
+    .filter((e) => e.offsetParent !== null)
+    .filter((e) => { const b = e.getBoundingClientRect(); return b.right > box.right + 0.5 || b.left < box.left - 0.5
+      || e.scrollWidth > e.clientWidth + 0.5; })
+    .map((e) => e.className + ': ' + e.textContent);
+})"""
+INSIDE = """([inner, outer]) => {
+  const a = document.querySelector(inner).getBoundingClientRect();
+  const b = outer === 'viewport' ? {left: 0, top: 0, right: innerWidth, bottom: innerHeight}
+    : document.querySelector(outer).getBoundingClientRect();
+  return a.width > 0 && a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.right <= b.right + 0.5
+    && a.bottom <= b.bottom + 0.5;
+}"""
+ALL_INSIDE = """([inner, outer]) => [...document.querySelectorAll(inner)].every((e) => {
+  const a = e.getBoundingClientRect(), b = document.querySelector(outer).getBoundingClientRect();
+  return a.width > 0 && a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.right <= b.right + 0.5
+    && a.bottom <= b.bottom + 0.5 && a.bottom <= innerHeight + 0.5;
+})"""
+
+
+def shot(page: Any, name: str) -> None:
+    """Write a screenshot when BONEYARD_SHOTS names a folder."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        size = page.viewport_size
+        page.screenshot(path=str(Path(SHOTS) / f"{name}-{size['width']}x{size['height']}.png"))
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Any, base_url: str, watch: Watch, peer_broker: dict[str, Any]) -> Iterator[Any]:  # noqa: F811
+    """Return one ready page at 360x740 (pointed at the test broker for the room), shared by the module."""
+    context = new_context(browser, watch, viewport={"width": PHONE[0], "height": PHONE[1]}, has_touch=True)
+    context.add_init_script(online_settings_script(peer_broker))
+    page = open_app(context, base_url, watch)
+    yield page
+    watch.assert_clean(page)
+    context.close()
+
+
+def size(page: Any, width: int, height: int) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(150)  # a frame for the layout (and Bonefall's canvas) to follow
+
+
+# -- the tables ---------------------------------------------------------------------------------------
+
+TABLES = {
+    "dominoes-4": ("dominoes", {"players": 4, "hand_size": None, "draw": True, "target": 100}),
+    "dominoes-block-4": ("dominoes", {"players": 4, "hand_size": None, "draw": False, "target": None}),
+    "dominoes-partners-4": ("dominoes", {"players": 4, "draw": True, "target": 100, "teams": True}),
+    "triangles-4": ("triangles", {"players": 4}),
+    "heptalion-4": ("heptalion", {"players": 4}),
+}
+
+
+def dealt(key: str, plies: int | None, seed: int = 7) -> Session:
+    """Return a four-player session against three computers, ``plies`` moves in (None: to the end)."""
+    game, options = TABLES[key]
+    seats = [Seat("human", "Ann")] + [Seat("computer", f"Computer {i} (Medium)", "medium") for i in (1, 2, 3)]
+    session = Session.start(GAMES[game], seats, key, key, options, seed=seed)
+    rng = random.Random(seed)
+    played = 0
+    while not session.state.is_over() and (plies is None or played < plies):
+        session.play(rng.choice(list(session.state.legal_moves())))
+        played += 1
+    return session
+
+
+def plant(page: Any, key: str, session: Session) -> None:
+    """Put the session into the page's save and open its table."""
+    game = TABLES[key][0]
+    page.evaluate("location.hash = '#/'")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [saves.save_key(game), saves.dump_save(game, session.to_json())],
+    )
+    reload_ready(page)
+    page.evaluate(f"location.hash = '#/play/{game}'")
+    page.wait_for_selector(".kit-table")
+    page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("key", list(TABLES))
+def test_four_player_tables_name_every_seat_whole_on_a_phone(phone: Any, key: str) -> None:
+    page = phone
+    size(page, *PHONE)
+    plant(page, key, dealt(key, 6))
+    page.wait_for_selector(".kit-tray.is-turn, #kit-results", timeout=60_000)
+    seats = page.evaluate(SEAT_NAMES)
+    shot(page, f"seats-{key}")
+    assert len(seats) == 3, seats
+    for seat in seats:
+        assert seat["text"], f"a seat without a name: {seat}"
+        assert seat["sw"] <= seat["cw"], (
+            f"{key}: the name {seat['text']!r} is cut ({seat['sw']} > {seat['cw']} px)"
+        )
+        assert seat["right"] <= seat["seatRight"], seat
+        assert "Computer" in seat["full"], "the seat's label keeps the full name"
+    assert len({s["text"] for s in seats}) == 3, f"{key}: two seats look alike: {seats}"
+    assert not page.evaluate(SEAT_OVERFLOW), page.evaluate(SEAT_OVERFLOW)
+    fit.assert_fits(page, key)
+    size(page, 1280, 800)  # the side seats of a wide table: the level under the name, the name whole
+    seats = page.evaluate(SEAT_NAMES)
+    assert all(s["sw"] <= s["cw"] for s in seats), seats
+    assert all("Computer" in s["text"] for s in seats), seats
+    size(page, *PHONE)
+
+
+@pytest.mark.parametrize("key", ["dominoes-4", "triangles-4", "heptalion-4"])
+def test_the_results_of_a_four_player_game_read_whole_on_a_phone(phone: Any, key: str) -> None:
+    page = phone
+    size(page, *PHONE)
+    plant(page, key, dealt(key, None))
+    page.wait_for_selector("#kit-results")
+    shot(page, f"results-{key}")
+    fit.assert_fits(page, f"{key} results")
+    assert page.evaluate(INSIDE, ["#kit-results", "viewport"]), "the results panel is cut by the screen"
+    assert page.evaluate(INSIDE, ["#kit-results h2", "#kit-results"])
+    assert page.evaluate(ALL_INSIDE, ["#kit-results .kit-results-foot .btn", "#kit-results"]), (
+        "a button is cut"
+    )
+    body = page.locator("#kit-results-body")
+    height = body.evaluate("e => e.clientHeight")
+    assert height >= 200, f"the results body has only {height} px on a phone"
+    table = page.locator("#kit-results-body table")
+    if table.count():
+        wide = table.first.evaluate("t => [t.getBoundingClientRect().width, t.parentElement.clientWidth]")
+        assert wide[0] <= wide[1] + 1, f"the scores table is cut sideways: {wide}"
+    analyse = page.locator("#kit-analyse")
+    if analyse.count():  # reachable by scrolling the panel, never the page
+        analyse.scroll_into_view_if_needed()
+        assert page.evaluate(INSIDE, ["#kit-analyse", "#kit-results-body"])
+        assert fit.measure(page)["scrollY"] == 0
+    page.click("#kit-fold")  # Hide brings the seats back
+    page.wait_for_selector(".kit-seat", state="visible")
+    fit.assert_fits(page, f"{key} results folded")
+
+
+# -- Bonefall -----------------------------------------------------------------------------------------
+
+SEED = 2024
+OPTIONS = {"set": "norm", "mode": "sprint", "cascade_steps": 3}
+
+
+def falling_log() -> list[Any]:
+    """Return the input log of the seeded autoplayed sprint the test replays."""
+    state = new_state(SEED, **OPTIONS)
+    player = AutoPlayer(delay=6)
+    while not state.is_over():
+        player.act(state)
+        state.step()
+    return list(state.log)
+
+
+@pytest.mark.parametrize("where", fit.VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_bonefall_fits_one_screen_from_the_first_domino_to_game_over(
+    phone: Any, where: tuple[int, int]
+) -> None:
+    page = phone
+    size(page, *where)
+    page.evaluate("location.hash = '#/setup/falling'")
+    page.wait_for_selector("#start-game")
+    page.select_option("#setup-mode", "sprint-norm")
+    page.click("#start-game")
+    page.wait_for_selector("#fall-canvas")
+    page.wait_for_function("JSON.parse(boneyardFalling.view()).piece !== null")
+    heights = {"start": fit.assert_fits(page, "start")["scrollHeight"]}
+    shot(page, "bonefall-start")
+    touch = page.locator(".fall-touch").is_visible()
+    if touch:
+        boxes = [b.bounding_box() for b in page.locator(".fall-pad").all()]
+        assert all(b["width"] >= 44 and b["height"] >= 44 for b in boxes), boxes
+        assert page.evaluate(ALL_INSIDE, [".fall-pad", "body"])
+    spec = {"seed": SEED, "options": OPTIONS, "log": falling_log(), "speed": 4}
+    page.evaluate("spec => boneyardFalling.script(spec)", json.dumps(spec))
+    page.wait_for_function("JSON.parse(boneyardFalling.view()).step > 400", timeout=30_000)
+    heights["middle"] = fit.assert_fits(page, "middle")["scrollHeight"]
+    shot(page, "bonefall-middle")
+    page.evaluate("boneyardFalling.speed(40)")
+    page.wait_for_selector("#fall-summary", timeout=60_000)
+    heights["end"] = fit.assert_fits(page, "game over")["scrollHeight"]
+    assert page.evaluate(INSIDE, ["#fall-again", "viewport"]), "Play again is out of view"
+    shot(page, "bonefall-end")
+    if where == PHONE:  # the swipes and the scores: a sheet over the pad, the page still does not scroll
+        assert page.locator(".fall-touch-hint").is_hidden() and page.locator(".fall-explain-side").is_hidden()
+        page.click(".fall-explain-below summary")
+        sheet = page.locator(".fall-explain-below .fall-explain-body")
+        sheet.wait_for(state="visible")
+        assert "Swipe" in sheet.inner_text() and "Power" in sheet.inner_text()
+        assert page.evaluate(INSIDE, [".fall-explain-below .fall-explain-body", "viewport"])
+        fit.assert_fits(page, "sheet open")
+        shot(page, "bonefall-sheet")
+        page.click(".fall-explain-below summary")
+        sheet.wait_for(state="hidden")
+    print(f"Bonefall {where}: page heights {heights}")
+    page.evaluate("location.hash = '#/'")
+    size(page, *PHONE)
+
+
+# -- the host's room ----------------------------------------------------------------------------------
+
+
+def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str) -> None:
+    page = phone
+    size(page, *PHONE)
+    page.evaluate("location.hash = '#/setup/dominoes'")
+    page.wait_for_selector("input[name=opponents][value=online]")
+    page.check("input[name=opponents][value=online]")
+    page.select_option("#setup-mode", "match-4-100")
+    page.click("#create-room")
+    page.wait_for_selector("#room[data-room-status=open]", timeout=20_000)
+    page.wait_for_selector(".room-qr svg")
+    height = fit.page_height(page)
+    shot(page, "room")
+    print(f"room page at 360x740: {height} px")
+    assert page.evaluate(INSIDE, ["#room-code", "viewport"]), "the code is in view at the open"
+    assert page.evaluate(INSIDE, ["#room-start", "viewport"]), "Start is in view at the open"
+    # (The page sits 56 px down once the room opens: the app's re-render focuses <main> again, which
+    # scrolls it into view; the code, the QR code and Start are in view all the same.)
+    assert page.evaluate(INSIDE, [".room-qr", "viewport"]), "the QR code is in view at the open"
+    assert page.evaluate(
+        "[...document.querySelectorAll('.lobby-seat')].every((e) => e.scrollWidth <= e.clientWidth)"
+    ), "a seat of the lobby is cut sideways"
+    if height > PHONE[1] + 1:  # a scroll that is deliberate: Start stays in view to the foot of the page
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_timeout(100)
+        assert page.evaluate(INSIDE, ["#room-start", "viewport"]), "Start scrolled away"
+        shot(page, "room-foot")
+    page.click("#room-close")
+    page.wait_for_function("!location.hash.startsWith('#/room')", timeout=10_000)
+
+
+# -- Settings -----------------------------------------------------------------------------------------
+
+
+def test_the_broker_line_follows_the_typing(phone: Any) -> None:
+    page = phone
+    page.evaluate("location.hash = '#/settings'")
+    page.wait_for_selector("#set-online-host")
+    before = page.inner_text("#online-broker strong")
+    host = page.locator("#set-online-host")
+    kept = host.input_value()
+    host.fill("")
+    host.type("peers.example.test")
+    page.wait_for_function(
+        "document.querySelector('#online-broker strong').textContent.includes('peers.example.test')",
+        timeout=5_000,
+    )
+    assert page.locator("#set-online-host").evaluate("e => e === document.activeElement"), "no redraw"
+    host.fill(kept)
+    host.dispatch_event("input")
+    page.wait_for_function(
+        "([t]) => document.querySelector('#online-broker strong').textContent === t",
+        arg=[before],
+        timeout=5_000,
+    )

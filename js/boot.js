@@ -6,14 +6,98 @@
   var root = document.documentElement;
   var started = performance.now();
   var ready = false;
-  // The WebAssembly starts downloading now, while the page is still parsing, and compiling once the
-  // loading screen has painted (compiling takes the processor's cores; the first frame must not wait for
-  // it, nor a background tab's for ever): the loader (js/pyodide-snapshot.mjs) takes this compilation
-  // over instead of starting its own once its modules have loaded. A plain fetch() streamed into the
-  // compiler keeps Chromium's code cache for it.
+  // A return visit starts from this device's copy (the service worker's); the first one downloads it
+  // all. The loading screen words each in the player's terms (index.html holds both, css/app.css picks).
+  var controlled = false;
   try {
-    var wasmUrl = new URL("vendor/pyodide/pyodide.asm.wasm", location.href).href;
-    var wasmResponse = fetch(wasmUrl);
+    controlled = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
+  } catch (e) {
+    controlled = false;
+  }
+  root.dataset.visit = controlled ? "return" : "first";
+
+  // The start's files, asked for at once from the top of the page (tools/build_site.py lists them in
+  // its #boneyard-start). On a return visit each is read straight from the service worker's cache
+  // (caches.match: no round trip through the worker, which still serves anything missing there); a
+  // first visit downloads them. Whoever asks for one later (our loader, Pyodide, PyScript) is handed
+  // that response, once, by the fetch() below.
+  var plainFetch = window.fetch;
+  var early = {};
+  function absolute(path) { return new URL(path, location.href).href; }
+  function get(url) {
+    if (!controlled || !window.caches) return plainFetch(url);
+    return caches.match(url).then(function (hit) { return hit || plainFetch(url); },
+      function () { return plainFetch(url); });
+  }
+  // The memory snapshot is the one large file the page reads whole (16 MB): a worker reads it from the
+  // cache, off the page's busy main thread, and hands the bytes over (transferred, not copied) on the
+  // response, as `boneyardBytes`, which the loader takes as they are. Anything amiss: read as above.
+  var reader = null;
+  function getWhole(url) {
+    if (!controlled || !window.caches || !window.Worker || !window.Blob) return get(url);
+    try {
+      if (!reader) {
+        reader = new Worker(URL.createObjectURL(new Blob([
+          "onmessage=function(e){caches.match(e.data).then(function(r){if(!r)return postMessage(null);" +
+          "var h={};r.headers.forEach(function(v,k){h[k]=v;});" +
+          "return r.arrayBuffer().then(function(b){postMessage({headers:h,body:b},[b]);});})" +
+          ".catch(function(){postMessage(null);});};"], { type: "text/javascript" })));
+      }
+    } catch (e) {
+      return get(url);
+    }
+    return new Promise(function (resolve) {
+      reader.onmessage = function (event) {
+        var got = event.data;
+        reader.terminate();
+        if (!got) return resolve(get(url));
+        var response = new Response(null, { headers: got.headers });
+        response.boneyardBytes = got.body;
+        resolve(response);
+      };
+      reader.onerror = function () { resolve(get(url)); };
+      reader.postMessage(url);
+    });
+  }
+  var start = null;
+  try {
+    var listed = document.getElementById("boneyard-start");
+    start = listed ? JSON.parse(listed.textContent) : null;
+  } catch (e) {
+    start = null;
+  }
+  if (start && plainFetch) {
+    window.fetch = function (input, init) {
+      var waiting = null;
+      try {
+        var method = (init && init.method) || (typeof input === "object" && input.method) || "GET";
+        var url = absolute(typeof input === "object" && input.url ? input.url : String(input));
+        if (method.toUpperCase() === "GET" && !(init && (init.integrity || init.cache))) {
+          waiting = early[url];
+          delete early[url];
+        }
+      } catch (e) {
+        waiting = null;
+      }
+      return waiting || plainFetch.apply(window, arguments);
+    };
+    for (var f = 0; f < start.fetch.length; f++) {
+      var url = absolute(start.fetch[f]);
+      early[url] = /\.snap\.gz$/.test(url) ? getWhole(url) : get(url);
+      early[url].catch(function () {}); // its taker sees the failure
+    }
+  }
+
+  // The WebAssembly starts downloading now too, and compiling once the loading screen has painted
+  // (compiling takes the processor's cores; the first frame must not wait for it, nor a background
+  // tab's for ever): the loader (js/pyodide-snapshot.mjs) takes this compilation over instead of
+  // starting its own. Streamed from the network or from the service worker, which passes its cached
+  // response through untouched (`application/wasm`), Chromium keeps the compiled code and a later visit
+  // reads it from its code cache (traced: v8.wasm.moduleCacheHit). Not caches.match() here: a response
+  // read from the cache by the page itself never got that code cache (traced likewise).
+  try {
+    var wasmUrl = absolute("vendor/pyodide/pyodide.asm.wasm");
+    var wasmResponse = plainFetch(wasmUrl);
     var painted = new Promise(function (resolve) {
       requestAnimationFrame(function () { setTimeout(resolve, 0); });
       setTimeout(resolve, 100);
@@ -23,13 +107,6 @@
     window.boneyardWasm = { url: wasmUrl, module: wasm };
   } catch (e) {
     // No streaming compiler here: the loader fetches and compiles the file itself.
-  }
-  // A return visit starts from this device's copy (the service worker's); the first one downloads it
-  // all. The loading screen words each in the player's terms (index.html holds both, css/app.css picks).
-  try {
-    root.dataset.visit = navigator.serviceWorker && navigator.serviceWorker.controller ? "return" : "first";
-  } catch (e) {
-    root.dataset.visit = "first";
   }
 
   try {

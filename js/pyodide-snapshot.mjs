@@ -15,6 +15,7 @@ const MANIFEST_URL = new URL("../snapshot/manifest.json", here).href;
 const FORMAT = 2;
 const HOME = "/home/pyodide"; // Python's working folder: `import boneyard` and `import ui` find them here
 const started = performance.now();
+performance.mark("boneyard:loader");
 // Phase marks for the start-up benchmark (tests/bench/bench_boot.py): "boneyard:<phase>".
 const mark = (name) => performance.mark("boneyard:" + name);
 
@@ -171,11 +172,17 @@ async function fill(bytes, manifest) {
   // The service worker keeps the snapshot inflated in its cache (js/sw.template.js): then only copy it.
   const inflated = response.headers.get("X-Boneyard-Inflated") === "1";
   status.inflated = inflated;
-  const body = inflated ? response.body : response.body.pipeThrough(new DecompressionStream("gzip"));
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  // That copy is read whole (boot.js has a worker read it from the cache and hands over its bytes;
+  // else in one go here, no chunk-by-chunk reads on a busy main thread); the gzipped file is inflated
+  // as it arrives.
+  let chunks;
+  if (inflated) {
+    const whole = response.boneyardBytes instanceof ArrayBuffer ? response.boneyardBytes : await response.arrayBuffer();
+    chunks = [new Uint8Array(whole)];
+  } else {
+    chunks = response.body.pipeThrough(new DecompressionStream("gzip"));
+  }
+  for await (const value of chunks) {
     let at = 0;
     while (at < value.length) {
       if (left === 0) throw new Error("the snapshot file is longer than its runs");
@@ -191,9 +198,10 @@ async function fill(bytes, manifest) {
   mark("snapshot-unpacked");
 }
 
-// Start fetching at once (index.html preloads these files). As soon as the manifest gives the heap's
+// Start at once (boot.js asked for these files from the top of the page: from the service worker's
+// cache on a return visit; fetch() hands over its responses). As soon as the manifest gives the heap's
 // size, there is a buffer for it: Pyodide can size its memory and compile the WebAssembly while the
-// snapshot is still downloading into that buffer.
+// snapshot is still arriving into that buffer.
 const manifestReady = readManifest();
 const snapshotReady = manifestReady.then((manifest) => {
   const bytes = new Uint8Array(manifest.bytes);

@@ -13,8 +13,9 @@
 - Adds the Pyodide memory snapshot and points the page's interpreter at its loader
   (``tools/snapshot.py``; made with Node, cached in ``build/snapshot/``). Without it the page boots
   the normal way.
-- Fills the ``<!-- boneyard:preload -->`` line of ``index.html`` with preload links for what the start
-  needs (the snapshot, the runtime, the bundles), so the browser fetches them while it parses the page.
+- Fills the ``<!-- boneyard:start -->`` line of ``index.html`` with the list of files the start needs
+  (the snapshot, the runtime's files, the bundles), which ``js/boot.js`` asks for at once, and the
+  ``<!-- boneyard:preload -->`` line with modulepreload links for the runtime's JS modules.
 - Writes ``css/app.css``, ``js/boot.js`` and ``icons/logo.svg`` into ``index.html`` itself, so the
   loading screen paints without waiting for another file.
 - Writes a gzip copy (``name.gz``) beside each large file that compresses well (the runtime, the
@@ -59,7 +60,8 @@ SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 # against. py/main.py stays a file: it is the page's <script type="py" src>.
 BUNDLES = {"py/engine.zip": "py/boneyard", "py/ui.zip": "py/ui"}
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make the same bytes
-PRELOAD_MARK = "<!-- boneyard:preload -->"
+PRELOAD_MARK = "<!-- boneyard:preload -->"  # the modules' preload tags
+START_MARK = "<!-- boneyard:start -->"  # the files boot.js fetches at once (start_fetches)
 LOGO_MARK = "<!-- boneyard:logo -->"  # the loading screen's logo: icons/logo.svg, written in by the build
 STYLESHEET_TAG = '<link rel="stylesheet" href="css/app.css">'
 BOOT_TAG = '<script src="js/boot.js"></script>'
@@ -192,49 +194,61 @@ def site_files(out: Path) -> list[str]:
     )
 
 
-def preload_links(out: Path) -> list[str]:
-    """Return the preload tags for the files the start needs, most urgent first (only those that exist).
+def start_fetches(out: Path) -> list[str]:
+    """Return the files the start fetches, most urgent first (only those that exist).
 
-    The snapshot (manifest, then heap) is the long pole; Pyodide's and PyScript's
-    modules are what the page's module scripts import next. ``as="fetch"`` with ``crossorigin`` is what
-    makes the browser hand the preloaded response to the page's own ``fetch()``."""
+    The snapshot (manifest, then heap) is the long pole; then what Pyodide reads as it starts, our
+    bundles, and what PyScript reads (its config, our entry point). ``js/boot.js`` asks for each at once
+    from the top of the page (from the service worker's cache on a return visit) and hands the response
+    to whoever fetches it later. Not the WebAssembly: boot.js fetches it itself to compile it streamed
+    (a preloaded response would lose Chromium's compiled-code cache)."""
     fetches = ["snapshot/manifest.json"]
     manifest = out / "snapshot" / "manifest.json"
     if manifest.exists():
         fetches.append("snapshot/" + json.loads(manifest.read_text())["file"])
     fetches += [
-        # Not the WebAssembly: js/pyodide-snapshot.mjs fetches it at once itself, since a preloaded
-        # response loses Chromium's compiled-code cache (every visit would compile it again).
         "vendor/pyodide/python_stdlib.zip",
         "vendor/pyodide/pyodide-lock.json",
         *BUNDLES,
         "py/pycache.zip",
         "pyscript.toml",
+        "py/main.py",
     ]
+    return [name for name in fetches if (out / name).exists()]
+
+
+def preload_links(out: Path) -> list[str]:
+    """Return the modulepreload tags for the JS modules the start imports (only those that exist).
+
+    Pyodide's and PyScript's modules are what the page's module scripts import next, one after the
+    other: preloaded, they are fetched and parsed before anyone asks for them."""
     modules = ["vendor/pyodide/pyodide.mjs", "vendor/pyodide/pyodide.asm.mjs"]
-    # PyScript's chunks that it imports on every start, one after the other (core, the config's parser,
-    # its plugins): preloaded, they are parsed before PyScript asks for them.
+    # PyScript's chunks that it imports on every start (core, the config's parser, its plugins).
     modules += sorted(
         p.relative_to(out).as_posix()
         for p in (out / "vendor" / "pyscript").glob("*.js")
         if p.name.startswith(PYSCRIPT_START_CHUNKS)
     )
-    tags = [
-        f'<link rel="preload" href="{name}" as="fetch" crossorigin>'
-        for name in fetches
-        if (out / name).exists()
-    ]
-    tags += [f'<link rel="modulepreload" href="{name}">' for name in modules if (out / name).exists()]
-    return tags
+    return [f'<link rel="modulepreload" href="{name}">' for name in modules if (out / name).exists()]
 
 
 def write_preloads(out: Path) -> None:
-    """Replace the preload mark of out/index.html with the preload tags."""
+    """Fill out/index.html's marks: the start's list of files and the modules' preload tags."""
     index = out / "index.html"
     text = index.read_text()
-    if PRELOAD_MARK in text:
-        indent = text[: text.index(PRELOAD_MARK)].rpartition("\n")[2]
-        index.write_text(text.replace(PRELOAD_MARK, ("\n" + indent).join(preload_links(out))))
+    for mark, lines in (
+        (START_MARK, [f'<script type="application/json" id="boneyard-start">{start_json(out)}</script>']),
+        (PRELOAD_MARK, preload_links(out)),
+    ):
+        if mark in text:
+            indent = text[: text.index(mark)].rpartition("\n")[2]
+            text = text.replace(mark, ("\n" + indent).join(lines))
+    index.write_text(text)
+
+
+def start_json(out: Path) -> str:
+    """Return the start's list for boot.js as JSON (``{"fetch": [...]}``), safe inside a script tag."""
+    return json.dumps({"fetch": start_fetches(out)}, separators=(",", ":")).replace("</", "<\\/")
 
 
 def inline_first_paint(out: Path) -> None:

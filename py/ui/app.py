@@ -322,11 +322,17 @@ class App:
         elif focus_id:
             # Keep the focus where it was; when that control is gone (a tile just played), move it to the
             # place the screen marks as its focus home, so a keyboard player is not thrown to the top.
+            # A control that keeps its focus has not moved: focusing it again must not scroll the page (when
+            # it is <main>, a long screen's re-render would jump to main's top).
             again = by_id(focus_id)
-            if again is None:
-                again = _js(document.querySelector("[data-focus-home]"))
             if again is not None:
-                again.focus()
+                from pyodide.ffi import to_js
+
+                again.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
+            else:
+                home = _js(document.querySelector("[data-focus-home]"))
+                if home is not None:
+                    home.focus()
         self.after_render()
 
     def screen_markup(self, name: str, arg: str) -> Markup:

@@ -270,6 +270,13 @@ def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str
         page.wait_for_timeout(100)
         assert page.evaluate(INSIDE, ["#room-start", "viewport"]), "Start scrolled away"
         shot(page, "room-foot")
+    for wide in fit.VIEWPORTS[:2]:
+        size(page, *wide)
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.evaluate(INSIDE, ["#room-start", "viewport"]), f"Start out of view at {wide}"
+        print(f"room page at {wide}: {fit.page_height(page)} px")
+        shot(page, "room")
+    size(page, *PHONE)
     page.click("#room-close")
     page.wait_for_function("!location.hash.startsWith('#/room')", timeout=10_000)
 

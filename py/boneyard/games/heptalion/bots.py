@@ -221,15 +221,24 @@ class Searcher:
             raise _Budget
         if self.nodes % SLICE_NODES == 0:
             yield
-        alive = list(alive)
-        seat, moves = arrive(self.pos.masks, occ, hands, alive, seat, None)  # the state's own rules path
-        if not alive[self.me]:
-            return -WIN + ply
-        if not moves:
-            return WIN - ply  # the last seat standing
-        if depth <= 0:
-            return evaluate(self.pos, occ, hands, alive, self.me)
-        key = (occ, seat, tuple(alive), tuple(hands))
+        masks = self.pos.masks
+        if len(hands) == 2:  # both still play (else the game is over): ``arrive`` and ``evaluate`` inlined
+            moves = [(t, m) for t in hands[seat] for m in masks[t] if not m & occ]
+            if not moves:
+                return -WIN + ply if seat == self.me else WIN - ply
+            if depth <= 0:
+                return self._leaf_two(occ, hands, seat, moves)
+            key: tuple[Any, ...] = (occ, seat, hands[0], hands[1])
+        else:
+            alive = list(alive)
+            seat, moves = arrive(masks, occ, hands, alive, seat, None)  # the state's own rules path
+            if not alive[self.me]:
+                return -WIN + ply
+            if not moves:
+                return WIN - ply  # the last seat standing
+            if depth <= 0:
+                return evaluate(self.pos, occ, hands, alive, self.me)
+            key = (occ, seat, tuple(alive), tuple(hands))
         entry = self.table.get(key)
         if entry is not None and entry[0] >= depth:
             _, val, flag = entry
@@ -264,6 +273,22 @@ class Searcher:
         self.table[key] = (depth, best, flag)
         return best
 
+    def _leaf_two(
+        self, occ: int, hands: Sequence[tuple[int, ...]], seat: int, moves: list[tuple[int, int]]
+    ) -> int:
+        """Return ``evaluate`` of a two-player position, from the placements of ``seat`` (to move)."""
+        masks = self.pos.masks
+        other = [(t, m) for t in hands[1 - seat] for m in masks[t] if not m & occ]
+        um = 0
+        for _, m in moves:
+            um |= m
+        uo = 0
+        for _, m in other:
+            uo |= m
+        mover = 2 * len({t for t, _ in moves}) + len({t for t, m in moves if not m & uo})
+        rest = 2 * len({t for t, _ in other}) + len({t for t, m in other if not m & um})
+        return mover - rest if seat == self.me else rest - mover
+
     def _order(
         self,
         occ: int,
@@ -277,8 +302,22 @@ class Searcher:
         threat = 0
         for o in range(len(hands)):
             if o != seat and alive[o]:
-                threat |= _free_union(masks, occ, hands[o])
-        return sorted(moves, key=lambda tm: -(tm[1] & threat).bit_count())
+                for t in hands[o]:
+                    for m in masks[t]:
+                        if not m & occ:
+                            threat |= m
+        both: list[tuple[int, int]] = []  # a stable sort on the spaces cut (2, 1, then 0)
+        one: list[tuple[int, int]] = []
+        none: list[tuple[int, int]] = []
+        for tm in moves:
+            cut = tm[1] & threat
+            if not cut:
+                none.append(tm)
+            elif cut & (cut - 1):
+                both.append(tm)
+            else:
+                one.append(tm)
+        return both + one + none
 
     def best_move(self) -> tuple[int, int] | None:
         """Return the best root move found within the budget (iterative deepening)."""

@@ -138,17 +138,26 @@ def _line_svg(view: dict[str, Any], fresh: int | None = None, label: str = "") -
     tiles = [
         tile_svg(t.x, t.y, t.w, t.h, t.halves, scale, "howto-new" if t.index == fresh else "") for t in placed
     ]
+    label = label or "Line of play: " + ", ".join(_tile(t["tile"]) for t in view["line"])
+    return _board_svg("howto-line", (left, top, width, height), scale, unit, label, tiles)
+
+
+def _board_svg(
+    cls: str, box: tuple[float, float, float, float], scale: float, unit: float, label: str, parts: Any
+) -> Markup:
+    """Return a board's ``<svg>``: ``box`` (left, top, width, height) in layout units, ``unit`` px each."""
+    left, top, width, height = box
     return h(
         "svg",
         {
-            "class_": "howto-line",
+            "class_": cls,
             "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
             "width": _n(width * unit),
             "height": _n(height * unit),
             "role": "img",
-            "aria_label": label or "Line of play: " + ", ".join(_tile(t["tile"]) for t in view["line"]),
+            "aria_label": label,
         },
-        tiles,
+        parts,
     )
 
 
@@ -1070,18 +1079,8 @@ def _cross_svg(view: dict[str, Any], fresh: tuple[str, int] | None = None, label
                 ),
             )
         )
-    return h(
-        "svg",
-        {
-            "class_": "howto-line howto-cross",
-            "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-            "width": _n(width * unit),
-            "height": _n(height * unit),
-            "role": "img",
-            "aria_label": label or "All Fives layout: " + ", ".join(_tile(t["tile"]) for t in view["line"]),
-        },
-        parts,
-    )
+    label = label or "All Fives layout: " + ", ".join(_tile(t["tile"]) for t in view["line"])
+    return _board_svg("howto-line howto-cross", (left, top, width, height), scale, unit, label, parts)
 
 
 def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:

@@ -259,43 +259,37 @@ def best_scores_table(stats: Stats, info: GameInfo) -> Markup:
     )
 
 
+def record_table(
+    attrs: dict[str, Any], caption: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> Markup:
+    """Return a stats table: its caption, a head of ``columns``, and a row of cells per entry of ``rows``."""
+    return h(
+        "table",
+        attrs,
+        h("caption", {}, caption),
+        h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in columns])),
+        h("tbody", {}, [h("tr", {}, *cells) for cells in rows]),
+    )
+
+
 def leaderboard(stats: Stats, info: GameInfo) -> Markup:
     """Return the game's leaderboard on this device, once more than one name has played it."""
     if len(stats.players(info.id)) < 2:
         return Markup("")
-    board = stats.leaderboard(info.id)
-    return h(
-        "table",
+    return record_table(
         {"class_": "stats-table leaderboard"},
-        h("caption", {}, "Leaderboard (this device)"),
-        h(
-            "thead",
-            {},
-            h(
-                "tr",
-                {},
-                [
-                    h("th", {"scope": "col"}, c)
-                    for c in ("#", "Player", "Mode", "Won", "Win rate", "Best streak")
-                ],
-            ),
-        ),
-        h(
-            "tbody",
-            {},
-            [
-                h(
-                    "tr",
-                    {},
-                    h("td", {}, i + 1),
-                    h("th", {"scope": "row"}, name_text(t.name)),
-                    h("td", {}, t.label),
-                    h("td", {}, t.wins),
-                    h("td", {}, percent(t.win_rate)),
-                    h("td", {}, t.best_streak),
-                )
-                for i, t in enumerate(board)
-            ],
+        "Leaderboard (this device)",
+        ("#", "Player", "Mode", "Won", "Win rate", "Best streak"),
+        (
+            (
+                h("td", {}, i + 1),
+                h("th", {"scope": "row"}, name_text(t.name)),
+                h("td", {}, t.label),
+                h("td", {}, t.wins),
+                h("td", {}, percent(t.win_rate)),
+                h("td", {}, t.best_streak),
+            )
+            for i, t in enumerate(stats.leaderboard(info.id))
         ),
     )
 
@@ -305,38 +299,20 @@ def online_table(stats: Stats, info: GameInfo) -> Markup:
     rows = stats.online_for(info.id)
     if not rows:
         return Markup("")
-    return h(
-        "table",
+    return record_table(
         {"class_": "stats-table online-record", "data_online": info.id},
-        h("caption", {}, "Online, by opponent"),
-        h(
-            "thead",
-            {},
-            h(
-                "tr",
-                {},
-                [
-                    h("th", {"scope": "col"}, c)
-                    for c in ("Opponent", "Mode", "Played", "Won", "Lost", "Drawn")
-                ],
-            ),
-        ),
-        h(
-            "tbody",
-            {},
-            [
-                h(
-                    "tr",
-                    {},
-                    h("th", {"scope": "row"}, name_text(t.name)),
-                    h("td", {}, t.label),
-                    h("td", {}, t.played),
-                    h("td", {}, t.wins),
-                    h("td", {}, t.losses),
-                    h("td", {}, t.draws),
-                )
-                for t in rows
-            ],
+        "Online, by opponent",
+        ("Opponent", "Mode", "Played", "Won", "Lost", "Drawn"),
+        (
+            (
+                h("th", {"scope": "row"}, name_text(t.name)),
+                h("td", {}, t.label),
+                h("td", {}, t.played),
+                h("td", {}, t.wins),
+                h("td", {}, t.losses),
+                h("td", {}, t.draws),
+            )
+            for t in rows
         ),
     )
 

@@ -31,7 +31,8 @@ from boneyard.settings import MAX_NAME
 
 from .. import kit
 from ..html import Markup, h, join, name_attr
-from ..online.remote import public_hands, result_note
+from ..online.remote import public_hands
+from ..results import stats_note
 from ..screen import Mode, Screen, TableContext
 from ..session import Seat
 from . import heptalion_view as hv
@@ -590,31 +591,27 @@ class HeptalionScreen(Screen):
             gate = kit.privacy_gate(
                 names[turn], kit.since_last_turn(beats, turn, names), first="Your first turn of the game."
             )
-        return join(
-            [
-                hv.sprite(),
-                kit.table(
-                    game_id=GAME_ID,
-                    board=h(
-                        "div",
-                        {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"},
-                        board_markup,
-                    ),
-                    message=message,
-                    tray_=tray,
-                    seats_=seats_,
-                    tools_=kit.tools(GAME_ID, ctx.settings.sound, extra=self._menu(ctx, view, names, you)),
-                    panel=panel,
-                    gate=gate,
-                    board_extra=self._board_bar(ctx, view, over, show_solution),
-                    cls="hx-table" + (" is-solo" if solo else "") + f" hx-p{view['players']}",
-                    data={
-                        "turn": "" if view["turn"] is None else str(view["turn"]),
-                        "over": "true" if over else "false",
-                    },
-                ),
-            ]
+        return self._page(
+            ctx,
+            board_markup,
+            message=message,
+            tray_=tray,
+            seats_=seats_,
+            tools_=kit.tools(GAME_ID, ctx.settings.sound, extra=self._menu(ctx, view, names, you)),
+            panel=panel,
+            gate=gate,
+            board_extra=self._board_bar(ctx, view, over, show_solution),
+            cls="hx-table" + (" is-solo" if solo else "") + f" hx-p{view['players']}",
+            data={
+                "turn": "" if view["turn"] is None else str(view["turn"]),
+                "over": "true" if over else "false",
+            },
         )
+
+    def _page(self, ctx: TableContext, board_markup: Markup, **table: Any) -> Markup:
+        """Return the symbols' sprite and the kit's table with the board in its zoomed stage."""
+        stage = h("div", {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"}, board_markup)
+        return join([hv.sprite(), kit.table(game_id=GAME_ID, board=stage, **table)])
 
     def _render_review(self, ctx: TableContext, step: int) -> Markup:
         """Return the game as it was after ``step`` moves, every hand and domino face up, with the controls."""
@@ -647,28 +644,17 @@ class HeptalionScreen(Screen):
             {"class_": "kit-review-panel", "aria_label": "Review"},
             kit.review_bar(step, total, caption),
         )
-        return join(
-            [
-                hv.sprite(),
-                kit.table(
-                    game_id=GAME_ID,
-                    board=h(
-                        "div",
-                        {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"},
-                        board_markup,
-                    ),
-                    message=kit.message_line(ctx, f"Review · {caption}."),
-                    tray_=tray,
-                    seats_=seats_,
-                    tools_=kit.tools(GAME_ID, ctx.settings.sound),
-                    panel=panel,
-                    board_extra=self._board_bar(ctx, view, True, False),
-                    cls="hx-table is-review"
-                    + (" is-solo" if view["solo"] else "")
-                    + f" hx-p{view['players']}",
-                    data={"turn": "", "over": "true", "review": str(step)},
-                ),
-            ]
+        return self._page(
+            ctx,
+            board_markup,
+            message=kit.message_line(ctx, f"Review · {caption}."),
+            tray_=tray,
+            seats_=seats_,
+            tools_=kit.tools(GAME_ID, ctx.settings.sound),
+            panel=panel,
+            board_extra=self._board_bar(ctx, view, True, False),
+            cls="hx-table is-review" + (" is-solo" if view["solo"] else "") + f" hx-p{view['players']}",
+            data={"turn": "", "over": "true", "review": str(step)},
         )
 
     def _seat_views(
@@ -1058,15 +1044,7 @@ class HeptalionScreen(Screen):
             ),
             h("tbody", {}, rows),
         )
-        online = result_note(session)
-        if online is not None:
-            note = online
-        elif not session.vs_computer:
-            note = "Games on one device are not counted in the stats."
-        elif session.take_backs:
-            note = f"Not counted in your stats: you took back {kit.plural(session.take_backs, 'move')}."
-        else:
-            note = "Counted in your stats."
+        note = stats_note(session, "Games on one device are not counted in the stats.")
         winner = outcome["winners"][0]
         title = "You win!" if winner == you else f"{shown[winner]} wins"
         body = table

@@ -259,6 +259,7 @@ def _domino(
         cls += " is-pending"
     by = f", placed by {who}" if who else ""
     latest = ", the latest" if placed.get("latest") else ""
+    halves: list[Markup] = []
     if face_up:
         cls += " is-face"
         if symbols is None:
@@ -268,20 +269,9 @@ def _domino(
         first_cell = (ra, ca) <= (rb, cb)
         ends = symbols if first_cell else (symbols[1], symbols[0])
         label = ("Your placement: " if pending else "") + tile_name(placed["tile"]) + by + latest
-        return h(
-            "span",
-            {
-                "class_": cls,
-                "style": style,
-                "role": "img",
-                "aria_label": label,
-                "data_covered": f"{a},{b}",
-                "data_kit_from": arrived_from,
-            },
-            h("span", {"class_": "hx-half"}, symbol_icon(ends[0])),
-            h("span", {"class_": "hx-half"}, symbol_icon(ends[1])),
-        )
-    label = "A domino face down" + by + latest
+        halves = [h("span", {"class_": "hx-half"}, symbol_icon(end)) for end in ends]
+    else:
+        label = "A domino face down" + by + latest
     return h(
         "span",
         {
@@ -292,6 +282,7 @@ def _domino(
             "data_covered": f"{a},{b}",
             "data_kit_from": arrived_from,
         },
+        *halves,
     )
 
 

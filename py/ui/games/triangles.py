@@ -20,7 +20,8 @@ from typing import Any
 
 from .. import kit
 from ..html import Markup, h, join, name_attr
-from ..online.remote import public_hands, result_note
+from ..online.remote import public_hands
+from ..results import stats_note
 from ..screen import Mode, Screen, TableContext
 from ..screens import LEVEL_LABELS, button
 from . import triangles_layout as lay
@@ -597,15 +598,7 @@ class TrianglesScreen(Screen):
             ),
             h("tbody", {}, rows),
         )
-        online = result_note(session)
-        if online is not None:
-            note = online
-        elif not session.vs_computer:
-            note = "Same-device games are not counted in the stats."
-        elif session.take_backs:
-            note = f"Not counted in your stats: you took back {plural(session.take_backs, 'move')}."
-        else:
-            note = "Counted in your stats."
+        note = stats_note(session)
         return kit.results_panel(
             ctx,
             self.result_head(ctx, outcome),

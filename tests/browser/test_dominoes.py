@@ -9,16 +9,14 @@ import pytest
 
 from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, local_storage, reload_ready
+from .tables import module_page, open_setup, play_fitting, viewport
 
 MAX_TURNS = 400
 
 
 def start(page, base_url, mode, *, seed=7, opponents="computer", players=None, levels=None):
     """Open the setup screen with a seeded deal, choose the mode, and start."""
-    page.goto(f"{base_url}/?seed={seed}#/setup/dominoes")
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.wait_for_selector("#setup-mode")
-    page.check(f"input[name=opponents][value={opponents}]")
+    open_setup(page, base_url, "dominoes", seed=seed, opponents=opponents, ready="#setup-mode")
     page.select_option("#setup-mode", mode)
     if players is not None:
         page.select_option("#setup-players", str(players))
@@ -28,12 +26,34 @@ def start(page, base_url, mode, *, seed=7, opponents="computer", players=None, l
     page.wait_for_selector(".dom-table")
 
 
+FINAL_SCORES = """() => {
+  const total = document.querySelector('#kit-results .dom-summary .kit-score-total');
+  if (total) return [...total.querySelectorAll('td')].map((td) => +td.innerText);
+  return [...document.querySelectorAll('#kit-results .dom-summary tbody tr')]
+    .map((tr) => +tr.querySelectorAll('td')[2].innerText);
+}"""
+
+
+def final_scores(page) -> list[int]:
+    """Return a finished match's scores from its results' table (the Total column, or the total row)."""
+    return page.evaluate(FINAL_SCORES)
+
+
 def wait_for_human_or_end(page):
     """Wait until it is a person's turn, a dialog is up, or the game is over."""
     page.wait_for_function(
         "document.querySelector('#kit-results, .overlay, .dom-table.is-my-turn') !== null",
         timeout=60_000,
     )
+
+
+def your_turns(page, count):
+    """Yield at each of a person's next ``count`` turns; stop once a dialog or the result is up."""
+    for _ in range(count):
+        wait_for_human_or_end(page)
+        if page.locator("#kit-results, .overlay").count():
+            return
+        yield
 
 
 def check_buttons(page):
@@ -87,14 +107,7 @@ def play_to_the_end(page, *, hands=1):
     raise AssertionError("the game did not end")
 
 
-@pytest.fixture(scope="module")
-def page(app_context, base_url, watch):
-    from .conftest import watch_page
-
-    page = app_context.new_page()
-    watch_page(page, watch)
-    yield page
-    watch.assert_clean(page)
+page = module_page()
 
 
 def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, watch):
@@ -121,12 +134,8 @@ def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, 
 def test_a_match_to_50_with_hand_summaries(page, base_url, watch):
     start(page, base_url, "match-2-50", seed=5)
     dismissed = play_to_the_end(page)
-    dialog = page.locator("#kit-results").inner_text()
-    assert "Final score" in dialog
-    scores = [
-        int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", dialog.split("Final score:")[1])
-    ]
-    assert max(scores) >= 50
+    scores = final_scores(page)
+    assert len(scores) == 2 and max(scores) >= 50
     assert dismissed >= 1, "a match to 50 takes more than one hand"
     watch.assert_clean(page)
 
@@ -134,10 +143,7 @@ def test_a_match_to_50_with_hand_summaries(page, base_url, watch):
 def test_three_players_then_a_reload_in_the_middle_of_a_hand_resumes_exactly(page, base_url, watch):
     start(page, base_url, "classic", seed=3, players=3)
     assert page.locator(".kit-seat").count() == 2
-    for _ in range(3):
-        wait_for_human_or_end(page)
-        if page.locator("#kit-results, .overlay").count():
-            break
+    for _ in your_turns(page, 3):
         take_turn(page)
     wait_for_human_or_end(page)
     line = page.locator(".dom-line").get_attribute("aria-label")
@@ -174,10 +180,7 @@ def test_block_game_has_no_draw_button_and_passes_when_stuck(page, base_url, wat
     start(page, base_url, "block-2", seed=21)
     assert page.locator("#draw").count() == 0
     assert "block game" in page.locator(".dom-stock").inner_text().lower()
-    for _ in range(40):
-        wait_for_human_or_end(page)
-        if page.locator("#kit-results, .overlay").count():
-            break
+    for _ in your_turns(page, 40):
         check_buttons(page)
         take_turn(page)
     watch.assert_clean(page)
@@ -186,10 +189,7 @@ def test_block_game_has_no_draw_button_and_passes_when_stuck(page, base_url, wat
 def test_keyboard_play_keeps_the_focus_at_the_hand(page, base_url, watch):
     """A tile played with the keyboard leaves the focus on the hand, not at the top of the page."""
     start(page, base_url, "classic", seed=12)
-    for _ in range(3):
-        wait_for_human_or_end(page)
-        if page.locator("#kit-results, .overlay").count():
-            break
+    for _ in your_turns(page, 3):
         playable = page.locator(".dom-hand-tile.is-playable")
         if not playable.count():
             take_turn(page)
@@ -226,21 +226,15 @@ def test_a_full_storage_is_reported_and_play_goes_on(page, base_url, watch):
 
 
 def test_the_table_fits_a_phone_without_sideways_scrolling(page, base_url, watch):
-    page.set_viewport_size({"width": 360, "height": 740})
-    try:
+    with viewport(page, 360, 740):
         start(page, base_url, "match-4-100", seed=2)
-        for _ in range(6):
-            wait_for_human_or_end(page)
-            if page.locator("#kit-results, .overlay").count():
-                break
+        for _ in your_turns(page, 6):
             take_turn(page)
             over = page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
             assert over <= 0, f"the table scrolls sideways by {over}px"
         assert page.locator(".kit-seat").count() == 3
-    finally:
-        page.set_viewport_size({"width": 1100, "height": 850})
     watch.assert_clean(page)
 
 
@@ -250,28 +244,23 @@ def test_the_table_fits_the_viewport_and_the_tray_stays_still_through_a_whole_ga
 ):
     """At every viewport, from the deal to the result: no page scroll, the title in view at the start, the
     tray and its buttons in the same place at every one of your turns, tiles at least 44 px wide."""
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    try:
+
+    def wide_tiles(page):
+        width = page.locator(".dom-hand-tile svg").first.bounding_box()["width"]
+        assert width >= 44, f"hand tiles are {width} px wide"
+
+    with viewport(page, *size):
         start(page, base_url, "classic", seed=17)
-        wait_for_human_or_end(page)
-        fit.assert_opens_at_top(page, "start")
-        first = fit.snapshot(page)
-        turns = 0
-        for _ in range(MAX_TURNS):
-            wait_for_human_or_end(page)
-            fit.assert_fits(page, f"turn {turns}")
-            if page.locator("#over-title").count():
-                break
-            fit.assert_still(first, fit.snapshot(page), f"turn {turns}")
-            width = page.locator(".dom-hand-tile svg").first.bounding_box()["width"]
-            assert width >= 44, f"hand tiles are {width} px wide"
-            take_turn(page)
-            turns += 1
-        assert page.locator("#over-title").count() and turns > 2
-        fit.assert_fits(page, "end")
+        turns = play_fitting(
+            page,
+            wait=wait_for_human_or_end,
+            take_turn=take_turn,
+            over="#over-title",
+            max_turns=MAX_TURNS,
+            check=wide_tiles,
+        )
+        assert turns > 2
         assert page.locator(".dom-line").count(), "the finished board stays visible under the result"
-    finally:
-        page.set_viewport_size({"width": 1100, "height": 850})
     watch.assert_clean(page)
 
 

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from . import fit
-from .conftest import READY, READY_TIMEOUT_MS, new_context, watch_page
+from .conftest import new_context, watch_page
+from .tables import module_page, open_setup
+from .test_dominoes import final_scores
 
 MAX_TURNS = 600
 
@@ -43,10 +45,7 @@ def start_fives(
     page, base_url, *, seed, players, teams=False, target=None, opponents="computer", levels=None
 ):
     """Open the setup with a seeded deal, choose All Fives (and partners), and start."""
-    page.goto(f"{base_url}/?seed={seed}#/setup/dominoes")
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.wait_for_selector("#setup-mode")
-    page.check(f"input[name=opponents][value={opponents}]")
+    open_setup(page, base_url, "dominoes", seed=seed, opponents=opponents, ready="#setup-mode")
     page.select_option("#setup-mode", "fives")
     page.wait_for_selector("#setup-fives-target")
     page.select_option("#setup-players", str(players))
@@ -131,12 +130,7 @@ def play_to_the_end(page, *, check=True, shots=None, arms=None):
     raise AssertionError("the match did not end")
 
 
-@pytest.fixture(scope="module")
-def page(app_context, base_url, watch):
-    page = app_context.new_page()
-    watch_page(page, watch)
-    yield page
-    watch.assert_clean(page)
+page = module_page()
 
 
 def test_a_seeded_all_fives_match_against_the_computer_by_clicks(page, base_url, watch):
@@ -148,11 +142,8 @@ def test_a_seeded_all_fives_match_against_the_computer_by_clicks(page, base_url,
     view = engine(page)
     assert view["over"] and max(view["scores"]) >= 100
     summary = page.locator("#kit-results").inner_text()
-    assert "Final score" in summary and "Counted in your stats." in summary
-    final = [
-        int(n) for n in re.findall(r"(?:You|Computer 1 \(Medium\)) (\d+)", summary.split("Final score:")[1])
-    ]
-    assert final == view["scores"]
+    assert "Counted in your stats." in summary
+    assert final_scores(page) == view["scores"]
     assert all(p % 5 == 0 for p in view["scores"])
     page.evaluate("location.hash = '#/stats'")
     page.wait_for_selector(".stats-game")

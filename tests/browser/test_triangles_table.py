@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from . import fit
-from .conftest import READY, READY_TIMEOUT_MS
+from .tables import module_page, open_setup, play_fitting, viewport
 
 MAX_TURNS = 200
 READABLE_PX = 40  # the fit never draws a tile's side smaller than this (lay.MIN_PX, less rounding)
@@ -39,10 +39,7 @@ SIDE_PX = """() => {
 
 def start(page, base_url, *, seed=7, players=2, opponents="computer"):
     """Open the setup screen with a seeded deal, choose the players, and start."""
-    page.goto(f"{base_url}/?seed={seed}#/setup/triangles")
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.wait_for_selector("#start-game")
-    page.check(f"input[name=opponents][value={opponents}]")
+    open_setup(page, base_url, "triangles", seed=seed, opponents=opponents, ready="#start-game")
     page.select_option("#setup-players", str(players))
     page.click("#start-game")
     page.wait_for_selector(".tri-table")
@@ -100,45 +97,33 @@ def play_to_the_end(page):
     raise AssertionError("the game did not end")
 
 
-@pytest.fixture(scope="module")
-def page(app_context, base_url, watch):
-    from .conftest import watch_page
-
-    page = app_context.new_page()
-    watch_page(page, watch)
-    yield page
-    watch.assert_clean(page)
+page = module_page()
 
 
 @pytest.mark.parametrize("size", fit.VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_game_by_clicks_fits_the_viewport_and_the_tray_stays_still(page, base_url, watch, size):
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    try:
+
+    def readable_tiles(page):
+        tile = page.locator(".tri-hand-tile").first.bounding_box()
+        assert tile["width"] >= 44 and tile["height"] >= 38, f"hand tiles are {tile}"
+        if not page.locator("#tri-zoom-fit.is-manual").count():
+            assert page.evaluate(SIDE_PX) >= READABLE_PX, "the fit shrank the tiles below readable"
+
+    with viewport(page, *size):
         start(page, base_url, seed=12, players=2)
-        wait_for_human_or_end(page)
-        fit.assert_opens_at_top(page, "start")
-        first = fit.snapshot(page)
-        turns = 0
-        for _ in range(MAX_TURNS):
-            wait_for_human_or_end(page)
-            fit.assert_fits(page, f"turn {turns}")
-            if page.locator("#kit-results").count():
-                break
-            fit.assert_still(first, fit.snapshot(page), f"turn {turns}")
-            tile = page.locator(".tri-hand-tile").first.bounding_box()
-            assert tile["width"] >= 44 and tile["height"] >= 38, f"hand tiles are {tile}"
-            if not page.locator("#tri-zoom-fit.is-manual").count():
-                assert page.evaluate(SIDE_PX) >= READABLE_PX, "the fit shrank the tiles below readable"
-            take_turn(page)
-            turns += 1
-        assert page.locator("#kit-results").count() and turns > 3
-        fit.assert_fits(page, "end")
+        turns = play_fitting(
+            page,
+            wait=wait_for_human_or_end,
+            take_turn=take_turn,
+            over="#kit-results",
+            max_turns=MAX_TURNS,
+            check=readable_tiles,
+        )
+        assert turns > 3
         assert page.locator("#tri-svg .tri-tile").count() > 3, "the finished board stays under the result"
         page.click("#kit-fold")
         page.wait_for_selector("#kit-results.is-folded")
         fit.assert_fits(page, "folded")
-    finally:
-        page.set_viewport_size({"width": 1100, "height": 850})
     watch.assert_clean(page)
 
 

@@ -1,6 +1,6 @@
 """Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|api|arena|all]
+    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|expert|api|arena|all]
         [--games N] [--seeds N]
 
 Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ...arena import _format, run_arena
 from . import GAME
 from .board import lab_search, random_board
-from .bots import HARD_NODES, Searcher, easy_bot, hard_bot, medium_bot, sample_positions
+from .bots import HARD_NODES, DeepSearcher, Searcher, easy_bot, hard_bot, medium_bot, sample_positions
 from .rules import new_state
 from .sample import sample
 from .solve import solve
@@ -88,6 +88,35 @@ def bench_hard(games: int) -> None:
             print(_summary(f"hard move ({HARD_NODES} nodes), {players} players, hidden={hidden}", times))
 
 
+def bench_expert(games: int) -> None:
+    """Time Expert's 2-player decisions (a move, or a hint: the same search) in CPU time, Hard replying."""
+    from ...ai.heptalion import EXPERT_NODES, FEATURES
+    from ...core import run_thinking
+
+    times: list[float] = []
+    for seed in range(games):
+        state = new_state(seed=seed, players=2)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.current_player()
+            assert seat is not None
+            view = state.view(seat)
+            if seat == 0:
+                t0 = time.process_time()
+                move = run_thinking(FEATURES.direct(view, rng)).move
+                if len(view["legal_moves"]) > 1:
+                    times.append(time.process_time() - t0)
+                state.play(move)
+            else:
+                state.play(hard_bot(view, rng))
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(
+        _summary(f"expert decision ({EXPERT_NODES} nodes, CPU), 2 players", times)
+        + f", p95 {p95 * 1000:.0f} ms"
+    )
+
+
 def bench_api(games: int) -> None:
     """Time the state API a search drives: play/undo, view(), sample(), and the Hard search's nodes a second."""
     clock = time.process_time
@@ -126,6 +155,13 @@ def bench_api(games: int) -> None:
         searcher.best_move()
         nodes += searcher.nodes
     print(f"Hard search: {nodes / (clock() - start):.0f} nodes/s ({nodes} nodes, CPU time)")
+    nodes, start = 0, clock()
+    for i, view in enumerate(views[::3]):
+        (pos,) = sample_positions(view, random.Random(i), 1)
+        deep = DeepSearcher(pos, view["seat"], 2000)
+        deep.best_move()
+        nodes += deep.nodes
+    print(f"Expert search: {nodes / (clock() - start):.0f} nodes/s ({nodes} nodes, CPU time)")
 
 
 def bench_arena(games: int) -> None:
@@ -141,12 +177,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks."""
     parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
     parser.add_argument(
-        "--part", default="all", choices=("boards", "lab", "solve", "hard", "api", "arena", "all")
+        "--part", default="all", choices=("boards", "lab", "solve", "hard", "expert", "api", "arena", "all")
     )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=1000)
     args = parser.parse_args(argv)
-    parts = ("boards", "lab", "solve", "hard", "api", "arena") if args.part == "all" else (args.part,)
+    parts = (
+        ("boards", "lab", "solve", "hard", "expert", "api", "arena") if args.part == "all" else (args.part,)
+    )
     for part in parts:
         if part == "boards":
             bench_boards(args.seeds)
@@ -156,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench_solve(args.seeds)
         elif part == "hard":
             bench_hard(min(args.games, 20))
+        elif part == "expert":
+            bench_expert(min(args.games, 10))
         elif part == "api":
             bench_api(args.games)
         else:

@@ -42,7 +42,7 @@ SEAT_NAMES = """() => [...document.querySelectorAll('.kit-seat')].map((seat) => 
 # Everything in a seat card stays inside it (no "Last tile!" cut at the card's edge).
 SEAT_OVERFLOW = """() => [...document.querySelectorAll('.kit-seat')].flatMap((seat) => {
   const box = seat.getBoundingClientRect();
-  return [...seat.querySelectorAll('.kit-call, .kit-seat-score, .kit-seat-name')]
+  return [...seat.querySelectorAll('.kit-call, .kit-seat-score, .kit-seat-name, .kit-seat-count')]
     .filter((e) => e.offsetParent !== null)
     .filter((e) => { const b = e.getBoundingClientRect(); return b.right > box.right + 0.5 || b.left < box.left - 0.5
       || e.scrollWidth > e.clientWidth + 0.5; })

@@ -12,7 +12,7 @@ from boneyard.games.dominoes import MODES
 
 from .. import kit
 from ..html import Markup, h, join
-from ..online.remote import result_note
+from ..results import stats_note
 from ..screen import Mode, Screen, TableContext
 from ..screens import LEVEL_LABELS, field, select
 from .domino_svg import _n, standalone_tile, tile_svg
@@ -137,6 +137,57 @@ def board_svg(
             "aria_label": label,
         },
         tiles,
+    )
+
+
+def end_marker(
+    end: str,
+    value: int,
+    at: tuple[float, float],
+    box: tuple[float, float, float, float],
+    selected: str | None,
+    *,
+    target: bool,
+    off: bool = False,
+) -> Markup:
+    """Return an open end's marker at ``at`` (layout units) on the board ``box``: a button that lays the
+    selected tile there when it is a ``target``, else the end's number (dimmed when ``off``)."""
+    left, top, width, height = box
+    style = f"left: {_n((at[0] - left) / width * 100)}%; top: {_n((at[1] - top) / height * 100)}%"
+    name = END_NAMES[end]
+    if target:
+        return h(
+            "button",
+            {
+                "type": "button",
+                "class_": "dom-end is-target",
+                "data_action": "end",
+                "data_value": end,
+                "id": f"end-{end}",
+                "style": style,
+                "aria_label": f"Lay {selected} on the {name} end, showing {value}",
+            },
+            str(value),
+        )
+    return h(
+        "span",
+        {
+            "class_": "dom-end" + (" is-off" if off else ""),
+            "id": f"end-{end}",
+            "style": style,
+            "role": "img",
+            "aria_label": f"{name.title()} end: {value}",
+        },
+        str(value),
+    )
+
+
+def board_stage(cls: str, px_w: float, px_h: float, unit: float, *layers: Any) -> Markup:
+    """Return the board's stage, ``px_w`` by ``px_h`` pixels at ``unit`` pixels a layout unit, with its layers."""
+    return h(
+        "div",
+        {"class_": cls, "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px"},
+        *layers,
     )
 
 
@@ -782,53 +833,15 @@ class DominoesScreen(Screen):
         selected = ctx.ui.get("selected") if interactive else None
         buttons = []
         if ends is not None:
-            for end, (mx, my), value in zip(("L", "R"), markers, ends):
-                style = f"left: {_n((mx - left) / width * 100)}%; top: {_n((my - top) / height * 100)}%"
-                name = END_NAMES[end]
-                if selected:
-                    buttons.append(
-                        h(
-                            "button",
-                            {
-                                "type": "button",
-                                "class_": "dom-end is-target",
-                                "data_action": "end",
-                                "data_value": end,
-                                "id": f"end-{end}",
-                                "style": style,
-                                "aria_label": f"Lay {selected} on the {name} end, showing {value}",
-                            },
-                            str(value),
-                        )
-                    )
-                else:
-                    buttons.append(
-                        h(
-                            "span",
-                            {
-                                "class_": "dom-end",
-                                "id": f"end-{end}",
-                                "style": style,
-                                "role": "img",
-                                "aria_label": f"{name.title()} end: {value}",
-                            },
-                            str(value),
-                        )
-                    )
+            for end, at, value in zip(("L", "R"), markers, ends):
+                buttons.append(
+                    end_marker(end, value, at, (left, top, width, height), selected, target=bool(selected))
+                )
         pop: Markup | str = ""
         if is_fives(view):
             latest_tile = next((t for t in placed if order[t.index] == latest), None) if latest >= 0 else None
             pop = self.points_pop(ctx, view, latest_tile, left, top, width, height, list(markers))
-        return h(
-            "div",
-            {
-                "class_": "dom-stage",
-                "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px",
-            },
-            svg,
-            buttons,
-            pop,
-        )
+        return board_stage("dom-stage", px_w, px_h, unit, svg, buttons, pop)
 
     def points_pop(
         self,
@@ -992,51 +1005,20 @@ class DominoesScreen(Screen):
         for arm in ARMS:
             if arm not in markers:
                 continue
-            mx, my = markers[arm]
-            value = layout["ends"][arm]
-            style = f"left: {_n((mx - left) / width * 100)}%; top: {_n((my - top) / height * 100)}%"
-            name = END_NAMES[arm]
-            if arm in targets:
-                buttons.append(
-                    h(
-                        "button",
-                        {
-                            "type": "button",
-                            "class_": "dom-end is-target",
-                            "data_action": "end",
-                            "data_value": arm,
-                            "id": f"end-{arm}",
-                            "style": style,
-                            "aria_label": f"Lay {selected} on the {name} end, showing {value}",
-                        },
-                        str(value),
-                    )
+            box = (left, top, width, height)
+            buttons.append(
+                end_marker(
+                    arm,
+                    layout["ends"][arm],
+                    markers[arm],
+                    box,
+                    selected,
+                    target=arm in targets,
+                    off=bool(selected),
                 )
-            else:
-                buttons.append(
-                    h(
-                        "span",
-                        {
-                            "class_": "dom-end" + (" is-off" if selected else ""),
-                            "id": f"end-{arm}",
-                            "style": style,
-                            "role": "img",
-                            "aria_label": f"{name.title()} end: {value}",
-                        },
-                        str(value),
-                    )
-                )
+            )
         pop = self.points_pop(ctx, view, latest_tile, left, top, width, height, list(markers.values()))
-        return h(
-            "div",
-            {
-                "class_": "dom-stage is-cross",
-                "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px",
-            },
-            svg,
-            buttons,
-            pop,
-        )
+        return board_stage("dom-stage is-cross", px_w, px_h, unit, svg, buttons, pop)
 
     @staticmethod
     def lay_order(history: list[dict[str, Any]], length: int) -> list[int]:
@@ -1389,13 +1371,7 @@ class DominoesScreen(Screen):
         if mid_hand:
             reason = self.mid_hand_reason(ctx, view, names)
         if view["target"] is not None and (result is not None or mid_hand):
-            scores = view["scores"]
-            top = max(scores)
-            if view.get("sides"):
-                sides = self.side_names(ctx, names)
-                reason += " Final score: " + ", ".join(f"{sides[s]} {scores[s]}" for s in (0, 1)) + "."
-            else:
-                reason += " Final score: " + ", ".join(f"{names[s]} {p}" for s, p in enumerate(scores)) + "."
+            top = max(view["scores"])  # the scores themselves are in the table below (Total)
             winners = view["outcome"]["winners"]
             if winners and len(winners) == 1:
                 who = names[winners[0]]
@@ -1413,15 +1389,7 @@ class DominoesScreen(Screen):
                     " and win the match."
                 )
         session = ctx.session
-        online = result_note(session)
-        if online is not None:
-            note = online
-        elif not session.vs_computer:
-            note = "Same-device games are not counted in the stats."
-        elif session.take_backs:
-            note = f"Not counted in your stats: you took back {plural(session.take_backs, 'move', 'moves')}."
-        else:
-            note = "Counted in your stats."
+        note = stats_note(session)
         return kit.results_panel(
             ctx,
             self.result_title(ctx, view, names),

@@ -15,6 +15,7 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
+from tests.screens.tables import TableHarness
 from ui import screens, settings_view, stats_view
 from ui.games import screen_for
 from ui.html import FSI, PDI
@@ -24,7 +25,8 @@ from ui.session import Seat, Session
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
 IMG = "<img src=x onerror=alert(1)>"
 HOSTILE = [IMG, '"q\' onmouseover=alert(1) x="', "Tom & Jerry &amp; &lt;b&gt;", f"{RLO}evil{RLO} <i>"]
-PLAIN = ["Ana", "Bo", "Cy", "Di"]
+# Two words each, as every hostile name has: a seat shows both alike in short (kit.short_name, its title whole).
+PLAIN = ["Ana Lopez", "Bo Kim", "Cy Young", "Di Ross"]
 ALLOWED_ON = {("form", "onsubmit", "return false")}  # the only event handlers our markup has, constant
 
 
@@ -128,7 +130,7 @@ def fresh_screen(game: str) -> Any:
     return type(screen_for(game))()
 
 
-class Table:
+class Table(TableHarness):
     """A table screen driven as the app drives it: render, reveal, next hand, moves from a seeded generator."""
 
     def __init__(
@@ -148,16 +150,7 @@ class Table:
         self.frames: Frames = []
 
     def ctx(self, width: int = 800) -> TableContext:
-        return TableContext(
-            session=self.session,
-            settings=self.settings,
-            ui=self.ui,
-            animations=False,
-            play=self.play,
-            announce=self.heard.append,
-            rerender=lambda: None,
-            board_width=width,
-        )
+        return self.context(board_width=width)
 
     def play(self, move: Any) -> bool:
         try:

@@ -73,3 +73,32 @@ def play_fitting(
     assert page.locator(over).count(), f"the game did not end in {max_turns} turns"
     fit.assert_fits(page, "end")
     return turns
+
+
+def play_through(
+    page: Any,
+    *,
+    wait: Callable[[Any], None],
+    take_turn: Callable[[Any], Any],
+    over: str,
+    max_turns: int,
+    before_turn: Callable[[int], None] = lambda turn: None,
+) -> tuple[int, int]:
+    """Click through a started game to its end (``over`` shows): Next hand at each hand's summary, Show at a
+    privacy screen, else ``before_turn(turn)`` and a turn. Return the hand summaries dismissed and the turns."""
+    hands = turns = 0
+    for _ in range(max_turns):
+        wait(page)
+        if page.locator(over).count():
+            return hands, turns
+        if page.locator("#next-hand").count():
+            page.click("#next-hand")
+            hands += 1
+            continue
+        if page.locator("#reveal").count():
+            page.click("#reveal")
+            continue
+        before_turn(turns)
+        take_turn(page)
+        turns += 1
+    raise AssertionError("the game did not end")

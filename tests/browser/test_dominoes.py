@@ -9,7 +9,7 @@ import pytest
 
 from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, local_storage, reload_ready
-from .tables import module_page, open_setup, play_fitting, viewport
+from .tables import module_page, open_setup, play_fitting, play_through, viewport
 
 MAX_TURNS = 400
 
@@ -91,20 +91,10 @@ def take_turn(page):
 
 def play_to_the_end(page, *, hands=1):
     """Click through a whole game; return the number of hand summaries dismissed."""
-    dismissed = 0
-    for _ in range(MAX_TURNS):
-        wait_for_human_or_end(page)
-        if page.locator("#over-title").count():
-            return dismissed
-        if page.locator("#next-hand").count():
-            page.click("#next-hand")
-            dismissed += 1
-            continue
-        if page.locator("#reveal").count():
-            page.click("#reveal")
-            continue
-        take_turn(page)
-    raise AssertionError("the game did not end")
+    dismissed, _turns = play_through(
+        page, wait=wait_for_human_or_end, take_turn=take_turn, over="#over-title", max_turns=MAX_TURNS
+    )
+    return dismissed
 
 
 page = module_page()

@@ -16,7 +16,7 @@ import pytest
 
 from . import fit
 from .conftest import new_context, watch_page
-from .tables import module_page, open_setup
+from .tables import module_page, open_setup, play_through
 from .test_dominoes import final_scores
 
 MAX_TURNS = 600
@@ -108,26 +108,21 @@ def take_turn(page, arm_choice: list[str] | None = None):
 
 def play_to_the_end(page, *, check=True, shots=None, arms=None):
     """Click through the whole match; check the count and scores at each of your turns."""
-    hands = 0
-    turns = 0
-    for _ in range(MAX_TURNS):
-        wait_for_human_or_end(page)
-        if page.locator("#over-title").count():
-            return hands, turns
-        if page.locator("#next-hand").count():
-            page.click("#next-hand")
-            hands += 1
-            continue
-        if page.locator("#reveal").count():
-            page.click("#reveal")
-            continue
+
+    def before_turn(turn):
         if check:
             check_against_engine(page)
         if shots is not None:
-            shots(turns)
-        take_turn(page, arms)
-        turns += 1
-    raise AssertionError("the match did not end")
+            shots(turn)
+
+    return play_through(
+        page,
+        wait=wait_for_human_or_end,
+        take_turn=lambda page: take_turn(page, arms),
+        over="#over-title",
+        max_turns=MAX_TURNS,
+        before_turn=before_turn,
+    )
 
 
 page = module_page()

@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from . import fit
-from .tables import module_page, open_setup, play_fitting, viewport
+from .tables import module_page, open_setup, play_fitting, play_through, viewport
 
 MAX_TURNS = 200
 READABLE_PX = 40  # the fit never draws a tile's side smaller than this (lay.MIN_PX, less rounding)
@@ -86,15 +86,9 @@ def take_turn(page):
 
 def play_to_the_end(page):
     """Click through a whole game (showing tiles on a shared device)."""
-    for _ in range(MAX_TURNS):
-        wait_for_human_or_end(page)
-        if page.locator("#kit-results").count():
-            return
-        if page.locator("#reveal").count():
-            page.click("#reveal")
-            continue
-        take_turn(page)
-    raise AssertionError("the game did not end")
+    play_through(
+        page, wait=wait_for_human_or_end, take_turn=take_turn, over="#kit-results", max_turns=MAX_TURNS
+    )
 
 
 page = module_page()

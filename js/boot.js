@@ -81,33 +81,62 @@
       }
       return waiting || plainFetch.apply(window, arguments);
     };
-    for (var f = 0; f < start.fetch.length; f++) {
-      var url = absolute(start.fetch[f]);
-      early[url] = /\.snap\.gz$/.test(url) ? getWhole(url) : get(url);
-      early[url].catch(function () {}); // its taker sees the failure
-    }
   }
 
-  // The WebAssembly starts downloading now too, and compiling once the loading screen has painted
-  // (compiling takes the processor's cores; the first frame must not wait for it, nor a background
-  // tab's for ever): the loader (js/pyodide-snapshot.mjs) takes this compilation over instead of
-  // starting its own. Streamed from the network or from the service worker, which passes its cached
-  // response through untouched (`application/wasm`), Chromium keeps the compiled code and a later visit
-  // reads it from its code cache (traced: v8.wasm.moduleCacheHit). Not caches.match() here: a response
-  // read from the cache by the page itself never got that code cache (traced likewise).
-  try {
-    var wasmUrl = absolute("vendor/pyodide/pyodide.asm.wasm");
-    var wasmResponse = plainFetch(wasmUrl);
-    var painted = new Promise(function (resolve) {
-      requestAnimationFrame(function () { setTimeout(resolve, 0); });
-      setTimeout(resolve, 100);
-    });
-    var wasm = painted.then(function () { return WebAssembly.compileStreaming(wasmResponse); });
-    wasm.catch(function () {});
-    window.boneyardWasm = { url: wasmUrl, module: wasm };
-  } catch (e) {
-    // No streaming compiler here: the loader fetches and compiles the file itself.
+  // The files start arriving at once (reading and downloading take little of the processor); the
+  // work that takes a core (compiling the WebAssembly, parsing and running the runtime's modules) waits
+  // until the loading screen has painted, or 100 ms in a background tab, which never paints: on a busy
+  // machine it would hold up the first frame. Then our interpreter module, which starts Pyodide, and
+  // PyScript run, in that order, their modules preloaded meanwhile.
+  var f;
+  for (f = 0; start && plainFetch && f < start.fetch.length; f++) {
+    var url = absolute(start.fetch[f]);
+    early[url] = /\.snap\.gz$/.test(url) ? getWhole(url) : get(url);
+    early[url].catch(function () {}); // its taker sees the failure
   }
+  // The WebAssembly, compiled while it arrives: the loader (js/pyodide-snapshot.mjs) takes this
+  // compilation over instead of starting its own. Streamed from the network or from the service
+  // worker, which passes its cached response through untouched (`application/wasm`), Chromium keeps
+  // the compiled code and a later visit reads it from its code cache (traced: v8.wasm.moduleCacheHit).
+  // Not caches.match() here: a response the page itself read from the cache never got that code cache.
+  var wasmUrl = absolute("vendor/pyodide/pyodide.asm.wasm");
+  var wasmResponse = null;
+  try {
+    wasmResponse = plainFetch(wasmUrl);
+    wasmResponse.catch(function () {});
+  } catch (e) {
+    wasmResponse = null;
+  }
+  var painted = new Promise(function (resolve) {
+    requestAnimationFrame(function () { setTimeout(resolve, 0); });
+    setTimeout(resolve, 100);
+  });
+  painted.then(function () {
+    try {
+      if (wasmResponse && WebAssembly.compileStreaming) {
+        var wasm = WebAssembly.compileStreaming(wasmResponse);
+        wasm.catch(function () {});
+        window.boneyardWasm = { url: wasmUrl, module: wasm };
+      }
+    } catch (e) {
+      // No streaming compiler here: the loader fetches and compiles the file itself.
+    }
+    var preload = (start && start.modules) || [];
+    for (f = 0; f < preload.length; f++) {
+      var link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.href = preload[f];
+      document.head.appendChild(link);
+    }
+    var modules = ["js/pyodide-snapshot.mjs", "vendor/pyscript/core.js"];
+    for (f = 0; f < modules.length; f++) {
+      var script = document.createElement("script");
+      script.type = "module";
+      script.async = false;
+      script.src = modules[f];
+      document.head.appendChild(script);
+    }
+  });
 
   try {
     var saved = JSON.parse(localStorage.getItem("boneyard:settings") || "null");

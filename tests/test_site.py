@@ -179,43 +179,42 @@ def test_large_files_get_a_gzip_copy_that_unpacks_to_them(built):
     assert not list((out / "snapshot").glob("*.gz.gz")) and not (out / "py" / "main.py.gz").exists()
 
 
-def test_the_page_asks_for_what_the_start_needs_at_once(built):
+def test_the_page_asks_for_what_the_start_needs_once_it_has_painted(built):
     out, _ = built
     html = (out / "index.html").read_text()
-    assert build_site.PRELOAD_MARK not in html and build_site.START_MARK not in html
+    assert build_site.START_MARK not in html
     listed = re.search(r'<script type="application/json" id="boneyard-start">([^<]+)</script>', html)
     assert listed, "the start's list of files"
-    fetches = json.loads(listed.group(1))["fetch"]
-    modules = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    start = json.loads(listed.group(1))
+    fetches, modules = start["fetch"], start["modules"]
     manifest = json.loads((out / "snapshot" / "manifest.json").read_text())
     assert fetches[:2] == ["snapshot/manifest.json", "snapshot/" + manifest["file"]]
-    # No <link rel="preload">: boot.js asks for each file itself (from the service worker's cache on a
-    # return visit, where a preload would go through the worker a second time).
-    assert 'rel="preload"' not in html
+    # No <link rel="preload"> nor module script in the page: boot.js asks for each file itself once the
+    # loading screen has painted (from the service worker's cache on a return visit, where a preload
+    # would go through the worker a second time), then starts the modules.
+    assert 'rel="preload"' not in html and 'rel="modulepreload"' not in html
+    assert '<script type="module"' not in html
     # The WebAssembly is not in the list: boot.js fetches it itself (through the service worker, whose
     # cached response keeps the compiled-code cache) and compiles it streamed; the loader takes that module.
     assert "vendor/pyodide/pyodide.asm.wasm" not in fetches
     boot = (ROOT / "js" / "boot.js").read_text()
     assert "WebAssembly.compileStreaming(wasmResponse)" in boot and "window.boneyardWasm" in boot
     assert "caches.match" in boot and "boneyard-start" in boot
+    assert '"js/pyodide-snapshot.mjs", "vendor/pyscript/core.js"' in boot
     loader = (ROOT / "js" / "pyodide-snapshot.mjs").read_text()
     assert (
         "globalThis.boneyardWasm" in loader and "WebAssembly.compileStreaming(plainFetch(WASM_URL))" in loader
     )
     assert {"py/engine.zip", "py/ui.zip", "py/pycache.zip", "pyscript.toml", "py/main.py"} <= set(fetches)
-    assert "vendor/pyodide/pyodide.mjs" in modules and any(
-        m.startswith("vendor/pyscript/core-") for m in modules
+    assert {"js/pyodide-snapshot.mjs", "vendor/pyodide/pyodide.mjs", "vendor/pyscript/core.js"} <= set(
+        modules
     )
+    assert any(m.startswith("vendor/pyscript/core-") for m in modules)
     for name in fetches + modules:
         assert (out / name).is_file(), name
-    # The list and boot.js come first in the page, before the stylesheet and every other script.
+    # The list and boot.js come first in the page, before the stylesheet.
     head = html[: html.index("</head>")]
     assert head.index('id="boneyard-start"') < head.index("<script>\n") < head.index("<style>")
-    assert (
-        head.index("<style>")
-        < head.index('src="vendor/pyscript/core.js"')
-        < head.index('rel="modulepreload"')
-    )
 
 
 def test_the_byte_code_is_checked_hash_pyc_for_what_the_snapshot_lacks(built):

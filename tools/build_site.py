@@ -14,8 +14,8 @@
   (``tools/snapshot.py``; made with Node, cached in ``build/snapshot/``). Without it the page boots
   the normal way.
 - Fills the ``<!-- boneyard:start -->`` line of ``index.html`` with the list of files the start needs
-  (the snapshot, the runtime's files, the bundles), which ``js/boot.js`` asks for at once, and the
-  ``<!-- boneyard:preload -->`` line with modulepreload links for the runtime's JS modules.
+  (the snapshot, the runtime's files, the bundles) and of the JS modules it imports, which
+  ``js/boot.js`` asks for at once once the loading screen has painted.
 - Writes ``css/app.css``, ``js/boot.js`` and ``icons/logo.svg`` into ``index.html`` itself, so the
   loading screen paints without waiting for another file.
 - Writes a gzip copy (``name.gz``) beside each large file that compresses well (the runtime, the
@@ -60,7 +60,6 @@ SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 # against. py/main.py stays a file: it is the page's <script type="py" src>.
 BUNDLES = {"py/engine.zip": "py/boneyard", "py/ui.zip": "py/ui"}
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make the same bytes
-PRELOAD_MARK = "<!-- boneyard:preload -->"  # the modules' preload tags
 START_MARK = "<!-- boneyard:start -->"  # the files boot.js fetches at once (start_fetches)
 LOGO_MARK = "<!-- boneyard:logo -->"  # the loading screen's logo: icons/logo.svg, written in by the build
 STYLESHEET_TAG = '<link rel="stylesheet" href="css/app.css">'
@@ -217,38 +216,35 @@ def start_fetches(out: Path) -> list[str]:
     return [name for name in fetches if (out / name).exists()]
 
 
-def preload_links(out: Path) -> list[str]:
-    """Return the modulepreload tags for the JS modules the start imports (only those that exist).
+def start_modules(out: Path) -> list[str]:
+    """Return the JS modules the start imports, to preload (only those that exist).
 
-    Pyodide's and PyScript's modules are what the page's module scripts import next, one after the
-    other: preloaded, they are fetched and parsed before anyone asks for them."""
-    modules = ["vendor/pyodide/pyodide.mjs", "vendor/pyodide/pyodide.asm.mjs"]
+    Our interpreter module, Pyodide's and PyScript's modules, which the page's module scripts import
+    one after the other: preloaded, they are fetched and parsed before anyone asks for them."""
+    modules = ["js/pyodide-snapshot.mjs", "vendor/pyodide/pyodide.mjs", "vendor/pyodide/pyodide.asm.mjs"]
+    modules.append("vendor/pyscript/core.js")
     # PyScript's chunks that it imports on every start (core, the config's parser, its plugins).
     modules += sorted(
         p.relative_to(out).as_posix()
         for p in (out / "vendor" / "pyscript").glob("*.js")
         if p.name.startswith(PYSCRIPT_START_CHUNKS)
     )
-    return [f'<link rel="modulepreload" href="{name}">' for name in modules if (out / name).exists()]
+    return [name for name in modules if (out / name).exists()]
 
 
-def write_preloads(out: Path) -> None:
-    """Fill out/index.html's marks: the start's list of files and the modules' preload tags."""
+def write_start(out: Path) -> None:
+    """Fill out/index.html's start mark with the start's list (``start_json``)."""
     index = out / "index.html"
     text = index.read_text()
-    for mark, lines in (
-        (START_MARK, [f'<script type="application/json" id="boneyard-start">{start_json(out)}</script>']),
-        (PRELOAD_MARK, preload_links(out)),
-    ):
-        if mark in text:
-            indent = text[: text.index(mark)].rpartition("\n")[2]
-            text = text.replace(mark, ("\n" + indent).join(lines))
-    index.write_text(text)
+    tag = f'<script type="application/json" id="boneyard-start">{start_json(out)}</script>'
+    index.write_text(text.replace(START_MARK, tag, 1))
 
 
 def start_json(out: Path) -> str:
-    """Return the start's list for boot.js as JSON (``{"fetch": [...]}``), safe inside a script tag."""
-    return json.dumps({"fetch": start_fetches(out)}, separators=(",", ":")).replace("</", "<\\/")
+    """Return the start's list for boot.js as JSON, safe inside a script tag: the files it fetches at
+    once (``fetch``) and the modules it preloads (``modules``), both once the loading screen has painted."""
+    start = {"fetch": start_fetches(out), "modules": start_modules(out)}
+    return json.dumps(start, separators=(",", ":")).replace("</", "<\\/")
 
 
 def inline_first_paint(out: Path) -> None:
@@ -341,7 +337,7 @@ def build(out: Path) -> str:
     write_config(out)
     copy_runtime(out)
     add_snapshot(out)
-    write_preloads(out)
+    write_start(out)
     inline_first_paint(out)
     precompress(out)
     return write_service_worker(out)

@@ -23,7 +23,9 @@ that cache.
 Phases (milliseconds from navigation start, medians; from the loader's ``boneyard:*`` marks, the
 resource timings and a wrapper around WebAssembly's instantiate calls):
 
-- wasm, snap: the WebAssembly, the snapshot file has arrived (from the service worker on a return visit);
+- wasm: the WebAssembly has arrived (through the service worker on a return visit);
+- snap: the snapshot is in Pyodide's buffer (``boneyard:snapshot-unpacked``: downloaded and inflated, or
+  on a return visit read from the service worker's cache by a worker of the page);
 - fetch: the last of the WebAssembly, the snapshot and the stdlib zip has arrived;
 - compiled: the WebAssembly is compiled (ours: boot.js starts it while the page parses, the mark
   ``boneyard:wasm-compiled``; the bare page: the end of Pyodide's own instantiation);
@@ -97,7 +99,7 @@ RESULT = """() => {
     ready: window.__readyAt, fcp: fcp ? fcp.startTime : null,
     snapshot: window.boneyardSnapshot ? window.boneyardSnapshot.used : null,
     fetch: big.some((t) => t !== null) ? Math.max(...big.filter((t) => t !== null)) : null,
-    wasm: big[0], snap: big[1],
+    wasm: big[0], snap: marks["snapshot-unpacked"] ?? big[1],
     compiled: marks["wasm-compiled"] ?? (window.__compile ? window.__compile.end : null),
     asks: marks["pyscript-asks"] ?? null,
     restore: marks["reseeded"] ?? null, bundles: marks["bundles-unpacked"] ?? null, pyscript: marks["main"] ?? null,
@@ -153,7 +155,12 @@ def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
         cdp.on("Tracing.dataCollected", lambda event: events.extend(event["value"]))
         finished: list[bool] = []
         cdp.on("Tracing.tracingComplete", lambda _event: finished.append(True))
-        cdp.send("Tracing.start", {"categories": "v8.wasm", "transferMode": "ReportEvents"})
+        # Blink records the v8.wasm.* events under devtools.timeline (the category "v8.wasm" alone never
+        # shows them, which hid every cache hit before).
+        cdp.send(
+            "Tracing.start",
+            {"categories": "devtools.timeline,v8.wasm", "transferMode": "ReportEvents"},
+        )
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)  # "ready" is what counts, not the load event
     page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
     result = page.evaluate(RESULT)

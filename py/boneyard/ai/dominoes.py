@@ -9,8 +9,15 @@
   another style only makes the deals a little less sharp. It reads the lays after which the rival
   has not drawn (its hand then is its hand now plus what it laid since).
 - ``value``: a single round is worth the seat's share of the win (1, a tie split, 0); in a match a
-  rollout stops when the hand ends, and the scores are turned into the chance of winning the match
-  (``match_chance``), so points, not only hands, count; the match's end is worth 1 or 0.
+  rollout stops when the hand ends, and the scores are turned into the chance of winning the match,
+  so points, not only hands, count; the match's end is worth 1 or 0. Two players (pips): the match
+  table (``MatchTable``: both needs and who leads the next hand, by dynamic programming over hands
+  between Hards, so the pips won, the leader's edge near the target and the lead itself are priced);
+  otherwise the logistic ``match_chance``.
+- ``key``: what decides an endgame position's value within the hand (every hand, the ends, the turn,
+  the passes in a row, the boneyard's size): the exact solver's positions are kept by it, between
+  the root moves, the deals and the seat's moves of a hand (in a two-player draw game with the
+  boneyard empty every deal is the same, so the next move finds most of its endgame solved).
 - ``exact``: with the boneyard empty (or the block game) and few tiles in hand, two-player deals
   are solved exactly.
 - All Fives: the rollouts score the count (a lay that scores, the more the better, then what the line
@@ -362,6 +369,13 @@ class DominoesFeatures:
         """Build the match table the values read (once a page), in slices."""
         if context.table is not None and context.target is not None:
             yield from context.table.build(context.target)
+
+    def key(self, state: DominoesState) -> tuple[Any, ...] | None:
+        """Return what decides an endgame's value within the hand (None: All Fives, whose count also does)."""
+        if state.FIVES:
+            return None
+        table = state.table
+        return (*table.hands, table.left, table.right, table.turn, table.passes, len(table.stock))
 
     def weight(self, context: _Context, state: DominoesState) -> float:
         """Return the model's likelihood of the rivals' lays on this deal."""

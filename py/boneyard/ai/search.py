@@ -11,6 +11,17 @@ of winning the match from the scores). Every move is tried on the same deal with
 seed, so the moves are compared on equal terms. The search is a generator: it yields after every
 deal (and every few hundred exact nodes), so the page thinks in slices; ``run_thinking`` drives it
 in one go. It reads nothing but the view and its own generator: hidden tiles cannot change its move.
+
+What a seat learned is kept between its moves of a hand where it stays valid: the exact solver's
+positions (a table of values and bounds by ``Features.key``, a game's own key of what decides a
+position's value in the hand; without one, nothing is kept), shared by the root moves and the deals
+of one search and carried to the seat's next move of the same hand (``MEMORY``, by game and seat:
+the view's history must carry on the one the memory saw, else the search starts afresh: the same
+view again, another hand, another game). A position's solved value is a fact of that position, so
+keeping it never changes a value, only saves the nodes (more deals within the budget, or less time).
+Sampled deals are not carried over: the model's weights are nearly flat (the deals' effective number
+is 0.84 of their number), so particles kept and reweighed measured no gain over fresh deals.
+A game may also build what its values need once, in slices, before the first deal (``warm``).
 """
 
 from __future__ import annotations
@@ -43,6 +54,10 @@ class Features(Protocol):
 
     def exact(self, state: Any) -> bool:
         """Tell whether this deal is small enough to solve exactly."""
+
+    # Optional: ``key(state)`` (a hashable of what decides an endgame position's value within the
+    # hand, or None: not kept), ``warm(context)`` (a generator building what ``value`` needs, once),
+    # ``direct(view, rng)`` (a game searched deep instead), ``explain(view, result, names)``.
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,8 @@ class SearchResult:
     deals: int = 0
     exact: int = 0  # deals solved exactly
     context: Any = None
+    effective: float = 0.0  # the deals' effective number: (sum of weights)^2 / sum of squared weights
+    known: int = 0  # endgame positions solved by the seat's earlier searches of the hand
 
     def ranked(self) -> list[MoveStats]:
         """Return the moves best first."""
@@ -88,6 +105,35 @@ class SearchResult:
     def value(self) -> float:
         """Return the estimated worth of the position to the seat (its best move's mean)."""
         return self.stats[self.move].mean if self.stats else 0.5
+
+
+SOLVED_MAX = 200_000  # solved positions kept at most (more: start again)
+MEMORY: dict[tuple[str, int], _Kept] = {}  # by (game, seat): what the seat's last search learned
+
+
+@dataclass
+class _Kept:
+    """What a seat's last search solved, kept for its next move of the same hand."""
+
+    history: list[Any]  # the view's history then
+    hand_number: Any
+    solved: dict[Any, tuple[float, int]]  # the exact solver's positions (a position's value holds all hand)
+
+
+def _recall(features: Features, view: Mapping[str, Any]) -> dict[Any, tuple[float, int]]:
+    """Return the endgame positions the seat's searches solved so far this hand (empty when the memory
+    does not carry on to this view: the same view again, another hand or another game)."""
+    old = MEMORY.get((getattr(features, "game", ""), view["seat"]))
+    history = view.get("history") or []
+    if (
+        old is None
+        or old.hand_number != view.get("hand_number")
+        or len(history) <= len(old.history)
+        or history[: len(old.history)] != old.history
+        or len(old.solved) > SOLVED_MAX
+    ):
+        return {}
+    return old.solved
 
 
 NODES_PER_SIM = 30  # exact nodes that cost about as much time as one rollout
@@ -133,13 +179,17 @@ def _rollout(state: Any, features: Features, context: Any, seat: int, rng: rando
 class _Solver:
     """Alpha-beta for two players over the common API (values 0..1 for ``seat``), under a node cap."""
 
-    def __init__(self, features: Features, context: Any, seat: int, cap: int) -> None:
+    def __init__(
+        self, features: Features, context: Any, seat: int, cap: int, table: dict[Any, tuple[float, int]]
+    ) -> None:
         self.features = features
         self.context = context
         self.seat = seat
         self.cap = cap
         self.nodes = 0
         self.rng = random.Random(0)
+        self.table = table  # position key -> (value, 0 exact / 1 at least / -1 at most): the solved positions
+        self.key = getattr(features, "key", None)
 
     def solve(self, state: Any, alpha: float, beta: float) -> Iterator[float | None]:
         """Yield None now and then, and the value last."""
@@ -153,6 +203,15 @@ class _Solver:
             self.nodes += LEAF_NODES
             yield features.value(state, self.seat, self.context)
             return
+        key = self.key(state) if self.key is not None else None
+        if key is not None:
+            hit = self.table.get(key)
+            if hit is not None:
+                known, bound = hit
+                if bound == 0 or (bound > 0 and known >= beta) or (bound < 0 and known <= alpha):
+                    yield known
+                    return
+        low, high = alpha, beta
         maximising = state.current_player() == self.seat
         best = -1.0 if maximising else 2.0
         moves = state.legal_moves()
@@ -178,6 +237,8 @@ class _Solver:
                 beta = min(beta, best)
             if alpha >= beta:
                 break
+        if key is not None:
+            self.table[key] = (best, 1 if best >= high else -1 if best <= low else 0)
         yield best
 
 
@@ -214,6 +275,10 @@ def search(
     tries = 0
     players = view["players"]
     solvable = budget.exact_nodes > 0
+    keeps = getattr(features, "key", None) is not None
+    solved = _recall(features, view) if keeps else {}
+    result.known = len(solved)
+    total_weight = squares = 0.0
     while result.deals < budget.deals and (sims < budget.sims or result.deals < budget.min_deals):
         tries += 1
         if tries > 4 * budget.deals:
@@ -223,12 +288,14 @@ def search(
         if weight <= 0.0:
             continue
         result.deals += 1
+        total_weight += weight
+        squares += weight * weight
         seed = rng.getrandbits(32)
         moves = {str(m): m for m in state.legal_moves()}
         values: dict[str, float] = {}
         exact = players == 2 and solvable and features.exact(state)
         if exact:
-            solver = _Solver(features, context, seat, budget.exact_nodes)
+            solver = _Solver(features, context, seat, budget.exact_nodes, solved)
             try:
                 for text in texts:
                     state.play(moves[text])
@@ -258,6 +325,11 @@ def search(
             sims += len(values)
         result.exact += exact
         yield
+    result.effective = total_weight * total_weight / squares if squares > 0.0 else 0.0
+    if keeps and solved:
+        MEMORY[(getattr(features, "game", ""), seat)] = _Kept(
+            list(view["history"]), view.get("hand_number"), solved
+        )
     best = max(result.stats.values(), key=lambda s: (s.mean, -texts.index(s.move)))
     result.move = best.move
     return result

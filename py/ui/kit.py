@@ -157,11 +157,10 @@ def seat_card(view: SeatView, position: str) -> Markup:
         label += ", thinking" if view.thinking else ", to move"
     call = view.last_call if view.count == 1 and view.last_call else ""
     short = short_name(view.name)
-    plain_name = str(view.name).replace(FSI, "").replace(PDI, "")
     attrs = {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label}
     return h(
         "li",
-        {**attrs, "title": plain_name if short != view.name else None},
+        {**attrs, "title": name_attr(view.name) if short != view.name else None},  # isolated, as the label
         h(
             "div",
             {"class_": "kit-seat-head"},

@@ -259,8 +259,7 @@ def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str
     print(f"room page at 360x740: {height} px")
     assert page.evaluate(INSIDE, ["#room-code", "viewport"]), "the code is in view at the open"
     assert page.evaluate(INSIDE, ["#room-start", "viewport"]), "Start is in view at the open"
-    # (The page sits 56 px down once the room opens: the app's re-render focuses <main> again, which
-    # scrolls it into view; the code, the QR code and Start are in view all the same.)
+    fit.assert_opens_at_top(page, "room")  # the title too, though the room re-renders as it opens
     assert page.evaluate(INSIDE, [".room-qr", "viewport"]), "the QR code is in view at the open"
     assert page.evaluate(
         "[...document.querySelectorAll('.lobby-seat')].every((e) => e.scrollWidth <= e.clientWidth)"

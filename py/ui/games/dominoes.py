@@ -1292,7 +1292,16 @@ class DominoesScreen(Screen):
         return h(
             "table",
             {"class_": "stats-table dom-summary"},
-            h("thead", {}, h("tr", {}, [h("th", {"scope": "col"}, c) for c in head + ["Tiles left"]])),
+            h(
+                "thead",
+                {},
+                h(
+                    "tr",
+                    {},
+                    [h("th", {"scope": "col"}, c) for c in head],
+                    h("th", {"scope": "col", "class_": "left-tiles"}, "Tiles left"),  # hidden on a phone
+                ),
+            ),
             h("tbody", {}, rows),
         )
 

@@ -244,22 +244,27 @@ def test_bonefall_fits_one_screen_from_the_first_domino_to_game_over(
 # -- the host's room ----------------------------------------------------------------------------------
 
 
-def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str) -> None:
+@pytest.mark.parametrize("mode", ["match-4-100", "classic"])
+def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str, mode: str) -> None:
     page = phone
     size(page, *PHONE)
     page.evaluate("location.hash = '#/setup/dominoes'")
     page.wait_for_selector("input[name=opponents][value=online]")
     page.check("input[name=opponents][value=online]")
-    page.select_option("#setup-mode", "match-4-100")
+    page.select_option("#setup-mode", mode)
+    if page.locator("#setup-players").is_visible():
+        page.select_option("#setup-players", "2")
     page.click("#create-room")
     page.wait_for_selector("#room[data-room-status=open]", timeout=20_000)
     page.wait_for_selector(".room-qr svg")
     height = fit.page_height(page)
-    shot(page, "room")
-    print(f"room page at 360x740: {height} px")
+    shot(page, f"room-{mode}")
+    print(f"room page ({mode}) at 360x740: {height} px")
     assert page.evaluate(INSIDE, ["#room-code", "viewport"]), "the code is in view at the open"
     assert page.evaluate(INSIDE, ["#room-start", "viewport"]), "Start is in view at the open"
     fit.assert_opens_at_top(page, "room")  # the title too, though the room re-renders as it opens
+    if mode == "classic":  # two players: code, QR code, seats and Start on one screen
+        fit.assert_fits(page, "a two-player room")
     assert page.evaluate(INSIDE, [".room-qr", "viewport"]), "the QR code is in view at the open"
     assert page.evaluate(
         "[...document.querySelectorAll('.lobby-seat')].every((e) => e.scrollWidth <= e.clientWidth)"
@@ -268,13 +273,13 @@ def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         page.wait_for_timeout(100)
         assert page.evaluate(INSIDE, ["#room-start", "viewport"]), "Start scrolled away"
-        shot(page, "room-foot")
+        shot(page, f"room-{mode}-foot")
     for wide in fit.VIEWPORTS[:2]:
         size(page, *wide)
         page.evaluate("window.scrollTo(0, 0)")
         assert page.evaluate(INSIDE, ["#room-start", "viewport"]), f"Start out of view at {wide}"
-        print(f"room page at {wide}: {fit.page_height(page)} px")
-        shot(page, "room")
+        print(f"room page ({mode}) at {wide}: {fit.page_height(page)} px")
+        shot(page, f"room-{mode}")
     size(page, *PHONE)
     page.click("#room-close")
     page.wait_for_function("!location.hash.startsWith('#/room')", timeout=10_000)

@@ -241,5 +241,5 @@ def test_the_screen_words_each_ending_from_the_facts_with_the_players_names():
     assert "Ana laid their last tile, scoring 9 points." in match
     assert "Ana reaches" not in match  # 19 of 30: the match goes on
     final = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"], target=15, scores=[10, 0]))
-    assert "Ana reaches 19 of 15 and wins the match." in final
+    assert "Ana wins the match with 19 points (first to 15)." in final
     assert "Final score" not in final, "the scores are the table's Total column, not a sentence before it"

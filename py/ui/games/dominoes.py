@@ -1385,18 +1385,14 @@ class DominoesScreen(Screen):
             if winners and len(winners) == 1:
                 who = names[winners[0]]
                 reason += (
-                    f" You reach {top} of {view['target']} and win the match."
+                    f" You win the match with {top} points (first to {view['target']})."
                     if who == "You"
-                    else f" {who} reaches {top} of {view['target']} and wins the match."
+                    else f" {who} wins the match with {top} points (first to {view['target']})."
                 )
             elif winners and view["outcome"].get("side"):
                 ours = "You" in (names[w] for w in winners)
-                reason += (
-                    f" Your side reaches {top} of {view['target']} and wins the match."
-                    if ours
-                    else f" {self.side_names(ctx, names)[winners[0] % 2]} reach {top} of {view['target']}"
-                    " and win the match."
-                )
+                who = "Your side wins" if ours else f"{self.side_names(ctx, names)[winners[0] % 2]} win"
+                reason += f" {who} the match with {top} points (first to {view['target']})."
         session = ctx.session
         note = stats_note(session)
         return kit.results_panel(

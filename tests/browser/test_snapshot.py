@@ -166,8 +166,13 @@ def test_offline_reload_restores_the_snapshot(browser, site_dir, tmp_path):
         server.server_close()
         reload_ready(page)
         status = snapshot_status(page)
-        # The worker keeps the snapshot inflated (js/sw.template.js): the reload only copied it.
+        # The worker keeps the snapshot inflated (js/sw.template.js): the reload only copied it, read
+        # straight from the cache by boot.js (a worker of the page), never asked of the service worker.
         assert status["used"] is True and status["inflated"] is True, status
+        asked = page.evaluate(
+            "performance.getEntriesByType('resource').map(r => r.name).filter(n => n.includes('/snapshot/'))"
+        )
+        assert asked == [], asked
         assert_no_alarm(page)
         watch.assert_clean(page)
     finally:

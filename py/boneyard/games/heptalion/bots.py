@@ -289,6 +289,18 @@ class Searcher:
         rest = 2 * len({t for t, _ in other}) + len({t for t, m in other if not m & um})
         return mover - rest if seat == self.me else rest - mover
 
+    def _threat(self, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], seat: int) -> int:
+        """Return the free spaces any other live seat's tiles could still take."""
+        masks = self.pos.masks
+        threat = 0
+        for o in range(len(hands)):
+            if o != seat and alive[o]:
+                for t in hands[o]:
+                    for m in masks[t]:
+                        if not m & occ:
+                            threat |= m
+        return threat
+
     def _order(
         self,
         occ: int,
@@ -298,14 +310,7 @@ class Searcher:
         moves: list[tuple[int, int]],
     ) -> list[tuple[int, int]]:
         """Put first the moves that cut the most placements of the other seats."""
-        masks = self.pos.masks
-        threat = 0
-        for o in range(len(hands)):
-            if o != seat and alive[o]:
-                for t in hands[o]:
-                    for m in masks[t]:
-                        if not m & occ:
-                            threat |= m
+        threat = self._threat(occ, hands, alive, seat)
         both: list[tuple[int, int]] = []  # a stable sort on the spaces cut (2, 1, then 0)
         one: list[tuple[int, int]] = []
         none: list[tuple[int, int]] = []
@@ -368,9 +373,9 @@ class DeepSearcher(Searcher):
 
     Two players: negamax over each side's free placements (kept as lists, filtered move by move), and
     once no placement of one side touches the other's the position is decided exactly (each side then
-    places its largest set of disjoint tiles: ``_pack``). Principal-variation search with iterative deepening; a transposition table keeps each position's
-    bound and best placement (tried first at the next depth), and killer and history placements order
-    the rest. Leaves are scored by ``_leaf``: each seat's tiles that still fit and those out of reach
+    places its largest set of disjoint tiles: ``_pack``). Principal-variation search with iterative
+    deepening; a transposition table keeps each position's bound and best placement (tried first at the
+    next depth), and killer and history placements order the rest. Leaves are scored by ``_leaf``: each seat's tiles that still fit and those out of reach
     of every other seat, with the turn's tempo.
     """
 
@@ -380,8 +385,6 @@ class DeepSearcher(Searcher):
         self.table: dict[Any, tuple[int, int, int, int]] = {}  # type: ignore[assignment]
         self.killers: dict[int, list[int]] = {}  # ply -> the last two placements that cut off there
         self.history: dict[int, int] = {}  # placement mask -> how much it cut off, over the search
-        # Every root move's score at the deepest depth finished (Expert reads them; Hard needs only the best).
-        self.scores: dict[tuple[int, int], int] = {}
         self.weights = (SAFE_W, FIT_W, TEMPO_W)
         self.packs: dict[tuple[int, ...], int] = {}  # placements (their masks) -> the most that fit together
 
@@ -694,14 +697,7 @@ class DeepSearcher(Searcher):
         ply: int = -1,
     ) -> list[tuple[int, int]]:
         """Order placements: the table's best first, then killers, history and the others' places cut."""
-        masks = self.pos.masks
-        threat = 0
-        for o in range(len(hands)):
-            if o != seat and alive[o]:
-                for t in hands[o]:
-                    for m in masks[t]:
-                        if not m & occ:
-                            threat |= m
+        threat = self._threat(occ, hands, alive, seat)
         killers = self.killers.get(ply, ())
         history = self.history
         keyed = []
@@ -715,11 +711,6 @@ class DeepSearcher(Searcher):
             keyed.append((score, tm))
         keyed.sort(key=_first, reverse=True)
         return [tm for _, tm in keyed]
-
-    def best_move(self) -> tuple[int, int] | None:
-        """Return the best root move found within the budget (iterative deepening)."""
-        best: tuple[int, int] | None = run_thinking(self.think())
-        return best
 
     def think(self) -> Generator[None, None, tuple[int, int] | None]:
         """Search, yielding now and then; the generator's value is the best root move (or None)."""

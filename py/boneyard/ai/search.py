@@ -137,9 +137,9 @@ def _recall(features: Features, view: Mapping[str, Any]) -> dict[Any, tuple[floa
 
 
 NODES_PER_SIM = 30  # exact nodes that cost about as much time as one rollout
-ORDER = True
-LEAF_NODES = 4
-ROLLOUTS_A_SLICE = 4  # yield after this many rollouts of one deal (a wide Triangles table has many moves)  # a leaf (the end of a game or of a hand) costs as much as this many inner nodes
+ORDER = True  # the exact solver tries the policy's move first (more cut-offs); False lists them as given, for A/B runs
+LEAF_NODES = 4  # a leaf (the end of a game or of a hand) costs as much as this many inner nodes
+ROLLOUTS_A_SLICE = 4  # yield after this many rollouts of one deal (a wide Triangles table has many moves)
 
 
 def lay_likelihood(fit: int, tile: int, taste: Sequence[float], mix: float) -> float:

@@ -26,7 +26,7 @@ from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 
 from .art import half as well_half
-from .games.domino_svg import _n, standalone_tile, tile_svg
+from .games.domino_svg import _n, board_svg, standalone_tile, tile_svg
 from .games.dominoes_layout import arm_chains, arm_marker, bounds, layout_fives, layout_line, marker_boxes
 from .html import Markup, h, join
 
@@ -139,25 +139,8 @@ def _line_svg(view: dict[str, Any], fresh: int | None = None, label: str = "") -
         tile_svg(t.x, t.y, t.w, t.h, t.halves, scale, "howto-new" if t.index == fresh else "") for t in placed
     ]
     label = label or "Line of play: " + ", ".join(_tile(t["tile"]) for t in view["line"])
-    return _board_svg("howto-line", (left, top, width, height), scale, unit, label, tiles)
-
-
-def _board_svg(
-    cls: str, box: tuple[float, float, float, float], scale: float, unit: float, label: str, parts: Any
-) -> Markup:
-    """Return a board's ``<svg>``: ``box`` (left, top, width, height) in layout units, ``unit`` px each."""
-    left, top, width, height = box
-    return h(
-        "svg",
-        {
-            "class_": cls,
-            "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-            "width": _n(width * unit),
-            "height": _n(height * unit),
-            "role": "img",
-            "aria_label": label,
-        },
-        parts,
+    return board_svg(
+        "howto-line", (left, top, width, height), scale, width * unit, height * unit, label, tiles
     )
 
 
@@ -1080,7 +1063,9 @@ def _cross_svg(view: dict[str, Any], fresh: tuple[str, int] | None = None, label
             )
         )
     label = label or "All Fives layout: " + ", ".join(_tile(t["tile"]) for t in view["line"])
-    return _board_svg("howto-line howto-cross", (left, top, width, height), scale, unit, label, parts)
+    return board_svg(
+        "howto-line howto-cross", (left, top, width, height), scale, width * unit, height * unit, label, parts
+    )
 
 
 def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:

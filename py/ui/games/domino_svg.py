@@ -155,3 +155,28 @@ def back_svg(count: int, scale: float = 14.0) -> Markup:
         "focusable": "false",
     }
     return h("svg", props, rects)
+
+
+def board_svg(
+    cls: str,
+    box: tuple[float, float, float, float],
+    scale: float,
+    px_w: float,
+    px_h: float,
+    label: str,
+    tiles: Any,
+) -> Markup:
+    """Return the board's ``<svg>``: ``box`` (left, top, width, height) in layout units, drawn at ``scale``."""
+    left, top, width, height = box
+    return h(
+        "svg",
+        {
+            "class_": cls,
+            "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
+            "width": _n(px_w),
+            "height": _n(px_h),
+            "role": "img",
+            "aria_label": label,
+        },
+        tiles,
+    )

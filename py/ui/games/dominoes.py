@@ -15,7 +15,7 @@ from ..html import Markup, h, join
 from ..results import stats_note
 from ..screen import Mode, Screen, TableContext
 from ..screens import LEVEL_LABELS, field, select
-from .domino_svg import _n, standalone_tile, tile_svg
+from .domino_svg import _n, board_svg, standalone_tile, tile_svg
 from .dominoes_layout import (
     PlacedTile,
     arm_chains,
@@ -113,31 +113,6 @@ def layout_count(line: list[Any], spinner: int | None, north: list[Any], south: 
             a, b = arm[-1]["tile"]
             total += a + b if a == b else b
     return total
-
-
-def board_svg(
-    cls: str,
-    box: tuple[float, float, float, float],
-    scale: float,
-    px_w: float,
-    px_h: float,
-    label: str,
-    tiles: Any,
-) -> Markup:
-    """Return the board's ``<svg>``: ``box`` (left, top, width, height) in layout units, drawn at ``scale``."""
-    left, top, width, height = box
-    return h(
-        "svg",
-        {
-            "class_": cls,
-            "viewBox": f"{_n(left * scale)} {_n(top * scale)} {_n(width * scale)} {_n(height * scale)}",
-            "width": _n(px_w),
-            "height": _n(px_h),
-            "role": "img",
-            "aria_label": label,
-        },
-        tiles,
-    )
 
 
 def end_marker(

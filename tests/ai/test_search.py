@@ -14,6 +14,7 @@ from boneyard.games import GAMES
 
 FAIR: list[tuple[str, dict[str, Any], int]] = [
     ("dominoes", {}, 2),
+    ("dominoes", {"target": 100}, 2),
     ("dominoes", {"target": 50}, 3),
     ("triangles", {}, 2),
     ("heptalion", {"hidden": True}, 3),
@@ -161,6 +162,22 @@ def test_expert_thinks_in_short_slices():
             slices += 1
         assert slices >= result.deals >= ai.BUDGETS["dominoes"].min_deals
         assert longest < 0.05
+
+
+def test_a_two_player_match_move_has_the_match_budget():
+    """A two-player match's decision deals up to the match budget; a round's, or a bigger table's, the round's."""
+    match = ai.MATCH_BUDGETS["dominoes"]
+    assert match.deals > ai.BUDGETS["dominoes"].deals
+    for options, players, budget in (
+        ({"target": 100}, 2, match),
+        ({}, 2, ai.BUDGETS["dominoes"]),
+        ({"target": 100}, 3, ai.BUDGETS["dominoes"]),
+    ):
+        state = _positions("dominoes", options, seed=12, count=1, players=players)[0]
+        view = state.view(state.current_player())
+        assert ai.budget_of("dominoes", view) == budget
+        result = run_thinking(ai.think("dominoes", view, random.Random(2)))
+        assert budget.min_deals <= result.deals <= budget.deals
 
 
 @pytest.mark.parametrize("game", ["dominoes", "triangles", "heptalion"])

@@ -44,11 +44,13 @@ from .search import Budget, Features, SearchResult, search
 
 __all__ = [
     "BUDGETS",
+    "MATCH_BUDGETS",
     "Budget",
     "Hint",
     "Review",
     "ReviewEntry",
     "SearchResult",
+    "budget_of",
     "expert_bot",
     "features_of",
     "hint",
@@ -64,6 +66,11 @@ BUDGETS: dict[str, Budget] = {
     "dominoes": Budget(deals=60, sims=360, exact_nodes=2500, min_deals=16),
     "triangles": Budget(deals=24, sims=120, exact_nodes=0, min_deals=8),
     "heptalion": Budget(deals=8, sims=40, exact_nodes=4000, min_deals=4),
+}
+# A two-player match's decision, where the budget is spent instead (more deals: a match move's points
+# weigh more than a round's win, and the round budget's 49 ms median left the page twice its headroom).
+MATCH_BUDGETS: dict[str, Budget] = {
+    "dominoes": Budget(deals=100, sims=600, exact_nodes=2500, min_deals=24),
 }
 
 _FEATURES: dict[str, Features] = {}
@@ -86,15 +93,23 @@ def think(
 ) -> Generator[None, None, SearchResult]:
     """Search a seat's position, yielding now and then; the generator's value is the ``SearchResult``.
 
-    ``budget`` replaces the game's ``BUDGETS`` entry; ``nodes``, for a game searched deep (Heptalion),
-    the nodes of its alpha-beta (fewer: a quicker, shallower answer).
+    ``budget`` replaces the game's ``BUDGETS`` entry (or its ``MATCH_BUDGETS`` one in a two-player match:
+    ``budget_of``); ``nodes``, for a game searched deep (Heptalion), the nodes of its alpha-beta (fewer:
+    a quicker, shallower answer).
     """
     info = get_game(game_id)
     features = features_of(game_id)
     direct = getattr(features, "direct", None)
     if direct is not None and nodes is not None:
         return direct(view, rng, nodes=max(1, nodes))  # type: ignore[no-any-return]
-    return search(info, view, rng, features, budget or BUDGETS[game_id])
+    return search(info, view, rng, features, budget or budget_of(game_id, view))
+
+
+def budget_of(game_id: str, view: Mapping[str, Any]) -> Budget:
+    """Return the game's budget for the view's decision: a two-player match's when it has one."""
+    if view.get("target") is not None and view.get("players") == 2 and game_id in MATCH_BUDGETS:
+        return MATCH_BUDGETS[game_id]
+    return BUDGETS[game_id]
 
 
 def expert_bot(game_id: str, budget: Budget | None = None) -> Any:

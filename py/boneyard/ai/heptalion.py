@@ -2,7 +2,7 @@
 
 Heptalion has no chance once the tiles are dealt, and with two players (hands shown or not: the
 unseen tiles are the opponent's hand) one deal is the position itself, so Expert searches it deep:
-``games.heptalion.bots.DeepSearcher``, Hard's iterative-deepening alpha-beta made stronger per node
+``games.heptalion.bots.DeepSearcher``, the iterative-deepening alpha-beta Hard plays too
 (principal-variation search, a table that keeps each position's best placement, killer and history
 ordering, a leaf score with the tempo, and an exact count once the two sides' places no longer touch)
 with ``EXPERT_NODES`` nodes, 4.5 times Hard's; it plays a proven win at once. With hidden hands at

@@ -12,7 +12,9 @@ from boneyard.arena import run_arena
 from boneyard.games.heptalion import GAME
 from boneyard.games.heptalion.board import ORIGINAL
 from boneyard.games.heptalion.bots import (
-    Searcher,
+    HARD_NODES,
+    HARD_NODES_MANY,
+    DeepSearcher,
     easy_bot,
     make_hard_bot,
     medium_bot,
@@ -147,9 +149,20 @@ def test_search_budget_is_deterministic():
     runs = []
     for _ in range(2):
         (pos,) = sample_positions(view, random.Random(0), 1)
-        searcher = Searcher(pos, view["seat"], 1500)
+        searcher = DeepSearcher(pos, view["seat"], 1500)
         runs.append((searcher.best_move(), searcher.nodes))
+        assert searcher.nodes <= 1501
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hard_is_deterministic_and_spends_its_table_budget(players):
+    """Hard's move is the same for a seed; three or four players get the smaller budget (dearer nodes)."""
+    assert HARD_NODES_MANY < HARD_NODES
+    state = new_state(seed=11, players=players, hidden=players > 2)
+    view = state.view(state.current_player())
+    bot = make_hard_bot(1200)
+    assert bot(view, random.Random(3)) == bot(view, random.Random(3))
 
 
 def test_reduced_strength_check():

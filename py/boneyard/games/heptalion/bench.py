@@ -1,6 +1,6 @@
 """Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|expert|api|arena|all]
+    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|hardcpu|expert|api|arena|all]
         [--games N] [--seeds N]
 
 Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
@@ -117,6 +117,41 @@ def bench_expert(games: int) -> None:
     )
 
 
+def fixed_positions(count: int = 150) -> list[dict[str, object]]:
+    """Return ``count`` fixed views with a choice: Mediums' seeded games, 2-4 players, visible and hidden."""
+    views: list[dict[str, object]] = []
+    seed = 0
+    while len(views) < count:
+        players, hidden = 2 + seed % 3, seed // 3 % 2 == 1
+        state = new_state(seed=seed, players=players, hidden=hidden)
+        rng = random.Random(seed)
+        turn = 0
+        while (seat := state.current_player()) is not None:
+            view = state.view(seat)
+            if len(view["legal_moves"]) > 1 and turn % 3 == seed % 3 and len(views) < count:
+                views.append(view)
+            state.play(medium_bot(view, rng))
+            turn += 1
+        seed += 1
+    return views
+
+
+def bench_hard_cpu(count: int) -> None:
+    """Time Hard's moves in CPU time over fixed positions (the same for every version of Hard)."""
+    times: list[float] = []
+    for i, view in enumerate(fixed_positions(count)):
+        rng = random.Random(i)
+        t0 = time.process_time()
+        hard_bot(view, rng)
+        times.append(time.process_time() - t0)
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    print(
+        _summary(f"hard move ({HARD_NODES} nodes, CPU), fixed positions", times)
+        + f", p95 {p95 * 1000:.0f} ms"
+    )
+
+
 def bench_api(games: int) -> None:
     """Time the state API a search drives: play/undo, view(), sample(), and the Hard search's nodes a second."""
     clock = time.process_time
@@ -177,7 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks."""
     parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
     parser.add_argument(
-        "--part", default="all", choices=("boards", "lab", "solve", "hard", "expert", "api", "arena", "all")
+        "--part",
+        default="all",
+        choices=("boards", "lab", "solve", "hard", "hardcpu", "expert", "api", "arena", "all"),
     )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=1000)
@@ -194,6 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench_solve(args.seeds)
         elif part == "hard":
             bench_hard(min(args.games, 20))
+        elif part == "hardcpu":
+            bench_hard_cpu(150)
         elif part == "expert":
             bench_expert(min(args.games, 10))
         elif part == "api":

@@ -3,13 +3,17 @@
 - ``easy``: a random legal placement.
 - ``medium``: one ply, scored by ``evaluate``: keep its own tiles placeable (above all the "safe" ones,
   which no opponent placement can touch), cut the opponents'.
-- ``hard``: paranoid alpha-beta (two players: plain alpha-beta, the game having perfect information
-  when hands are visible) with iterative deepening, a transposition table and a deterministic node
-  budget (``HARD_NODES``); it searches to the end when the position is small enough, else uses
-  ``evaluate``. With hidden hands it determinises: the unseen tiles (all 28 minus its hand, the
-  covered tiles and the public discard) are dealt at random to the other seats by their tile counts,
-  each deal is searched, and the moves vote. With two players the unseen tiles are exactly the
-  opponent's hand, so one deal is exact.
+- ``hard``: ``DeepSearcher``, an iterative-deepening alpha-beta (two players: negamax over each side's
+  free placements, exact once the sides no longer touch; three or four: paranoid) with principal-variation
+  search, a transposition table keeping each position's best placement, killer and history ordering and
+  a deterministic node budget (``HARD_NODES`` with two players, ``HARD_NODES_MANY`` with three or four);
+  it searches to the end when the position is small enough, else scores the leaves by the tiles that
+  still fit and those out of every other seat's reach. With hidden hands it determinises: the unseen
+  tiles (all 28 minus its hand, the covered tiles and the public discard) are dealt at random to the
+  other seats by their tile counts, each deal is searched, and the moves vote. With two players the
+  unseen tiles are exactly the opponent's hand, so one deal is exact. (``Searcher``, Hard's search
+  before, stays as the plain paranoid alpha-beta the tests and the bench compare against.)
+- ``expert`` (``boneyard.ai.heptalion``): the same ``DeepSearcher`` with 4.5 times Hard's nodes.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from .rules import Move, arrive, board_from_view, free_placements, next_alive, p
 __all__ = [
     "BOTS",
     "HARD_NODES",
+    "HARD_NODES_MANY",
     "DeepSearcher",
     "Position",
     "easy_bot",
@@ -36,7 +41,10 @@ __all__ = [
 ]
 
 TILE_BITS = (1 << 28) - 1  # one bit a tile index
-HARD_NODES = 8000  # default node budget of one hard move (deterministic; see bench.py)
+# Hard's node budget a move (deterministic): 8,000 with two players, 5,000 with three or four, whose
+# nodes cost more (every seat's hand in the leaf score); CPU p95 under Hard's old 8,000 (bench.py --part hardcpu).
+HARD_NODES = 8000
+HARD_NODES_MANY = 5000
 HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
 WIN = 100_000
 
@@ -369,7 +377,7 @@ class Searcher:
 
 
 class DeepSearcher(Searcher):
-    """Expert's alpha-beta for seat ``me``: Hard's search made stronger per node, under a node budget.
+    """Hard's and Expert's alpha-beta for seat ``me``: ``Searcher`` made stronger per node, under a budget.
 
     Two players: negamax over each side's free placements (kept as lists, filtered move by move), and
     once no placement of one side touches the other's the position is decided exactly (each side then
@@ -393,12 +401,16 @@ class DeepSearcher(Searcher):
         masks = self.pos.masks
         n = len(hands)
         unions = [0] * n
+        fitting: list[list[list[int]]] = [[] for _ in range(n)]  # per seat, each fitting tile's free masks
         for s in range(n):
             if alive[s]:
                 u = 0
+                per = fitting[s]
                 for t in hands[s]:
-                    for m in masks[t]:
-                        if not m & occ:
+                    free = [m for m in masks[t] if not m & occ]
+                    if free:
+                        per.append(free)
+                        for m in free:
                             u |= m
                 unions[s] = u
         me = self.me
@@ -412,15 +424,12 @@ class DeepSearcher(Searcher):
                 if o != s:
                     threat |= unions[o]
             value = 0
-            for t in hands[s]:
-                fits = 0
-                for m in masks[t]:
-                    if not m & occ:
-                        if not m & threat:
-                            fits = SAFE_W
-                            break
-                        fits = FIT_W
-                value += fits
+            for free in fitting[s]:
+                value += FIT_W
+                for m in free:
+                    if not m & threat:
+                        value += SAFE_W - FIT_W
+                        break
             if s == seat:
                 value -= TEMPO_W
             if s == me:
@@ -844,19 +853,24 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
 
 
 def make_hard_bot(
-    nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS
+    nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS, many: int | None = None
 ) -> Callable[[dict[str, Any], random.Random], Move]:
-    """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden)."""
+    """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden).
+
+    ``many`` is the budget at three or four players (``HARD_NODES_MANY`` scaled with ``nodes`` if None).
+    """
+    many_nodes = many if many is not None else max(1, nodes * HARD_NODES_MANY // HARD_NODES)
 
     def think(view: dict[str, Any], rng: random.Random) -> Generator[None, None, Move]:
         """Search as ``hard`` does, yielding now and then; the generator's value is the move."""
         positions = sample_positions(view, rng, deals)
         me = view["seat"]
         board = board_from_view(view)
+        budget = nodes if view["players"] <= 2 else many_nodes
         votes: dict[tuple[int, int], int] = {}
         order: list[tuple[int, int]] = []
         for pos in positions:
-            move = yield from Searcher(pos, me, max(1, nodes // len(positions))).think()
+            move = yield from DeepSearcher(pos, me, max(1, budget // len(positions))).think()
             if move is None:
                 continue
             if move not in votes:

@@ -14,6 +14,7 @@ from boneyard.games.heptalion.board import ORIGINAL
 from boneyard.games.heptalion.bots import (
     HARD_NODES,
     HARD_NODES_MANY,
+    SLICE_NODES,
     DeepSearcher,
     easy_bot,
     make_hard_bot,
@@ -196,3 +197,18 @@ def test_bots_on_original_board_first_move_is_sensible():
             differs += 1
     assert differs >= 7
     assert ORIGINAL.kind == "original"
+
+
+def test_hard_thinks_in_slices():
+    """Hard's search yields every ``SLICE_NODES`` nodes, so the page never waits for a whole move."""
+    state = new_state(seed=5)
+    view = state.view(state.current_player())
+    think = make_hard_bot(2000).think(view, random.Random(0))  # type: ignore[attr-defined]
+    slices = 0
+    try:
+        while True:
+            next(think)
+            slices += 1
+    except StopIteration as stop:
+        assert str(stop.value) in view["legal_moves"]
+    assert slices >= 2000 // SLICE_NODES - 1

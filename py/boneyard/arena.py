@@ -25,7 +25,9 @@ so are 2 and 4 (partners sit opposite); rotating keeps them opposite, and ``--se
 only the seatings that do (each side's two levels, the other side's in either order). The report
 then adds a row a side (``hard+hard``): its games, wins (the side won), draws (nobody won a hand
 that ended level), its win rate and interval over the games, the games being independent where the
-level rows count each partner's game once a seat.
+level rows count each partner's game once a seat. With partners the order is checked on the sides:
+the side whose levels are at least the other's seat for seat (``hard+easy`` against ``medium+easy``)
+must win more, intervals apart (a level on both sides shares both sides' results).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ __all__ = [
     "LevelResult",
     "SeatingsResult",
     "cyclic_seatings",
+    "dominates",
     "main",
     "parse_seats",
     "run_arena",
@@ -261,6 +264,15 @@ def run_arena(
     return result
 
 
+def dominates(first: Sequence[int], second: Sequence[int]) -> bool:
+    """Tell whether ranks ``first`` are at least ``second``'s one for one (both sorted strongest first), once above."""
+    return (
+        len(first) == len(second)
+        and all(a >= b for a, b in zip(first, second))
+        and list(first) != list(second)
+    )
+
+
 def cyclic_seatings(seats: Sequence[str], teams: bool = False) -> list[tuple[str, ...]]:
     """Return the distinct cyclic orders of ``seats`` (rotations count as one), the typed order first.
 
@@ -308,13 +320,50 @@ class SeatingsResult:
         return {level: total[level] for level in self.order if level in total}
 
     def ordered(self) -> bool:
-        """Tell whether each level's averaged share interval lies wholly above the next weaker one's."""
+        """Tell whether each level's averaged share interval lies wholly above the next weaker one's.
+
+        Partnerships compare the sides instead (a level on both sides shares both sides' results, so
+        its row says nothing of its strength): the side that is stronger seat for seat (``dominates``)
+        must have a win-rate interval wholly above the other's.
+        """
+        sides = self.averaged_sides()
+        if sides:
+            return all(
+                sides[strong].ci95()[0] > sides[weak].ci95()[1] for strong, weak in self._side_pairs(sides)
+            )
         tallies = list(self.averaged().values())
         return all(hi.share_ci95()[0] > lo.share_ci95()[1] for lo, hi in itertools.pairwise(tallies))
 
+    def _side_pairs(self, sides: dict[str, LevelResult]) -> list[tuple[str, str]]:
+        """Return (stronger, weaker) for the two sides when one dominates the other seat for seat."""
+        names = list(sides)
+        if len(names) != 2:
+            return []
+        first, second = (self._ranks(name) for name in names)
+        if dominates(first, second):
+            return [(names[0], names[1])]
+        if dominates(second, first):
+            return [(names[1], names[0])]
+        return []
+
+    def _ranks(self, side: str) -> list[int]:
+        """Return the levels' ranks of a side's name ("hard+easy"), strongest first."""
+        rank = {level: i for i, level in enumerate(self.order)}
+        levels = side.split(" (")[0].split("+")
+        return sorted((rank.get(level, -1) for level in levels), reverse=True)
+
     def inversions(self) -> list[tuple[tuple[str, ...], str, str]]:
-        """Return (seating, stronger, weaker) wherever a stronger level is significantly below a weaker one."""
+        """Return (seating, stronger, weaker) wherever a stronger level is significantly below a weaker one.
+
+        Partnerships: wherever the dominating side is significantly below the other.
+        """
         found = []
+        if self.averaged_sides():
+            for result in self.seatings:
+                for strong, weak in self._side_pairs(result.sides):
+                    if result.sides[strong].ci95()[1] < result.sides[weak].ci95()[0]:
+                        found.append((result.seats, strong, weak))
+            return found
         rank = {level: i for i, level in enumerate(self.order)}
         for result in self.seatings:
             for strong, st in result.levels.items():
@@ -442,7 +491,8 @@ def _format_seatings(result: SeatingsResult) -> str:
     lines += _rows(result.averaged(), seats)
     if result.averaged_sides():
         lines += _side_rows(result.averaged_sides())
-    lines.append(f"levels ordered (intervals apart): {'yes' if result.ordered() else 'no'}")
+    what = "sides ordered (the stronger side above)" if result.averaged_sides() else "levels ordered"
+    lines.append(f"{what} (intervals apart): {'yes' if result.ordered() else 'no'}")
     for order, strong, weak in result.inversions():
         lines.append(f"inversion: {strong} significantly below {weak} at {', '.join(order)}")
     return "\n".join(lines)

@@ -83,37 +83,54 @@
     };
   }
 
-  // The files start arriving at once (reading and downloading take little of the processor); the
-  // work that takes a core (compiling the WebAssembly, parsing and running the runtime's modules) waits
-  // until the loading screen has painted, or 100 ms in a background tab, which never paints: on a busy
-  // machine it would hold up the first frame. Then our interpreter module, which starts Pyodide, and
-  // PyScript run, in that order, their modules preloaded meanwhile.
+  // Before the loading screen's first frame the page asks for nothing (each fetch() costs the busy main
+  // thread milliseconds, and a parser held up by this script paints the page in two frames instead of
+  // one) but, on a return visit, the snapshot, whose reading from the cache is then the start's long
+  // pole. Everything else starts once the loading screen has painted, the work that takes a core too
+  // (compiling the WebAssembly, parsing and running the runtime's modules): on a cold start PyScript's
+  // own start is the long pole, and it begins only then anyway. Then our interpreter module, which
+  // starts Pyodide, and PyScript run, in that order, their modules preloaded meanwhile.
   var f;
-  for (f = 0; start && plainFetch && f < start.fetch.length; f++) {
-    var url = absolute(start.fetch[f]);
+  function ask(path) {
+    var url = absolute(path);
+    if (early[url]) return;
     early[url] = /\.snap\.gz$/.test(url) ? getWhole(url) : get(url);
     early[url].catch(function () {}); // its taker sees the failure
   }
-  // The WebAssembly, compiled while it arrives: the loader (js/pyodide-snapshot.mjs) takes this
-  // compilation over instead of starting its own. Streamed from the network or from the service
-  // worker, which passes its cached response through untouched (`application/wasm`), Chromium keeps
-  // the compiled code and a later visit reads it from its code cache (traced: v8.wasm.moduleCacheHit).
+  for (f = 0; start && plainFetch && f < start.fetch.length; f++) {
+    if (controlled && /\.snap\.gz$/.test(start.fetch[f])) ask(start.fetch[f]);
+  }
+  // The WebAssembly, fetched once the loading screen has painted and compiled while it arrives: the
+  // loader (js/pyodide-snapshot.mjs) takes this compilation over instead of starting its own. Streamed
+  // from the network or from the service worker, which passes its cached response through untouched
+  // (`application/wasm`), Chromium keeps the compiled code and a later visit reads it from its code
+  // cache (traced: v8.wasm.moduleCacheHit).
   // Not caches.match() here: a response the page itself read from the cache never got that code cache.
   var wasmUrl = absolute("vendor/pyodide/pyodide.asm.wasm");
-  var wasmResponse = null;
-  try {
-    wasmResponse = plainFetch(wasmUrl);
-    wasmResponse.catch(function () {});
-  } catch (e) {
-    wasmResponse = null;
-  }
+  // "Painted" is the first contentful paint as the browser reports it (the frame is on the screen, not
+  // only drawn: rasterising it takes a core too); a background tab never paints, so it waits 100 ms.
   var painted = new Promise(function (resolve) {
-    requestAnimationFrame(function () { setTimeout(resolve, 0); });
-    setTimeout(resolve, 100);
+    var go = function () { setTimeout(resolve, 0); };
+    var hidden = function () { return document.visibilityState === "hidden"; };
+    try {
+      new PerformanceObserver(function (list, observer) {
+        if (list.getEntriesByName("first-contentful-paint").length) { observer.disconnect(); go(); }
+      }).observe({ type: "paint", buffered: true });
+    } catch (e) {
+      requestAnimationFrame(go);
+    }
+    if (hidden()) setTimeout(resolve, 100);
+    document.addEventListener("visibilitychange", function () { if (hidden()) setTimeout(resolve, 100); });
+    setTimeout(resolve, 1500); // a browser that reports no paint
   });
   painted.then(function () {
+    for (f = 0; start && plainFetch && f < start.fetch.length; f++) ask(start.fetch[f]);
+    root.dataset.painted = "true"; // the loading logo's tilt and shadow (css/app.css)
+    applyStylesheets();
+    watchPage();
     try {
-      if (wasmResponse && WebAssembly.compileStreaming) {
+      if (plainFetch && WebAssembly.compileStreaming) {
+        var wasmResponse = plainFetch(wasmUrl);
         var wasm = WebAssembly.compileStreaming(wasmResponse);
         wasm.catch(function () {});
         window.boneyardWasm = { url: wasmUrl, module: wasm };
@@ -198,7 +215,25 @@
   var updating = false;
   var checking = false; // a return visit's update check is under way
 
+  // The page's style sheets but the loading screen's own rules (which it carries: tools/build_site.py)
+  // load as print sheets, which hold up nothing, and apply from here on (index.html: data-deferred).
+  function applyStylesheets() {
+    var sheets = document.querySelectorAll("link[data-deferred]");
+    for (var i = 0; i < sheets.length; i++) sheets[i].media = "all";
+  }
+
+  // The loading screen goes once the app's stylesheet has arrived, so the app never shows unstyled;
+  // should it fail, at once.
   function reveal() {
+    applyStylesheets();
+    var sheet = $("app-css");
+    if (sheet && !sheet.dataset.loaded) {
+      var go = function () { reveal(); };
+      sheet.addEventListener("load", go);
+      sheet.addEventListener("error", go);
+      setTimeout(function () { sheet.dataset.loaded = "late"; reveal(); }, 5000);
+      return;
+    }
     var loading = $("loading");
     if (loading) loading.hidden = true;
   }
@@ -213,20 +248,27 @@
   document.addEventListener("py:ready", function () {
     setProgress(88, "Setting out the tiles…");
   });
-  // PyScript shows Python tracebacks in a .py-error element; before we are ready, surface it.
-  new MutationObserver(function (records) {
-    if (ready) return;
-    for (var i = 0; i < records.length; i++) {
-      var nodes = records[i].addedNodes;
-      for (var j = 0; j < nodes.length; j++) {
-        var node = nodes[j];
-        if (node.nodeType === 1 && node.classList && node.classList.contains("py-error")) {
-          var lines = (node.textContent || "").trim().split("\n");
-          fail("Python stopped with an error: " + lines[lines.length - 1]);
+  // PyScript shows Python tracebacks in a .py-error element; before we are ready, surface it. (Both
+  // observers start once the loading screen has painted: none of this happens earlier, and watching the
+  // page while it parses would cost its first frame.)
+  function watchPage() {
+    new MutationObserver(function (records) {
+      if (ready) return;
+      for (var i = 0; i < records.length; i++) {
+        var nodes = records[i].addedNodes;
+        for (var j = 0; j < nodes.length; j++) {
+          var node = nodes[j];
+          if (node.nodeType === 1 && node.classList && node.classList.contains("py-error")) {
+            var lines = (node.textContent || "").trim().split("\n");
+            fail("Python stopped with an error: " + lines[lines.length - 1]);
+          }
         }
       }
-    }
-  }).observe(document.documentElement, { childList: true, subtree: true });
+    }).observe(document.documentElement, { childList: true, subtree: true });
+    new MutationObserver(function () {
+      if (installPrompt && document.querySelector(".install-btn[hidden]")) showInstallButtons();
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  }
   setTimeout(function () {
     if (!ready) fail("Starting is taking far longer than usual. Reload the page to try again.");
   }, 120000);
@@ -239,9 +281,6 @@
     var buttons = document.querySelectorAll(".install-btn");
     for (var i = 0; i < buttons.length; i++) buttons[i].hidden = !installPrompt;
   }
-  new MutationObserver(function () {
-    if (installPrompt && document.querySelector(".install-btn[hidden]")) showInstallButtons();
-  }).observe(document.documentElement, { childList: true, subtree: true });
   function setInstallable(prompt) {
     installPrompt = prompt;
     if (prompt) root.dataset.installable = "true";
@@ -377,9 +416,13 @@
     if (hadController) {
       // Return visit: compare the version this worker serves with the published one (a tiny request;
       // offline it fails at once). A new version: keep the loading screen up, install it, reload.
+      // (Asked once the loading screen has painted, like every request but the start's long poles.)
       checking = true;
       var timeout = new Promise(function (resolve) { setTimeout(resolve, 4000); });
-      var check = Promise.all([fetch("__boneyard_version").then(text), published()]).then(function (versions) {
+      var asked = painted.then(function () {
+        return Promise.all([fetch("__boneyard_version").then(text), published()]);
+      });
+      var check = asked.then(function (versions) {
         if (versions[0] && versions[1] && versions[0] !== versions[1]) {
           updating = true;
           setProgress(percent, "Installing the new version of Boneyard…");

@@ -16,8 +16,9 @@
 - Fills the ``<!-- boneyard:start -->`` line of ``index.html`` with the list of files the start needs
   (the snapshot, the runtime's files, the bundles) and of the JS modules it imports, which
   ``js/boot.js`` asks for at once once the loading screen has painted.
-- Writes ``css/app.css``, ``js/boot.js`` and ``icons/logo.svg`` into ``index.html`` itself, so the
-  loading screen paints without waiting for another file.
+- Writes the loading screen's part of ``css/app.css``, ``js/boot.js`` and ``icons/logo.svg`` into
+  ``index.html`` itself, so the loading screen paints without waiting for another file; the whole
+  ``app.css`` loads beside it without holding up that first paint (boot.js shows the app once it has).
 - Writes a gzip copy (``name.gz``) beside each large file that compresses well (the runtime, the
   bundles): a host that serves precompressed files (``tools/serve.py``, nginx's ``gzip_static``,
   Caddy's ``precompressed``) sends those instead, a third of the bytes. Other hosts ignore them.
@@ -63,6 +64,13 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make t
 START_MARK = "<!-- boneyard:start -->"  # the files boot.js fetches at once (start_fetches)
 LOGO_MARK = "<!-- boneyard:logo -->"  # the loading screen's logo: icons/logo.svg, written in by the build
 STYLESHEET_TAG = '<link rel="stylesheet" href="css/app.css">'
+# The whole app.css, applied once the loading screen has painted (js/boot.js turns data-deferred sheets to
+# all media), and the app shown only once it has loaded (data-loaded).
+DEFERRED_STYLESHEET_TAG = (
+    '<link rel="stylesheet" href="css/app.css" id="app-css" media="print" data-deferred '
+    "onload=\"this.dataset.loaded='true'\" onerror=\"this.dataset.loaded='failed'\">"
+)
+FIRST_PAINT_END = "/* -- end of the loading screen:"  # app.css: what comes before is the loading screen's
 BOOT_TAG = '<script src="js/boot.js"></script>'
 PYSCRIPT_START_CHUNKS = (
     "core-",
@@ -247,20 +255,32 @@ def start_json(out: Path) -> str:
     return json.dumps(start, separators=(",", ":")).replace("</", "<\\/")
 
 
+def first_paint_css(css: str) -> str:
+    """Return the part of app.css the loading screen needs: the themes, the page's base and its own rules.
+
+    That is everything before app.css's ``end of the loading screen`` comment (about 5 KB of 22)."""
+    end = css.find(FIRST_PAINT_END)
+    if end < 0:
+        raise SystemExit(f"build_site: css/app.css lacks its {FIRST_PAINT_END!r} comment")
+    return css[:end]
+
+
 def inline_first_paint(out: Path) -> None:
-    """Write what the loading screen needs into out/index.html: app.css, boot.js and the logo.
+    """Write what the loading screen needs into out/index.html: its CSS, boot.js and the logo.
 
     The loading screen then paints as soon as the page has arrived, with no request of its own to wait
-    for (on a return visit each would wait for the service worker to start). The files stay in the site
-    as well: the page's later files and older service workers refer to them."""
+    for (on a return visit each would wait for the service worker to start), and the browser parses
+    and styles no more than that screen before its first frame: the whole app.css follows as a stylesheet
+    that does not block it. The files stay in the site as well: the page's later files and older service
+    workers refer to them."""
     index = out / "index.html"
     text = index.read_text()
-    css = (out / "css" / "app.css").read_text()
+    css = first_paint_css((out / "css" / "app.css").read_text())
     boot = (out / "js" / "boot.js").read_text()
     if "</style" in css.lower() or "</script" in boot.lower():
         raise SystemExit("build_site: app.css or boot.js holds a closing tag and cannot be written inline")
     for tag, inline in (
-        (STYLESHEET_TAG, f"<style>\n{css}</style>"),
+        (STYLESHEET_TAG, f"<style>\n{css}</style>\n  {DEFERRED_STYLESHEET_TAG}"),
         (BOOT_TAG, f"<script>\n{boot}</script>"),
     ):
         if tag in text:

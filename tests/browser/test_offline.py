@@ -51,6 +51,10 @@ def test_reload_and_new_tab_start_with_the_server_stopped(browser, own_site):
     server.server_close()
     reload_ready(page)
     assert page.locator(".game-card").count() >= 1
+    # The page came from the version's cache by the worker's static route, before (and without) the
+    # worker itself: no worker start in its navigation timing (Chromium has static routing since 123).
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
+    assert page.evaluate(CONTROLLED)
     second = context.new_page()
     watch_page(second, watch)
     second.goto(url + "/#/settings")

@@ -84,21 +84,19 @@
   }
 
   // Before the loading screen's first frame the page asks for nothing (each fetch() costs the busy main
-  // thread milliseconds, and a parser held up by this script paints the page in two frames instead of
-  // one) but, on a return visit, the snapshot, whose reading from the cache is then the start's long
-  // pole. Everything else starts once the loading screen has painted, the work that takes a core too
-  // (compiling the WebAssembly, parsing and running the runtime's modules): on a cold start PyScript's
-  // own start is the long pole, and it begins only then anyway. Then our interpreter module, which
-  // starts Pyodide, and PyScript run, in that order, their modules preloaded meanwhile.
+  // thread milliseconds, a parser held up by this script paints the page in two frames instead of one,
+  // and the snapshot's reader is a thread of its own). Everything starts once the loading screen has
+  // painted, the work that takes a core too (compiling the WebAssembly, parsing and running the
+  // runtime's modules): PyScript's own start is the long pole, cold or on a return visit (measured:
+  // it asks for the interpreter after the snapshot is in), and it begins only then anyway. Then our
+  // interpreter module, which starts Pyodide, and PyScript run, in that order, their modules preloaded
+  // meanwhile.
   var f;
   function ask(path) {
     var url = absolute(path);
     if (early[url]) return;
     early[url] = /\.snap\.gz$/.test(url) ? getWhole(url) : get(url);
     early[url].catch(function () {}); // its taker sees the failure
-  }
-  for (f = 0; start && plainFetch && f < start.fetch.length; f++) {
-    if (controlled && /\.snap\.gz$/.test(start.fetch[f])) ask(start.fetch[f]);
   }
   // The WebAssembly, fetched once the loading screen has painted and compiled while it arrives: the
   // loader (js/pyodide-snapshot.mjs) takes this compilation over instead of starting its own. Streamed

@@ -33,6 +33,12 @@ def _summary(label: str, seconds: Sequence[float]) -> str:
     )
 
 
+def _summary_p95(label: str, seconds: Sequence[float]) -> str:
+    """Return ``_summary`` with the 95th percentile added (the slow moves a player waits for)."""
+    ordered = sorted(seconds)
+    return _summary(label, ordered) + f", p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.0f} ms"
+
+
 def bench_boards(seeds: int) -> None:
     """Time random board generation over many seeds."""
     times = []
@@ -109,12 +115,7 @@ def bench_expert(games: int) -> None:
                 state.play(move)
             else:
                 state.play(hard_bot(view, rng))
-    times.sort()
-    p95 = times[int(0.95 * (len(times) - 1))]
-    print(
-        _summary(f"expert decision ({EXPERT_NODES} nodes, CPU), 2 players", times)
-        + f", p95 {p95 * 1000:.0f} ms"
-    )
+    print(_summary_p95(f"expert decision ({EXPERT_NODES} nodes, CPU), 2 players", times))
 
 
 def fixed_positions(count: int = 150) -> list[dict[str, object]]:
@@ -144,12 +145,7 @@ def bench_hard_cpu(count: int) -> None:
         t0 = time.process_time()
         hard_bot(view, rng)
         times.append(time.process_time() - t0)
-    times.sort()
-    p95 = times[int(0.95 * (len(times) - 1))]
-    print(
-        _summary(f"hard move ({HARD_NODES} nodes, CPU), fixed positions", times)
-        + f", p95 {p95 * 1000:.0f} ms"
-    )
+    print(_summary_p95(f"hard move ({HARD_NODES} nodes, CPU), fixed positions", times))
 
 
 def bench_api(games: int) -> None:

@@ -4,6 +4,11 @@ fails a test when the page asks any other host for anything.
 Pages are costly (~3 s before Python is ready), so modules share one page where they can (see
 ``app_page``). Every helper here checks the page for Python errors (``.py-error``) and ``pageerror``.
 
+A page whose renderer crashes (Chromium's "Target crashed", seen now and then on these shared machines
+and never traced to one page or test) is not a verdict on the app: the boot is tried again in a new page,
+a test that hit one runs again (``pytest-rerunfailures``, twice at most, for that error only) with any
+module page or context that crashed made anew, and the run's summary lists every crash it saw.
+
 Every test also fails on any console error and on any error toast that it did not declare: the app's
 handlers turn an exception into ``console.error`` and an error toast (``App.guard``), so a broken
 handler would otherwise pass green. A test that provokes one on purpose declares it with
@@ -53,23 +58,103 @@ TOAST_ECHO = """
 # Console errors the browser itself writes about requests a test blocks or a server it stops on purpose;
 # every request to another host is caught by the route guard, and a missing file of ours fails elsewhere.
 BROWSER_NOISE = ("Failed to load resource",)
+# Playwright's words for a page whose renderer died; a test that fails with one of them runs again.
+CRASH_WORDS = ("Target crashed", "Page crashed")
+CRASH_RERUNS = 2
+BOOT_TRIES = 3  # a boot whose page crashed is tried again in a new page, this many times in all
+CRASHED: list[Any] = []  # every page whose renderer died in this run
+CRASH_LOG: list[str] = []  # where each crash was seen, for the run's summary
 
 pytestmark = pytest.mark.browser
 
+# Playwright's driver copies Chromium's stderr to its own under this setting: a test that fails on a
+# crashed page then shows what the browser said (and the run's summary quotes it).
+os.environ.setdefault("DEBUG", "pw:browser")
+
 
 def pytest_configure(config: Any) -> None:
-    """Register the ``expect_error`` marker."""
+    """Register the ``expect_error`` and ``flaky`` markers."""
     config.addinivalue_line(
         "markers",
         "expect_error(*fragments): the test provokes a console error or error toast containing each text",
     )
+    # pytest-rerunfailures' marker (installed with the browser packages); inert without it.
+    config.addinivalue_line("markers", "flaky(reruns, only_rerun): run a failed test again")
 
 
 def pytest_collection_modifyitems(items: list[Any]) -> None:
-    """Mark every test in this folder as a browser test."""
+    """Mark every test in this folder as a browser test, run again if a page of its crashed."""
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.flaky(reruns=CRASH_RERUNS, only_rerun=list(CRASH_WORDS)))
+
+
+def has_reruns() -> bool:
+    """Return whether pytest-rerunfailures is installed (the browser packages bring it)."""
+    try:
+        import pytest_rerunfailures  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def is_crash(error: BaseException | str) -> bool:
+    """Return whether an error (or a report's text) says a page's renderer died."""
+    return any(word in str(error) for word in CRASH_WORDS)
+
+
+def track_crashes(page: Any) -> None:
+    """Record the page in ``CRASHED`` if its renderer dies."""
+    page.on("crash", lambda crashed: CRASHED.append(crashed))
+
+
+def holds_a_crashed_page(value: Any) -> bool:
+    """Return whether a fixture's value is, or holds, a page that crashed or a context with one."""
+    if isinstance(value, (tuple, list)):
+        return any(holds_a_crashed_page(part) for part in value)
+    pages = getattr(value, "pages", None)  # a BrowserContext
+    if isinstance(pages, list):
+        return any(holds_a_crashed_page(page) for page in pages)
+    return any(value is page for page in CRASHED)
+
+
+def drop_crashed_fixtures(item: Any) -> None:
+    """Tear down the item's shared fixtures that hold a crashed page, so that its rerun makes them anew.
+
+    Tearing one down tears down the fixtures built on it first (pytest's own order); what a crashed page
+    fails to do in its teardown is no news, so it is not raised.
+    """
+    for fixturedefs in item._fixtureinfo.name2fixturedefs.values():
+        for fixturedef in fixturedefs:
+            cached = fixturedef.cached_result
+            if fixturedef.scope == "function" or cached is None or not holds_a_crashed_page(cached[0]):
+                continue
+            try:
+                fixturedef.finish(item._request)
+            except Exception:  # the teardown of a dead page
+                pass
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Any:
+    """Note a test that failed on a crashed page, and free its crashed shared pages for the rerun."""
+    report = yield
+    if report.failed and is_crash(report.longreprtext):
+        # What Chromium itself wrote meanwhile (its stderr reaches the test's captured output through
+        # DEBUG=pw:browser, set below): the crashed renderer's last words, if it said any.
+        said = [line for line in report.capstderr.splitlines() if "[err]" in line][-12:]
+        CRASH_LOG.append("\n    ".join([f"{item.nodeid} ({report.when})", *said]))
+        drop_crashed_fixtures(item)
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """List the crashed pages the run saw (each was tried again)."""
+    if CRASH_LOG:
+        terminalreporter.write_sep("-", f"{len(CRASH_LOG)} browser page crash(es), each tried again")
+        for where in CRASH_LOG:
+            terminalreporter.write_line(where)
 
 
 @pytest.fixture(scope="session")
@@ -206,6 +291,7 @@ def watch_page(page: Any, watch: Watch) -> None:
     if page in watch.pages:
         return
     watch.pages.append(page)
+    track_crashes(page)
     page.on("pageerror", lambda exc: watch.page_errors.append(str(exc)))
 
     def on_console(msg: Any) -> None:
@@ -225,17 +311,26 @@ def new_context(browser: Any, watch: Watch, *, service_workers: str = "block", *
     options = {"reduced_motion": "reduce", "viewport": {"width": 1100, "height": 850}, **kwargs}
     context = browser.new_context(service_workers=service_workers, **options)
     context.add_init_script(TOAST_ECHO)
+    context.on("page", track_crashes)
     guard(context, watch)
     return context
 
 
 def open_app(context: Any, url: str, watch: Watch, hash_: str = "") -> Any:
     """Open the app in a new page of ``context`` and wait until it is ready."""
-    page = context.new_page()
-    watch_page(page, watch)
-    page.goto(url + "/" + hash_)
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    return page
+    for attempt in range(1, BOOT_TRIES + 1):
+        page = context.new_page()
+        watch_page(page, watch)
+        try:
+            page.goto(url + "/" + hash_)
+            page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+            return page
+        except Exception as error:
+            if not is_crash(error) or attempt == BOOT_TRIES:
+                raise
+            CRASH_LOG.append(f"a boot of {url}/{hash_} (try {attempt} of {BOOT_TRIES})")
+            page.close()
+    raise AssertionError("unreachable")
 
 
 def reload_ready(page: Any) -> None:

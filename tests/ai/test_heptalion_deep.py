@@ -6,7 +6,7 @@ import itertools
 import random
 
 from boneyard.games.heptalion.board import ORIGINAL
-from boneyard.games.heptalion.bots import WIN, DeepSearcher, Position, sample_positions
+from boneyard.games.heptalion.bots import WIN, DeepSearcher, Position, _placements, sample_positions
 from boneyard.games.heptalion.rules import HeptalionState, new_state
 
 MASKS = ORIGINAL.placement_masks
@@ -46,7 +46,7 @@ def test_pack_is_the_largest_disjoint_set():
                 occ |= m
         placements = [(t, m) for t in tiles for m in MASKS[t] if not m & occ]
         searcher = DeepSearcher(Position(MASKS, occ, [tuple(tiles), ()], [True, True]), 0, 10**9)
-        assert searcher._pack(placements) == _brute_pack(placements)
+        assert searcher._pack(_placements(MASKS, occ, tiles)) == _brute_pack(placements)
 
 
 def _exact(state: HeptalionState, me: int) -> int:

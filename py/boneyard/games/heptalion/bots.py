@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Mapping, Sequence
+from functools import lru_cache, reduce
+from operator import or_
 from typing import Any
 
 from ...ai import expert_bot as _expert_bot
@@ -41,6 +43,12 @@ __all__ = [
 ]
 
 TILE_BITS = (1 << 28) - 1  # one bit a tile index
+# ``DeepSearcher`` packs a placement into one int: the mask of its two spaces (bits 0..55) and, above them,
+# its tile's bit (TILE_SHIFT + tile). ``x & p`` is then nonzero when x shares a space or the tile with p,
+# the union of a hand's placements holds its free spaces and its fitting tiles, and one test filters both.
+TILE_SHIFT = 56
+SPACE_BITS = (1 << TILE_SHIFT) - 1
+_RANKS = 255  # the orderings' stable sort: a placement's index (at most 84 placements) below its score
 # Hard's node budget a move (deterministic): 8,000 with two players, 5,000 with three or four, whose
 # nodes cost more (every seat's hand in the leaf score); CPU p95 under Hard's old 8,000 (bench.py --part hardcpu).
 HARD_NODES = 8000
@@ -184,6 +192,20 @@ def without(hands: Sequence[tuple[int, ...]], seat: int, tile: int) -> list[tupl
     i = hand.index(tile)
     out[seat] = hand[:i] + hand[i + 1 :]
     return out
+
+
+def _placements(masks: Masks, occ: int, hand: Sequence[int]) -> list[int]:
+    """Return ``free_placements`` in ``DeepSearcher``'s packing: each mask with its tile's bit above it."""
+    return [m | 1 << (TILE_SHIFT + t) for t in hand for m in masks[t] if not m & occ]
+
+
+@lru_cache(maxsize=8)
+def _after_table(players: int) -> tuple[tuple[int, ...], ...]:
+    """Return ``next_alive`` for every set of seats still playing (a bit a seat) and every seat."""
+    return tuple(
+        tuple(next_alive([bool(bits >> s & 1) for s in range(players)], seat) for seat in range(players))
+        for bits in range(1 << players)
+    )
 
 
 class _Budget(Exception):
@@ -394,7 +416,8 @@ class DeepSearcher(Searcher):
         self.killers: dict[int, list[int]] = {}  # ply -> the last two placements that cut off there
         self.history: dict[int, int] = {}  # placement mask -> how much it cut off, over the search
         self.weights = (SAFE_W, FIT_W, TEMPO_W)
-        self.packs: dict[tuple[int, ...], int] = {}  # placements (their masks) -> the most that fit together
+        self.packs: dict[tuple[int, ...], int] = {}  # placements (packed) -> the most that fit together
+        self.after = _after_table(pos.players)  # alive bits, seat -> the next seat that plays
 
     def _leaf(self, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], seat: int) -> int:
         """Score a position for ``me`` with ``seat`` to move: fitting and safe tiles, and the tempo."""
@@ -547,29 +570,40 @@ class DeepSearcher(Searcher):
         self.table[key] = (depth, stored, flag, best_mask)
         return best
 
-    def _pack(self, placements: list[tuple[int, int]]) -> int:
+    def _pack(self, placements: list[int]) -> int:
         """Return the most placements of distinct tiles on disjoint spaces among ``placements`` (exact)."""
         if len(placements) <= 1:
             return len(placements)
-        key = tuple(m for _, m in placements)  # one placement a mask
+        key = tuple(placements)  # one placement a mask
         known = self.packs.get(key)
         if known is not None:
             return known
         self.nodes += 1
         if self.nodes > self.budget:
             raise _Budget
-        t, m = placements[0]
+        p = placements[0]
         rest = placements[1:]
-        best = 1 + self._pack([x for x in rest if x[0] != t and not x[1] & m])
-        if best < len({x[0] for x in placements}):
+        best = 1 + self._pack([x for x in rest if not x & p])  # neither its tile nor its spaces
+        if best < (reduce(or_, placements) >> TILE_SHIFT).bit_count():
             best = max(best, self._pack(rest))
         self.packs[key] = best
         return best
 
-    def _leaf2(self, mine: list[tuple[int, int]], theirs: list[tuple[int, int]], um: int, uo: int) -> int:
-        """Score a two-player position for the seat to move, from the placements each side has left."""
-        safe = len({t for t, m in mine if not m & uo}) - len({t for t, m in theirs if not m & um})
-        fit = len({t for t, _ in mine}) - len({t for t, _ in theirs})
+    def _leaf2(self, mine: list[int], theirs: list[int], um: int, uo: int) -> int:
+        """Score a two-player position for the seat to move, from the placements each side has left.
+
+        ``um`` and ``uo`` are the unions of each side's placements (spaces, and above them its fitting tiles).
+        """
+        sm = 0
+        for p in mine:
+            if not p & uo:
+                sm |= p
+        so = 0
+        for p in theirs:
+            if not p & um:
+                so |= p
+        safe = (sm >> TILE_SHIFT).bit_count() - (so >> TILE_SHIFT).bit_count()
+        fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()
         safe_w, fit_w, tempo_w = self.weights
         return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
 
@@ -577,8 +611,8 @@ class DeepSearcher(Searcher):
         self,
         occ: int,
         hands: int,
-        mine: list[tuple[int, int]],
-        theirs: list[tuple[int, int]],
+        mine: list[int],
+        theirs: list[int],
         depth: int,
         alpha: int,
         beta: int,
@@ -586,8 +620,9 @@ class DeepSearcher(Searcher):
     ) -> Generator[None, None, int]:
         """Return (as a generator's value) the two-player value for the seat to move (negamax).
 
-        ``mine`` and ``theirs`` are the free placements of the seat to move and of the other; ``hands``
-        packs both hands' tile bits (the mover's low, the other's above bit 28) for the table's key.
+        ``mine`` and ``theirs`` are the free placements (``_placements``) of the seat to move and of the
+        other; ``hands`` packs both hands' tile bits (the mover's low, the other's above bit 28) for the
+        table's key.
         """
         self.nodes += 1
         if self.nodes > self.budget:
@@ -598,12 +633,8 @@ class DeepSearcher(Searcher):
             return -WIN + ply  # the seat to move has no tile that fits: it is out
         if not theirs:
             return WIN - ply - 1  # whatever it places, the other seat has nothing left
-        um = 0
-        for _, m in mine:
-            um |= m
-        uo = 0
-        for _, m in theirs:
-            uo |= m
+        um = reduce(or_, mine)
+        uo = reduce(or_, theirs)
         if not um & uo:  # apart for good: each side places its most disjoint tiles, the mover needs more
             left, right = self._pack(mine), self._pack(theirs)
             return WIN - ply - 2 * right - 1 if left > right else -WIN + ply + 2 * left
@@ -632,40 +663,48 @@ class DeepSearcher(Searcher):
         mover_bits = hands & TILE_BITS
         other_bits = hands >> 28
         pv = True
-        for t, m in mine_order:
-            child_mine = [x for x in theirs if not x[1] & m]
-            child_theirs = [x for x in mine if x[0] != t and not x[1] & m]
-            child_hands = other_bits | (mover_bits & ~(1 << t)) << 28
+        for p in mine_order:
+            child_mine = [x for x in theirs if not x & p]
+            child_theirs = [x for x in mine if not x & p]
+            child_hands = other_bits | (mover_bits & ~(p >> TILE_SHIFT)) << 28
+            child_occ = occ | p & SPACE_BITS
             if pv:
                 val = -(
                     yield from self.value2(
-                        occ | m, child_hands, child_mine, child_theirs, depth - 1, -beta, -alpha, ply + 1
+                        child_occ, child_hands, child_mine, child_theirs, depth - 1, -beta, -alpha, ply + 1
                     )
                 )
                 pv = False
             else:
                 val = -(
                     yield from self.value2(
-                        occ | m, child_hands, child_mine, child_theirs, depth - 1, -alpha - 1, -alpha, ply + 1
+                        child_occ,
+                        child_hands,
+                        child_mine,
+                        child_theirs,
+                        depth - 1,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
                     )
                 )
                 if alpha < val < beta:
                     val = -(
                         yield from self.value2(
-                            occ | m, child_hands, child_mine, child_theirs, depth - 1, -beta, -val, ply + 1
+                            child_occ, child_hands, child_mine, child_theirs, depth - 1, -beta, -val, ply + 1
                         )
                     )
             if val > best:
                 best = val
-                best_mask = m
+                best_mask = p
                 if val > alpha:
                     alpha = val
                     if alpha >= beta:
                         killers = self.killers.setdefault(ply, [0, 0])
-                        if killers[0] != m:
+                        if killers[0] != p:
                             killers[1] = killers[0]
-                            killers[0] = m
-                        self.history[m] = self.history.get(m, 0) + depth * depth
+                            killers[0] = p
+                        self.history[p] = self.history.get(p, 0) + depth * depth
                         break
         flag = -1 if best <= a0 else 1 if best >= beta else 0
         stored = best
@@ -676,24 +715,195 @@ class DeepSearcher(Searcher):
         table[key] = (depth, stored, flag, best_mask)
         return best
 
-    def _order2(
-        self, mine: list[tuple[int, int]], threat: int, first: int, ply: int
-    ) -> list[tuple[int, int]]:
+    def _order2(self, mine: list[int], threat: int, first: int, ply: int) -> list[int]:
         """Order the mover's placements: the table's best, killers, history, then the other's places cut."""
         killers = self.killers.get(ply, ())
         history = self.history
         keyed = []
-        for tm in mine:
-            m = tm[1]
-            if m == first:
+        rank = _RANKS  # a stable sort, best first: the score above, 255 - the index below
+        for p in mine:
+            if p == first:
                 score = 1 << 40
-            elif m in killers:
+            elif p in killers:
                 score = 1 << 30
             else:
-                score = (m & threat).bit_count() * 4 + history.get(m, 0)
-            keyed.append((score, tm))
-        keyed.sort(key=_first, reverse=True)
-        return [tm for _, tm in keyed]
+                score = (p & threat).bit_count() * 4 + history.get(p, 0)
+            keyed.append(score << 8 | rank)
+            rank -= 1
+        keyed.sort(reverse=True)
+        return [mine[_RANKS - (k & _RANKS)] for k in keyed]
+
+    def value_many(
+        self,
+        occ: int,
+        hands: int,
+        free: list[list[int]],
+        alive: int,
+        seat: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> Generator[None, None, int]:
+        """Return (as a generator's value) ``value`` at three or four seats, from each seat's placements.
+
+        ``free`` holds every seat's free placements (``_placements``; none for a seat that is out),
+        ``alive`` has a bit a seat still playing, ``hands`` packs the hands' tile bits (28 a seat) for the
+        table's key. At least two seats play (so ``arrive``'s first check is already made).
+        """
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _Budget
+        if self.nodes % SLICE_NODES == 0:
+            yield
+        moves = free[seat]
+        if not moves:  # ``arrive``: whoever has no fitting tile is out, in turn
+            after = self.after
+            while True:
+                alive &= ~(1 << seat)
+                seat = after[alive][seat]
+                if not alive & (alive - 1):
+                    break  # the last seat standing
+                moves = free[seat]
+                if moves:
+                    break
+        me = self.me
+        if not alive >> me & 1:
+            return -WIN + ply
+        if not moves:
+            return WIN - ply  # the last seat standing
+        if depth <= 0:
+            return self._leaf_many(free, alive, seat)
+        key = occ | seat << 56 | alive << 58 | hands << 62
+        entry = self.table.get(key)
+        first = 0
+        if entry is not None:
+            d, val, flag, first = entry
+            if d >= depth:
+                if val >= WIN - 200:
+                    val -= ply
+                elif val <= -WIN + 200:
+                    val += ply
+                if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
+                    return val
+        maximising = seat == me
+        if len(moves) > 1:
+            moves = self._order_many(free, alive, seat, moves, first, ply)
+        a0, b0 = alpha, beta
+        best = -WIN * 2 if maximising else WIN * 2
+        best_mask = moves[0]
+        nxt_seat = self.after[alive][seat]
+        shift = 28 * seat
+        pv = True
+        for p in moves:
+            child = [[x for x in f if not x & p] for f in free]
+            child_hands = hands & ~(p >> TILE_SHIFT << shift)
+            child_occ = occ | p & SPACE_BITS
+            if pv:
+                val = yield from self.value_many(
+                    child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, beta, ply + 1
+                )
+                pv = False
+            elif maximising:
+                val = yield from self.value_many(
+                    child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, alpha + 1, ply + 1
+                )
+                if alpha < val < beta:
+                    val = yield from self.value_many(
+                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, val, beta, ply + 1
+                    )
+            else:
+                val = yield from self.value_many(
+                    child_occ, child_hands, child, alive, nxt_seat, depth - 1, beta - 1, beta, ply + 1
+                )
+                if alpha < val < beta:
+                    val = yield from self.value_many(
+                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, val, ply + 1
+                    )
+            if maximising:
+                if val > best:
+                    best = val
+                    best_mask = p
+                if best > alpha:
+                    alpha = best
+            else:
+                if val < best:
+                    best = val
+                    best_mask = p
+                if best < beta:
+                    beta = best
+            if alpha >= beta:
+                killers = self.killers.setdefault(ply, [0, 0])
+                if killers[0] != p:
+                    killers[1] = killers[0]
+                    killers[0] = p
+                self.history[p] = self.history.get(p, 0) + depth * depth
+                break
+        flag = 0
+        if best <= a0:
+            flag = -1
+        elif best >= b0:
+            flag = 1
+        stored = best
+        if best >= WIN - 200:
+            stored = best + ply
+        elif best <= -WIN + 200:
+            stored = best - ply
+        self.table[key] = (depth, stored, flag, best_mask)
+        return best
+
+    def _leaf_many(self, free: list[list[int]], alive: int, seat: int) -> int:
+        """Return ``_leaf`` from every seat's placements (``value_many``'s side of it)."""
+        unions = [reduce(or_, f, 0) for f in free]
+        me = self.me
+        mine = 0
+        best_other: int | None = None
+        for s, placements in enumerate(free):
+            if not alive >> s & 1:
+                continue
+            threat = 0
+            for o, u in enumerate(unions):
+                if o != s:
+                    threat |= u
+            safe = 0
+            for p in placements:
+                if not p & threat:
+                    safe |= p
+            value = (
+                FIT_W * (unions[s] >> TILE_SHIFT).bit_count()
+                + (SAFE_W - FIT_W) * (safe >> TILE_SHIFT).bit_count()
+            )
+            if s == seat:
+                value -= TEMPO_W
+            if s == me:
+                mine = value
+            elif best_other is None or value > best_other:
+                best_other = value
+        return mine - (best_other or 0)
+
+    def _order_many(
+        self, free: list[list[int]], alive: int, seat: int, moves: list[int], first: int, ply: int
+    ) -> list[int]:
+        """Return ``_order`` of the mover's placements (``value_many``'s side of it)."""
+        threat = 0
+        for o, placements in enumerate(free):
+            if o != seat and alive >> o & 1:
+                threat |= reduce(or_, placements, 0)
+        threat &= SPACE_BITS
+        killers = self.killers.get(ply, ())
+        history = self.history
+        keyed = []
+        rank = _RANKS
+        for p in moves:
+            score = (p & threat).bit_count() * 4 + history.get(p, 0)
+            if p == first:
+                score += 1 << 40
+            elif p in killers:
+                score += 1 << 30
+            keyed.append(score << 8 | rank)
+            rank -= 1
+        keyed.sort(reverse=True)
+        return [moves[_RANKS - (k & _RANKS)] for k in keyed]
 
     def _order(
         self,
@@ -734,8 +944,12 @@ class DeepSearcher(Searcher):
             return best  # the solo puzzle (no opponent to search against), or nothing to choose
         nxt = next_alive(pos.alive, self.me)
         two = pos.players == 2 and all(pos.alive)
-        root_all = list(root_moves)
-        theirs = free_placements(pos.masks, pos.occ, pos.hands[nxt]) if two else []
+        many = pos.players > 2 and sum(pos.alive) >= 2
+        placements = [_placements(pos.masks, pos.occ, h) if a else [] for h, a in zip(pos.hands, pos.alive)]
+        hands = sum(sum(1 << t for t in h) << 28 * s for s, h in enumerate(pos.hands))
+        alive = sum(1 << s for s, a in enumerate(pos.alive) if a)
+        theirs = placements[nxt] if two else []
+        root_all = [m | 1 << (TILE_SHIFT + t) for t, m in root_moves]  # in the root's order, as ever
         mover_bits = sum(1 << t for t in pos.hands[self.me])
         other_bits = sum(1 << t for t in pos.hands[nxt])
         depth = 1
@@ -746,9 +960,10 @@ class DeepSearcher(Searcher):
             try:
                 for i, (t, m) in enumerate(root_moves):
                     child = pos.occ | m
+                    p = m | 1 << (TILE_SHIFT + t)
                     if two:
-                        child_mine = [x for x in theirs if not x[1] & m]
-                        child_theirs = [x for x in root_all if x[0] != t and not x[1] & m]
+                        child_mine = [x for x in theirs if not x & p]
+                        child_theirs = [x for x in root_all if not x & p]
                         child_hands = other_bits | (mover_bits & ~(1 << t)) << 28
                         if i == 0:
                             val = -(
@@ -789,24 +1004,35 @@ class DeepSearcher(Searcher):
                                         1,
                                     )
                                 )
-                        scores[(t, m)] = val
-                        if val > alpha:
-                            alpha = val
-                            found = (t, m)
-                        continue
-                    hands = without(pos.hands, self.me, t)
-                    if i == 0:
-                        val = yield from self.value(
-                            child, hands, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
-                        )
-                    else:
-                        val = yield from self.value(
-                            child, hands, pos.alive, nxt, depth - 1, alpha, alpha + 1, 1
-                        )
-                        if val > alpha:
-                            val = yield from self.value(
-                                child, hands, pos.alive, nxt, depth - 1, val, WIN * 2, 1
+                    elif many:
+                        free = [[x for x in f if not x & p] for f in placements]
+                        child_hands = hands & ~(1 << (28 * self.me + t))
+                        if i == 0:
+                            val = yield from self.value_many(
+                                child, child_hands, free, alive, nxt, depth - 1, alpha, WIN * 2, 1
                             )
+                        else:
+                            val = yield from self.value_many(
+                                child, child_hands, free, alive, nxt, depth - 1, alpha, alpha + 1, 1
+                            )
+                            if val > alpha:
+                                val = yield from self.value_many(
+                                    child, child_hands, free, alive, nxt, depth - 1, val, WIN * 2, 1
+                                )
+                    else:
+                        left = without(pos.hands, self.me, t)
+                        if i == 0:
+                            val = yield from self.value(
+                                child, left, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
+                            )
+                        else:
+                            val = yield from self.value(
+                                child, left, pos.alive, nxt, depth - 1, alpha, alpha + 1, 1
+                            )
+                            if val > alpha:
+                                val = yield from self.value(
+                                    child, left, pos.alive, nxt, depth - 1, val, WIN * 2, 1
+                                )
                     scores[(t, m)] = val
                     if val > alpha:
                         alpha = val

@@ -49,6 +49,7 @@ TILE_BITS = (1 << 28) - 1  # one bit a tile index
 TILE_SHIFT = 56
 SPACE_BITS = (1 << TILE_SHIFT) - 1
 _RANKS = 255  # the orderings' stable sort: a placement's index (at most 84 placements) below its score
+_DOWN = range(_RANKS, -1, -1)  # each placement's rank in that sort, by its index
 # Hard's node budget a move (deterministic): 8,000 with two players, 5,000 with three or four, whose
 # nodes cost more (every seat's hand in the leaf score); CPU p95 under Hard's old 8,000 (bench.py --part hardcpu).
 HARD_NODES = 8000
@@ -717,19 +718,18 @@ class DeepSearcher(Searcher):
 
     def _order2(self, mine: list[int], threat: int, first: int, ply: int) -> list[int]:
         """Order the mover's placements: the table's best, killers, history, then the other's places cut."""
-        killers = self.killers.get(ply, ())
-        history = self.history
-        keyed = []
-        rank = _RANKS  # a stable sort, best first: the score above, 255 - the index below
-        for p in mine:
-            if p == first:
-                score = 1 << 40
-            elif p in killers:
-                score = 1 << 30
-            else:
-                score = (p & threat).bit_count() * 4 + history.get(p, 0)
-            keyed.append(score << 8 | rank)
-            rank -= 1
+        get = self.history.get
+        # a stable sort, best first: each placement's score above its rank (255 - its index) in one int
+        keyed = [((p & threat).bit_count() * 4 + get(p, 0)) << 8 | r for p, r in zip(mine, _DOWN)]
+        killers = self.killers.get(ply)
+        if killers is not None:
+            for k in killers:
+                if k != first and k in mine:
+                    i = mine.index(k)
+                    keyed[i] = 1 << 38 | _RANKS - i  # score 1 << 30
+        if first and first in mine:
+            i = mine.index(first)
+            keyed[i] = 1 << 48 | _RANKS - i  # score 1 << 40
         keyed.sort(reverse=True)
         return [mine[_RANKS - (k & _RANKS)] for k in keyed]
 
@@ -853,26 +853,25 @@ class DeepSearcher(Searcher):
         return best
 
     def _leaf_many(self, free: list[list[int]], alive: int, seat: int) -> int:
-        """Return ``_leaf`` from every seat's placements (``value_many``'s side of it)."""
+        """Return ``_leaf`` from every seat's placements (``value_many``'s side of it).
+
+        A placement of a seat is out of every other seat's reach when it avoids the spaces two seats or
+        more could take (its own spaces are all in its seat's reach), so one pass finds every safe tile.
+        """
         unions = [reduce(or_, f, 0) for f in free]
+        reach = shared = 0
+        for u in unions:
+            shared |= reach & u
+            reach |= u
+        safe = reduce(or_, [p for f in free for p in f if not p & shared], 0) >> TILE_SHIFT
         me = self.me
         mine = 0
         best_other: int | None = None
-        for s, placements in enumerate(free):
+        for s, u in enumerate(unions):
             if not alive >> s & 1:
                 continue
-            threat = 0
-            for o, u in enumerate(unions):
-                if o != s:
-                    threat |= u
-            safe = 0
-            for p in placements:
-                if not p & threat:
-                    safe |= p
-            value = (
-                FIT_W * (unions[s] >> TILE_SHIFT).bit_count()
-                + (SAFE_W - FIT_W) * (safe >> TILE_SHIFT).bit_count()
-            )
+            fit = u >> TILE_SHIFT
+            value = FIT_W * fit.bit_count() + (SAFE_W - FIT_W) * (safe & fit).bit_count()
             if s == seat:
                 value -= TEMPO_W
             if s == me:
@@ -890,18 +889,15 @@ class DeepSearcher(Searcher):
             if o != seat and alive >> o & 1:
                 threat |= reduce(or_, placements, 0)
         threat &= SPACE_BITS
-        killers = self.killers.get(ply, ())
-        history = self.history
-        keyed = []
-        rank = _RANKS
-        for p in moves:
-            score = (p & threat).bit_count() * 4 + history.get(p, 0)
-            if p == first:
-                score += 1 << 40
-            elif p in killers:
-                score += 1 << 30
-            keyed.append(score << 8 | rank)
-            rank -= 1
+        get = self.history.get
+        keyed = [((p & threat).bit_count() * 4 + get(p, 0)) << 8 | r for p, r in zip(moves, _DOWN)]
+        killers = self.killers.get(ply)
+        if killers is not None:
+            for k in killers:
+                if k != first and k in moves:
+                    keyed[moves.index(k)] += 1 << 38  # score + 1 << 30
+        if first and first in moves:
+            keyed[moves.index(first)] += 1 << 48  # score + 1 << 40
         keyed.sort(reverse=True)
         return [moves[_RANKS - (k & _RANKS)] for k in keyed]
 

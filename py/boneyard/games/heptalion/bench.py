@@ -1,6 +1,6 @@
 """Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|hardcpu|expert|api|arena|all]
+    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|hardcpu|expert|digest|api|arena|all]
         [--games N] [--seeds N]
 
 Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
@@ -9,15 +9,27 @@ Timings are CPython wall times on this machine; the page (Pyodide) runs pure Pyt
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ...arena import _format, run_arena
 from . import GAME
 from .board import lab_search, random_board
-from .bots import HARD_NODES, DeepSearcher, Searcher, easy_bot, hard_bot, medium_bot, sample_positions
+from .bots import (
+    HARD_NODES,
+    HARD_NODES_MANY,
+    HIDDEN_DEALS,
+    DeepSearcher,
+    Searcher,
+    easy_bot,
+    hard_bot,
+    medium_bot,
+    sample_positions,
+)
 from .rules import new_state
 from .sample import sample
 from .solve import solve
@@ -148,6 +160,64 @@ def bench_hard_cpu(count: int) -> None:
     print(_summary_p95(f"hard move ({HARD_NODES} nodes, CPU), fixed positions", times))
 
 
+def search_record(views: Sequence[dict[str, object]], expert: int = 0) -> list[object]:
+    """Return every search Hard (and Expert, over the first ``expert`` views) makes over ``views``.
+
+    Each decision is recorded as its move and, per deal searched, the search's move, node count and
+    root scores: two versions of the search that record the same made the same moves the same way.
+    """
+    from ...ai.heptalion import DEALS, EXPERT_NODES, FEATURES
+    from ...core import run_thinking
+
+    def searches(view: Mapping[str, Any], rng: random.Random, deals: int, nodes: int) -> list[object]:
+        positions = sample_positions(view, rng, deals)
+        out: list[object] = []
+        for pos in positions:
+            searcher = DeepSearcher(pos, view["seat"], max(1, nodes // len(positions)))
+            move = run_thinking(searcher.think())
+            out.append((move, searcher.nodes, sorted(searcher.scores.items())))
+        return out
+
+    record: list[object] = []
+    for i, view in enumerate(views):
+        budget = HARD_NODES if view["players"] == 2 else HARD_NODES_MANY
+        record.append(
+            (
+                "hard",
+                str(hard_bot(view, random.Random(i))),
+                searches(view, random.Random(i), HIDDEN_DEALS, budget),
+            )
+        )
+    for i, view in enumerate(views[:expert]):
+        texts = list(view["legal_moves"])  # type: ignore[call-overload]
+        result = run_thinking(FEATURES.direct(view, random.Random(i)))
+        deals = searches(view, random.Random(i), DEALS, EXPERT_NODES) if len(texts) > 1 else []
+        stats = sorted((t, s.weight, s.total, s.samples) for t, s in result.stats.items())
+        record.append(("expert", result.move, deals, stats))
+    return record
+
+
+def search_digest(views: Sequence[dict[str, object]], expert: int = 0) -> str:
+    """Return a short hash of ``search_record`` (to compare two versions of the search)."""
+    return hashlib.sha256(repr(search_record(views, expert)).encode()).hexdigest()[:16]
+
+
+# ``bench_digest`` over the 150 fixed positions and Expert's 40, as the search before its placements were
+# packed into ints (commit 00f9467) recorded it: a faster search must print the same.
+DIGEST_RECORDED = "56d1d48677d3bf97"
+
+
+def bench_digest(count: int, expert: int) -> None:
+    """Print the hash of Hard's searches over the fixed positions and Expert's over the first ``expert``."""
+    t0 = time.process_time()
+    digest = search_digest(fixed_positions(count), expert)
+    same = "the recorded one" if digest == DIGEST_RECORDED else f"NOT the recorded {DIGEST_RECORDED}"
+    print(
+        f"search digest over {count} fixed positions (Hard) and {expert} (Expert): {digest}, {same}"
+        f" ({time.process_time() - t0:.0f} s CPU)"
+    )
+
+
 def bench_api(games: int) -> None:
     """Time the state API a search drives: play/undo, view(), sample(), and the Hard search's nodes a second."""
     clock = time.process_time
@@ -210,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--part",
         default="all",
-        choices=("boards", "lab", "solve", "hard", "hardcpu", "expert", "api", "arena", "all"),
+        choices=("boards", "lab", "solve", "hard", "hardcpu", "expert", "digest", "api", "arena", "all"),
     )
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, default=1000)
@@ -231,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench_hard_cpu(150)
         elif part == "expert":
             bench_expert(min(args.games, 10))
+        elif part == "digest":
+            bench_digest(150, 40)
         elif part == "api":
             bench_api(args.games)
         else:

@@ -1,0 +1,18 @@
+"""Hard's and Expert's search (``DeepSearcher``) search exactly as recorded: a faster search, the same play.
+
+The digest covers, for every 10th of the bench's 150 fixed positions (2-4 players, visible and hidden hands),
+Hard's move and, per deal searched, the search's move, node count and every root score, and the same for
+Expert's first two decisions. It was recorded with the search before its placements were packed into
+ints (commit 00f9467); ``bench.py --part digest`` compares all 150 and Expert's 40 the same way.
+"""
+
+from __future__ import annotations
+
+from boneyard.games.heptalion.bench import fixed_positions, search_digest
+
+RECORDED = "d9599b1596e06351"
+
+
+def test_the_search_is_unchanged_move_for_move_node_for_node():
+    """The searches over the fixed positions make the recorded moves with the recorded nodes and scores."""
+    assert search_digest(fixed_positions(150)[::10], expert=2) == RECORDED

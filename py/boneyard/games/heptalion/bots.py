@@ -406,8 +406,11 @@ class DeepSearcher(Searcher):
     once no placement of one side touches the other's the position is decided exactly (each side then
     places its largest set of disjoint tiles: ``_pack``). Principal-variation search with iterative
     deepening; a transposition table keeps each position's bound and best placement (tried first at the
-    next depth), and killer and history placements order the rest. Leaves are scored by ``_leaf``: each seat's tiles that still fit and those out of reach
-    of every other seat, with the turn's tempo.
+    next depth), and killer and history placements order the rest. Leaves are scored by ``_leaf``: each
+    seat's tiles that still fit and those out of reach of every other seat, with the turn's tempo. Three
+    or four seats: paranoid, the same way (``value_many``), every seat's free placements kept as lists
+    too. Placements are packed ints (``_placements``: spaces and tile bit), so a child's lists are one
+    filter each and a list's union holds its spaces and its fitting tiles.
     """
 
     def __init__(self, pos: Position, me: int, nodes: int) -> None:

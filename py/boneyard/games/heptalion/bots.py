@@ -611,6 +611,42 @@ class DeepSearcher(Searcher):
         safe_w, fit_w, tempo_w = self.weights
         return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
 
+    def _leaf_after(self, mine: list[int], theirs: list[int], p: int, ply: int) -> int:
+        """Return ``value2`` at depth 0 after the mover placed ``p`` (for the other seat, now to move).
+
+        It reads the parent's lists without making the child's: the same checks in the same order.
+        """
+        um = 0  # the child's mover is the parent's other seat
+        for x in theirs:
+            if not x & p:
+                um |= x
+        if not um:
+            return -WIN + ply
+        uo = 0
+        for x in mine:
+            if not x & p:
+                uo |= x
+        if not uo:
+            return WIN - ply - 1
+        if not um & uo:
+            left = self._pack([x for x in theirs if not x & p])
+            right = self._pack([x for x in mine if not x & p])
+            return WIN - ply - 2 * right - 1 if left > right else -WIN + ply + 2 * left
+        sm = 0
+        cut = p | uo
+        for x in theirs:
+            if not x & cut:
+                sm |= x
+        so = 0
+        cut = p | um
+        for x in mine:
+            if not x & cut:
+                so |= x
+        safe = (sm >> TILE_SHIFT).bit_count() - (so >> TILE_SHIFT).bit_count()
+        fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()
+        safe_w, fit_w, tempo_w = self.weights
+        return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
+
     def value2(
         self,
         occ: int,
@@ -667,6 +703,35 @@ class DeepSearcher(Searcher):
         mover_bits = hands & TILE_BITS
         other_bits = hands >> 28
         pv = True
+        if depth == 1:  # the children are leaves: scored here, node for node as their own calls would be
+            for p in mine_order:
+                self.nodes += 1
+                if self.nodes > self.budget:
+                    raise _Budget
+                if self.nodes % SLICE_NODES == 0:
+                    yield
+                val = -self._leaf_after(mine, theirs, p, ply + 1)
+                if pv:
+                    pv = False
+                elif alpha < val < beta:  # the re-search a leaf would have had: one more node, the same value
+                    self.nodes += 1
+                    if self.nodes > self.budget:
+                        raise _Budget
+                    if self.nodes % SLICE_NODES == 0:
+                        yield
+                if val > best:
+                    best = val
+                    best_mask = p
+                    if val > alpha:
+                        alpha = val
+                        if alpha >= beta:
+                            killers = self.killers.setdefault(ply, [0, 0])
+                            if killers[0] != p:
+                                killers[1] = killers[0]
+                                killers[0] = p
+                            self.history[p] = self.history.get(p, 0) + depth * depth
+                            break
+            mine_order = []
         for p in mine_order:
             child_mine = [x for x in theirs if not x & p]
             child_theirs = [x for x in mine if not x & p]

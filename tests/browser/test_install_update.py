@@ -95,7 +95,15 @@ def test_a_new_version_is_offered_and_the_reload_keeps_the_game(browser, own_sit
     saved = json.loads(page.evaluate("localStorage.getItem('boneyard:save:dominoes')"))
 
     new_version = publish_new_version(site)
-    assert page.evaluate("window.boneyardBoot.checkForUpdate()") is True
+    # Asked as the app asks (every 30 minutes, and on coming back to the tab). On a loaded machine one
+    # check can still be settling the worker's last one; the player's next check finds the version.
+    found = []
+    for _ in range(5):
+        found.append(page.evaluate("window.boneyardBoot.checkForUpdate()"))
+        if found[-1] is True:
+            break
+        page.wait_for_timeout(2000)
+    assert found[-1] is True, found
     offer = page.locator(".toast-update")
     offer.wait_for(timeout=60_000)
     assert "your game is saved" in offer.inner_text()

@@ -863,6 +863,42 @@ class DeepSearcher(Searcher):
         nxt_seat = self.after[alive][seat]
         shift = 28 * seat
         pv = True
+        if depth == 1:  # the children are leaves: scored here, node for node as their own calls would be
+            for p in moves:
+                self.nodes += 1
+                if self.nodes > self.budget:
+                    raise _Budget
+                if self.nodes % SLICE_NODES == 0:
+                    yield
+                val = self._leaf_many_after(free, alive, nxt_seat, p, ply + 1)
+                if pv:
+                    pv = False
+                elif alpha < val < beta:  # the re-search a leaf would have had: one more node, the same value
+                    self.nodes += 1
+                    if self.nodes > self.budget:
+                        raise _Budget
+                    if self.nodes % SLICE_NODES == 0:
+                        yield
+                if maximising:
+                    if val > best:
+                        best = val
+                        best_mask = p
+                    if best > alpha:
+                        alpha = best
+                else:
+                    if val < best:
+                        best = val
+                        best_mask = p
+                    if best < beta:
+                        beta = best
+                if alpha >= beta:
+                    killers = self.killers.setdefault(ply, [0, 0])
+                    if killers[0] != p:
+                        killers[1] = killers[0]
+                        killers[0] = p
+                    self.history[p] = self.history.get(p, 0) + depth * depth
+                    break
+            moves = []
         for p in moves:
             child = [[x for x in f if not x & p] for f in free]
             child_hands = hands & ~(p >> TILE_SHIFT << shift)
@@ -919,6 +955,60 @@ class DeepSearcher(Searcher):
             stored = best - ply
         self.table[key] = (depth, stored, flag, best_mask)
         return best
+
+    def _leaf_many_after(self, free: list[list[int]], alive: int, seat: int, p: int, ply: int) -> int:
+        """Return ``value_many`` at depth 0 after ``p`` was placed, ``seat`` next: the parent's lists, read.
+
+        The same checks in the same order as the child's own call, without making the child's lists.
+        """
+        unions = []
+        for f in free:
+            u = 0
+            for x in f:
+                if not x & p:
+                    u |= x
+            unions.append(u)
+        fits = unions[seat] != 0
+        if not fits:  # ``arrive``: whoever has no fitting tile is out, in turn
+            after = self.after
+            while True:
+                alive &= ~(1 << seat)
+                seat = after[alive][seat]
+                if not alive & (alive - 1):
+                    break  # the last seat standing
+                if unions[seat]:
+                    fits = True
+                    break
+        me = self.me
+        if not alive >> me & 1:
+            return -WIN + ply
+        if not fits:
+            return WIN - ply
+        reach = shared = 0
+        for u in unions:
+            shared |= reach & u
+            reach |= u
+        cut = p | shared
+        safe = 0
+        for f in free:
+            for x in f:
+                if not x & cut:
+                    safe |= x
+        safe >>= TILE_SHIFT
+        mine = 0
+        best_other: int | None = None
+        for s, u in enumerate(unions):
+            if not alive >> s & 1:
+                continue
+            fit = u >> TILE_SHIFT
+            value = FIT_W * fit.bit_count() + (SAFE_W - FIT_W) * (safe & fit).bit_count()
+            if s == seat:
+                value -= TEMPO_W
+            if s == me:
+                mine = value
+            elif best_other is None or value > best_other:
+                best_other = value
+        return mine - (best_other or 0)
 
     def _leaf_many(self, free: list[list[int]], alive: int, seat: int) -> int:
         """Return ``_leaf`` from every seat's placements (``value_many``'s side of it).

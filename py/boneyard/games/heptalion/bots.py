@@ -555,24 +555,32 @@ class DeepSearcher(Searcher):
                 if best < beta:
                     beta = best
             if alpha >= beta:
-                killers = self.killers.setdefault(ply, [0, 0])
-                if killers[0] != m:
-                    killers[1] = killers[0]
-                    killers[0] = m
-                self.history[m] = self.history.get(m, 0) + depth * depth
+                self._cut(ply, m, depth)
                 break
         flag = 0
         if best <= a0:
             flag = -1
         elif best >= b0:
             flag = 1
+        self._store(key, depth, best, flag, ply, best_mask)
+        return best
+
+    def _cut(self, ply: int, move: int, depth: int) -> None:
+        """Remember ``move``, which cut the search off at ``ply``: a killer there, and history by depth."""
+        killers = self.killers.setdefault(ply, [0, 0])
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        self.history[move] = self.history.get(move, 0) + depth * depth
+
+    def _store(self, key: Any, depth: int, best: int, flag: int, ply: int, best_mask: int) -> None:
+        """Keep a node's value and best placement in the table (a win or loss by its distance from the root)."""
         stored = best
         if best >= WIN - 200:
             stored = best + ply
         elif best <= -WIN + 200:
             stored = best - ply
         self.table[key] = (depth, stored, flag, best_mask)
-        return best
 
     def _pack(self, placements: list[int]) -> int:
         """Return the most placements of distinct tiles on disjoint spaces among ``placements`` (exact)."""
@@ -725,11 +733,7 @@ class DeepSearcher(Searcher):
                     if val > alpha:
                         alpha = val
                         if alpha >= beta:
-                            killers = self.killers.setdefault(ply, [0, 0])
-                            if killers[0] != p:
-                                killers[1] = killers[0]
-                                killers[0] = p
-                            self.history[p] = self.history.get(p, 0) + depth * depth
+                            self._cut(ply, p, depth)
                             break
             mine_order = []
         for p in mine_order:
@@ -769,19 +773,10 @@ class DeepSearcher(Searcher):
                 if val > alpha:
                     alpha = val
                     if alpha >= beta:
-                        killers = self.killers.setdefault(ply, [0, 0])
-                        if killers[0] != p:
-                            killers[1] = killers[0]
-                            killers[0] = p
-                        self.history[p] = self.history.get(p, 0) + depth * depth
+                        self._cut(ply, p, depth)
                         break
         flag = -1 if best <= a0 else 1 if best >= beta else 0
-        stored = best
-        if best >= WIN - 200:
-            stored = best + ply
-        elif best <= -WIN + 200:
-            stored = best - ply
-        table[key] = (depth, stored, flag, best_mask)
+        self._store(key, depth, best, flag, ply, best_mask)
         return best
 
     def _order2(self, mine: list[int], threat: int, first: int, ply: int) -> list[int]:
@@ -892,11 +887,7 @@ class DeepSearcher(Searcher):
                     if best < beta:
                         beta = best
                 if alpha >= beta:
-                    killers = self.killers.setdefault(ply, [0, 0])
-                    if killers[0] != p:
-                        killers[1] = killers[0]
-                        killers[0] = p
-                    self.history[p] = self.history.get(p, 0) + depth * depth
+                    self._cut(ply, p, depth)
                     break
             moves = []
         for p in moves:
@@ -937,23 +928,14 @@ class DeepSearcher(Searcher):
                 if best < beta:
                     beta = best
             if alpha >= beta:
-                killers = self.killers.setdefault(ply, [0, 0])
-                if killers[0] != p:
-                    killers[1] = killers[0]
-                    killers[0] = p
-                self.history[p] = self.history.get(p, 0) + depth * depth
+                self._cut(ply, p, depth)
                 break
         flag = 0
         if best <= a0:
             flag = -1
         elif best >= b0:
             flag = 1
-        stored = best
-        if best >= WIN - 200:
-            stored = best + ply
-        elif best <= -WIN + 200:
-            stored = best - ply
-        self.table[key] = (depth, stored, flag, best_mask)
+        self._store(key, depth, best, flag, ply, best_mask)
         return best
 
     def _leaf_many_after(self, free: list[list[int]], alive: int, seat: int, p: int, ply: int) -> int:

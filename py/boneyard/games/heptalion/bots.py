@@ -711,8 +711,9 @@ class DeepSearcher(Searcher):
         mover_bits = hands & TILE_BITS
         other_bits = hands >> 28
         pv = True
-        if depth == 1:  # the children are leaves: scored here, node for node as their own calls would be
-            for p in mine_order:
+        leaves = depth == 1  # the children are leaves: scored here, node for node as their own calls would be
+        for p in mine_order:
+            if leaves:
                 self.nodes += 1
                 if self.nodes > self.budget:
                     raise _Budget
@@ -727,46 +728,51 @@ class DeepSearcher(Searcher):
                         raise _Budget
                     if self.nodes % SLICE_NODES == 0:
                         yield
-                if val > best:
-                    best = val
-                    best_mask = p
-                    if val > alpha:
-                        alpha = val
-                        if alpha >= beta:
-                            self._cut(ply, p, depth)
-                            break
-            mine_order = []
-        for p in mine_order:
-            child_mine = [x for x in theirs if not x & p]
-            child_theirs = [x for x in mine if not x & p]
-            child_hands = other_bits | (mover_bits & ~(p >> TILE_SHIFT)) << 28
-            child_occ = occ | p & SPACE_BITS
-            if pv:
-                val = -(
-                    yield from self.value2(
-                        child_occ, child_hands, child_mine, child_theirs, depth - 1, -beta, -alpha, ply + 1
-                    )
-                )
-                pv = False
             else:
-                val = -(
-                    yield from self.value2(
-                        child_occ,
-                        child_hands,
-                        child_mine,
-                        child_theirs,
-                        depth - 1,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                    )
-                )
-                if alpha < val < beta:
+                child_mine = [x for x in theirs if not x & p]
+                child_theirs = [x for x in mine if not x & p]
+                child_hands = other_bits | (mover_bits & ~(p >> TILE_SHIFT)) << 28
+                child_occ = occ | p & SPACE_BITS
+                if pv:
                     val = -(
                         yield from self.value2(
-                            child_occ, child_hands, child_mine, child_theirs, depth - 1, -beta, -val, ply + 1
+                            child_occ,
+                            child_hands,
+                            child_mine,
+                            child_theirs,
+                            depth - 1,
+                            -beta,
+                            -alpha,
+                            ply + 1,
                         )
                     )
+                    pv = False
+                else:
+                    val = -(
+                        yield from self.value2(
+                            child_occ,
+                            child_hands,
+                            child_mine,
+                            child_theirs,
+                            depth - 1,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                        )
+                    )
+                    if alpha < val < beta:
+                        val = -(
+                            yield from self.value2(
+                                child_occ,
+                                child_hands,
+                                child_mine,
+                                child_theirs,
+                                depth - 1,
+                                -beta,
+                                -val,
+                                ply + 1,
+                            )
+                        )
             if val > best:
                 best = val
                 best_mask = p
@@ -858,8 +864,9 @@ class DeepSearcher(Searcher):
         nxt_seat = self.after[alive][seat]
         shift = 28 * seat
         pv = True
-        if depth == 1:  # the children are leaves: scored here, node for node as their own calls would be
-            for p in moves:
+        leaves = depth == 1  # the children are leaves: scored here, node for node as their own calls would be
+        for p in moves:
+            if leaves:
                 self.nodes += 1
                 if self.nodes > self.budget:
                     raise _Budget
@@ -874,47 +881,31 @@ class DeepSearcher(Searcher):
                         raise _Budget
                     if self.nodes % SLICE_NODES == 0:
                         yield
-                if maximising:
-                    if val > best:
-                        best = val
-                        best_mask = p
-                    if best > alpha:
-                        alpha = best
-                else:
-                    if val < best:
-                        best = val
-                        best_mask = p
-                    if best < beta:
-                        beta = best
-                if alpha >= beta:
-                    self._cut(ply, p, depth)
-                    break
-            moves = []
-        for p in moves:
-            child = [[x for x in f if not x & p] for f in free]
-            child_hands = hands & ~(p >> TILE_SHIFT << shift)
-            child_occ = occ | p & SPACE_BITS
-            if pv:
-                val = yield from self.value_many(
-                    child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, beta, ply + 1
-                )
-                pv = False
-            elif maximising:
-                val = yield from self.value_many(
-                    child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, alpha + 1, ply + 1
-                )
-                if alpha < val < beta:
-                    val = yield from self.value_many(
-                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, val, beta, ply + 1
-                    )
             else:
-                val = yield from self.value_many(
-                    child_occ, child_hands, child, alive, nxt_seat, depth - 1, beta - 1, beta, ply + 1
-                )
-                if alpha < val < beta:
+                child = [[x for x in f if not x & p] for f in free]
+                child_hands = hands & ~(p >> TILE_SHIFT << shift)
+                child_occ = occ | p & SPACE_BITS
+                if pv:
                     val = yield from self.value_many(
-                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, val, ply + 1
+                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, beta, ply + 1
                     )
+                    pv = False
+                elif maximising:
+                    val = yield from self.value_many(
+                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, alpha + 1, ply + 1
+                    )
+                    if alpha < val < beta:
+                        val = yield from self.value_many(
+                            child_occ, child_hands, child, alive, nxt_seat, depth - 1, val, beta, ply + 1
+                        )
+                else:
+                    val = yield from self.value_many(
+                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, beta - 1, beta, ply + 1
+                    )
+                    if alpha < val < beta:
+                        val = yield from self.value_many(
+                            child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, val, ply + 1
+                        )
             if maximising:
                 if val > best:
                     best = val

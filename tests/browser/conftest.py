@@ -4,10 +4,10 @@ fails a test when the page asks any other host for anything.
 Pages are costly (~3 s before Python is ready), so modules share one page where they can (see
 ``app_page``). Every helper here checks the page for Python errors (``.py-error``) and ``pageerror``.
 
-A page whose renderer crashes (Chromium's "Target crashed", seen now and then on these shared machines
-and never traced to one page or test) is not a verdict on the app: the boot is tried again in a new page,
-a test that hit one runs again (``pytest-rerunfailures``, twice at most, for that error only) with any
-module page or context that crashed made anew, and the run's summary lists every crash it saw.
+A page whose renderer crashes (Chromium's "Target crashed": one CI run lost 50 tests to it; no other run
+has shown it, or traced it to a page or a test) is not a verdict on the app: the boot is tried again in a
+new page, a test that hit one runs again (``pytest-rerunfailures``, twice at most, for that error only)
+with any module page or context that crashed made anew, and the run's summary lists every crash it saw.
 
 Every test also fails on any console error and on any error toast that it did not declare: the app's
 handlers turn an exception into ``console.error`` and an error toast (``App.guard``), so a broken
@@ -142,7 +142,7 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Any:
     report = yield
     if report.failed and is_crash(report.longreprtext):
         # What Chromium itself wrote meanwhile (its stderr reaches the test's captured output through
-        # DEBUG=pw:browser, set below): the crashed renderer's last words, if it said any.
+        # DEBUG=pw:browser, set at the top of this file): the crashed renderer's last words, if any.
         said = [line for line in report.capstderr.splitlines() if "[err]" in line][-12:]
         CRASH_LOG.append("\n    ".join([f"{item.nodeid} ({report.when})", *said]))
         drop_crashed_fixtures(item)
@@ -329,7 +329,10 @@ def open_app(context: Any, url: str, watch: Watch, hash_: str = "") -> Any:
             if not is_crash(error) or attempt == BOOT_TRIES:
                 raise
             CRASH_LOG.append(f"a boot of {url}/{hash_} (try {attempt} of {BOOT_TRIES})")
-            page.close()
+            try:
+                page.close()
+            except Exception:  # a dead page's close is no news either
+                pass
     raise AssertionError("unreachable")
 
 

@@ -172,12 +172,10 @@ def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
         cdp.on("Tracing.dataCollected", lambda event: events.extend(event["value"]))
         finished: list[bool] = []
         cdp.on("Tracing.tracingComplete", lambda _event: finished.append(True))
-        # Blink records the v8.wasm.* events under devtools.timeline (the category "v8.wasm" alone never
-        # shows them, which hid every cache hit before).
-        cdp.send(
-            "Tracing.start",
-            {"categories": "devtools.timeline,v8.wasm", "transferMode": "ReportEvents"},
-        )
+        # A module read from the code cache is deserialized (V8's "wasm.Deserialize", category v8.wasm);
+        # Blink's own "v8.wasm.moduleCacheHit" is under disabled-by-default-devtools.timeline, which
+        # "devtools.timeline" does not include (an earlier version looked for it there and never saw it).
+        cdp.send("Tracing.start", {"categories": "v8.wasm", "transferMode": "ReportEvents"})
     page.goto(url, wait_until="commit", timeout=TIMEOUT_MS)  # "ready" is what counts, not the load event
     page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
     result = page.evaluate(RESULT)
@@ -187,7 +185,7 @@ def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
         while not finished:
             page.wait_for_timeout(50)
         # Only Pyodide's module is large enough for the cache (over 128 KB); the event names no URL.
-        result["wasm_cached"] = any(e["name"] == "v8.wasm.moduleCacheHit" for e in events)
+        result["wasm_cached"] = any(e["name"] == "wasm.Deserialize" for e in events)
     if stay:
         page.wait_for_timeout(stay * 1000)
     page.close()

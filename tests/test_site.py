@@ -315,3 +315,52 @@ def test_the_manifest_describes_the_app_and_its_screenshots_match_their_files():
         width, height = struct.unpack(">II", data[16:24])
         assert shot["sizes"] == f"{width}x{height}" and shot["label"]
         assert len(data) < 400_000
+
+
+COUNT_MODULES = """
+const indexURL = process.argv[1];
+let made = 0;
+const Plain = WebAssembly.Module;
+WebAssembly.Module = new Proxy(Plain, { construct(target, args) { made++; return new target(...args); } });
+const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+const pyodide = await loadPyodide({ indexURL });
+console.log(JSON.stringify({ made, answer: pyodide.runPython("import json; json.dumps([1, 2])") }));
+"""
+
+
+def test_the_runtime_wraps_its_js_functions_in_one_module(built):
+    """The vendored loader is patched (tools/pyodide_patch.py) and Pyodide still starts and runs Python with it:
+    Node boots the built runtime and counts the wasm modules compiled one by one (261 without the patch)."""
+    import shutil
+    import subprocess
+
+    import pyodide_patch
+
+    out, _ = built
+    patched = (out / "vendor" / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    assert pyodide_patch.MARKER in patched
+    assert pyodide_patch.patch_source(patched) == (patched, "already patched")
+    original = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
+    assert pyodide_patch.patch_source(original) == (patched, "patched")
+    if not shutil.which("node"):
+        pytest.skip("node is not installed (make test installs it)")
+    index = str(out / "vendor" / "pyodide") + "/"
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", COUNT_MODULES, index],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["answer"] == "[1, 2]"
+    assert result["made"] <= 5, f"{result['made']} wasm modules compiled one by one at the start"
+
+
+def test_a_loader_the_patch_does_not_know_is_left_as_it_came():
+    """Another Pyodide version's loader is served untouched (the page is only slower), never half-patched."""
+    import pyodide_patch
+
+    text = "var reportUndefinedSymbols=()=>{};var addFunction=(func,sig)=>0;"
+    assert pyodide_patch.patch_source(text) == (text, pyodide_patch.patch_source(text)[1])
+    assert pyodide_patch.patch_source(text)[1].startswith("left as it came")

@@ -144,6 +144,12 @@ def copy_runtime(out: Path) -> None:
     (out / "vendor" / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide / name, out / "vendor" / "pyodide" / name)
+    if str(ROOT / "tools") not in sys.path:
+        sys.path.insert(0, str(ROOT / "tools"))
+    from pyodide_patch import patch_runtime
+
+    # Its JS functions wrapped in one module at start (tools/pyodide_patch.py).
+    patch_runtime(out / "vendor" / "pyodide")
     shutil.copytree(pyscript, out / "vendor" / "pyscript", ignore=shutil.ignore_patterns("*.map"))
     copy_online_vendor(out, modules)
 

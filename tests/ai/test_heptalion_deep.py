@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import itertools
 import random
+from functools import reduce
+from operator import or_
 
+from boneyard.ai.heptalion import ExpertSearcher
 from boneyard.games.heptalion.board import ORIGINAL
-from boneyard.games.heptalion.bots import WIN, DeepSearcher, Position, _placements, sample_positions
+from boneyard.games.heptalion.bots import (
+    SPACE_BITS,
+    TILE_SHIFT,
+    WIN,
+    DeepSearcher,
+    Position,
+    _placements,
+    sample_positions,
+)
 from boneyard.games.heptalion.rules import HeptalionState, new_state
 
 MASKS = ORIGINAL.placement_masks
@@ -47,6 +58,41 @@ def test_pack_is_the_largest_disjoint_set():
         placements = [(t, m) for t in tiles for m in MASKS[t] if not m & occ]
         searcher = DeepSearcher(Position(MASKS, occ, [tuple(tiles), ()], [True, True]), 0, 10**9)
         assert searcher._pack(_placements(MASKS, occ, tiles)) == _brute_pack(placements)
+
+
+def test_expert_leaf_counts_the_safe_tiles_that_fit_together():
+    """Expert's two-player leaf: packed safe placements (brute force here), fitting tiles, the tempo."""
+    rng = random.Random(2)
+    checked = 0
+    for _ in range(300):
+        tiles = rng.sample(range(28), rng.randrange(2, 14))
+        mine_t, theirs_t = tiles[: len(tiles) // 2], tiles[len(tiles) // 2 :]
+        occ = 0
+        for _ in range(rng.randrange(0, 16)):
+            t = rng.randrange(28)
+            m = rng.choice(MASKS[t])
+            if not m & occ:
+                occ |= m
+        mine, theirs = _placements(MASKS, occ, mine_t), _placements(MASKS, occ, theirs_t)
+        if not mine or not theirs:
+            continue
+        um, uo = reduce(or_, mine), reduce(or_, theirs)
+        searcher = ExpertSearcher(
+            Position(MASKS, occ, [tuple(mine_t), tuple(theirs_t)], [True, True]), 0, 10**9
+        )
+        safe_w, fit_w, tempo_w = searcher.weights
+
+        def packed(places: list[int], threat: int) -> int:
+            safe = [(p >> TILE_SHIFT).bit_length() - 1 for p in places if not p & threat]
+            return _brute_pack(
+                [(t, p & SPACE_BITS) for t, p in zip(safe, [p for p in places if not p & threat])]
+            )
+
+        safe = packed(mine, uo) - packed(theirs, um)
+        fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()
+        assert searcher._leaf2(mine, theirs, um, uo) == (safe_w - fit_w) * safe + fit_w * fit - tempo_w
+        checked += 1
+    assert checked > 100
 
 
 def _exact(state: HeptalionState, me: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from boneyard.games.heptalion.bench import fixed_positions, search_digest
 
-RECORDED = "d9599b1596e06351"
+RECORDED = "358a4a51a5ac3563"
 
 
 def test_the_search_is_unchanged_move_for_move_node_for_node():

@@ -5,7 +5,7 @@ unseen tiles are the opponent's hand) one deal is the position itself, so Expert
 ``games.heptalion.bots.DeepSearcher``, the iterative-deepening alpha-beta Hard plays too
 (principal-variation search, a table that keeps each position's best placement, killer and history
 ordering, a leaf score with the tempo, and an exact count once the two sides' places no longer touch)
-with ``EXPERT_NODES`` nodes, 4.5 times Hard's, as ``ExpertSearcher``: its two-player leaf counts the safe
+with ``EXPERT_NODES`` nodes, 6.75 times Hard's, as ``ExpertSearcher``: its two-player leaf counts the safe
 tiles that fit together (packed), not every tile with a safe spot; it plays a proven win at once. With hidden hands at
 three or four players it deals the unseen tiles (``DEALS`` deals) and the deals vote, each searched
 with its share of the nodes. The values it reports (for hints and the review) are the root scores
@@ -35,7 +35,7 @@ from .search import MoveStats, SearchResult
 
 __all__ = ["DEALS", "EXPERT_NODES", "FEATURES", "ExpertSearcher", "HeptalionFeatures", "chance"]
 
-EXPERT_NODES = 36_000
+EXPERT_NODES = 54_000
 DEALS = 6
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from boneyard.games.heptalion.bench import fixed_positions, search_digest
 
-RECORDED = "358a4a51a5ac3563"
+RECORDED = "3cd1663d40dacc64"
 
 
 def test_the_search_is_unchanged_move_for_move_node_for_node():

@@ -13,7 +13,7 @@
   other seats by their tile counts, each deal is searched, and the moves vote. With two players the
   unseen tiles are exactly the opponent's hand, so one deal is exact. (``Searcher``, Hard's search
   before, stays as the plain paranoid alpha-beta the tests and the bench compare against.)
-- ``expert`` (``boneyard.ai.heptalion``): ``ExpertSearcher``, this ``DeepSearcher`` with 4.5 times Hard's
+- ``expert`` (``boneyard.ai.heptalion``): ``ExpertSearcher``, this ``DeepSearcher`` with 6.75 times Hard's
   nodes and, with two players, a leaf that packs each side's safe placements (Hard's is unchanged).
 """
 

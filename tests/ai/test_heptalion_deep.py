@@ -44,17 +44,23 @@ def _brute_pack(placements: list[tuple[int, int]]) -> int:
     return best
 
 
+def _random_occupancy(rng: random.Random, tries: int) -> int:
+    """Return the spaces covered by up to ``tries`` random placements that do not overlap."""
+    occ = 0
+    for _ in range(tries):
+        t = rng.randrange(28)
+        m = rng.choice(MASKS[t])
+        if not m & occ:
+            occ |= m
+    return occ
+
+
 def test_pack_is_the_largest_disjoint_set():
     """``_pack`` (the exact count of an isolated side's remaining placements) matches brute force."""
     rng = random.Random(1)
     for _ in range(150):
         tiles = rng.sample(range(28), rng.randrange(1, 8))
-        occ = 0
-        for _ in range(rng.randrange(0, 12)):
-            t = rng.randrange(28)
-            m = rng.choice(MASKS[t])
-            if not m & occ:
-                occ |= m
+        occ = _random_occupancy(rng, rng.randrange(0, 12))
         placements = [(t, m) for t in tiles for m in MASKS[t] if not m & occ]
         searcher = DeepSearcher(Position(MASKS, occ, [tuple(tiles), ()], [True, True]), 0, 10**9)
         assert searcher._pack(_placements(MASKS, occ, tiles)) == _brute_pack(placements)
@@ -67,12 +73,7 @@ def test_expert_leaf_counts_the_safe_tiles_that_fit_together():
     for _ in range(300):
         tiles = rng.sample(range(28), rng.randrange(2, 14))
         mine_t, theirs_t = tiles[: len(tiles) // 2], tiles[len(tiles) // 2 :]
-        occ = 0
-        for _ in range(rng.randrange(0, 16)):
-            t = rng.randrange(28)
-            m = rng.choice(MASKS[t])
-            if not m & occ:
-                occ |= m
+        occ = _random_occupancy(rng, rng.randrange(0, 16))
         mine, theirs = _placements(MASKS, occ, mine_t), _placements(MASKS, occ, theirs_t)
         if not mine or not theirs:
             continue

@@ -40,6 +40,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from pyodide_patch import patch_runtime  # tools/, beside this file
+
 ROOT = Path(__file__).resolve().parent.parent
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -144,12 +146,7 @@ def copy_runtime(out: Path) -> None:
     (out / "vendor" / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(pyodide / name, out / "vendor" / "pyodide" / name)
-    if str(ROOT / "tools") not in sys.path:
-        sys.path.insert(0, str(ROOT / "tools"))
-    from pyodide_patch import patch_runtime
-
-    # Its JS functions wrapped in one module at start (tools/pyodide_patch.py).
-    patch_runtime(out / "vendor" / "pyodide")
+    patch_runtime(out / "vendor" / "pyodide")  # its JS functions wrapped in one module at start
     shutil.copytree(pyscript, out / "vendor" / "pyscript", ignore=shutil.ignore_patterns("*.map"))
     copy_online_vendor(out, modules)
 

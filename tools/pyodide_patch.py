@@ -29,11 +29,11 @@ ADD_FUNCTION = (
     "var ret=getEmptyTableSlot();try{setWasmTableEntry(ret,func)}catch(err){if(!(err instanceof TypeError))"
     "{throw err}var wrapped=convertJsFunctionToWasm(func,sig);setWasmTableEntry(ret,wrapped)}"
 )
-ADD_FUNCTION_PATCHED = (
-    "var ret=getEmptyTableSlot();var early=boneyardWrapped&&boneyardWrapped.get(func);"
-    "if(early){setWasmTableEntry(ret,early)}else "
-    "try{setWasmTableEntry(ret,func)}catch(err){if(!(err instanceof TypeError))"
-    "{throw err}var wrapped=convertJsFunctionToWasm(func,sig);setWasmTableEntry(ret,wrapped)}"
+# The same, but a function wrapped in advance goes straight into its slot (no TypeError thrown first).
+ADD_FUNCTION_PATCHED = ADD_FUNCTION.replace(
+    "try{",
+    "var early=boneyardWrapped&&boneyardWrapped.get(func);if(early){setWasmTableEntry(ret,early)}else try{",
+    1,
 )
 REPORT = "var reportUndefinedSymbols=()=>{for(var[symName,entry]of Object.entries(GOT)){"
 # Before the loop: every JS function it will put in the table (a ``sig`` of its own, not in the table

@@ -84,10 +84,8 @@ def test_expert_leaf_counts_the_safe_tiles_that_fit_together():
         safe_w, fit_w, tempo_w = searcher.weights
 
         def packed(places: list[int], threat: int) -> int:
-            safe = [(p >> TILE_SHIFT).bit_length() - 1 for p in places if not p & threat]
-            return _brute_pack(
-                [(t, p & SPACE_BITS) for t, p in zip(safe, [p for p in places if not p & threat])]
-            )
+            kept = [p for p in places if not p & threat]  # (tile, spaces) of each safe placement
+            return _brute_pack([((p >> TILE_SHIFT).bit_length() - 1, p & SPACE_BITS) for p in kept])
 
         safe = packed(mine, uo) - packed(theirs, um)
         fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()

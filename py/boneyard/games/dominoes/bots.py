@@ -8,8 +8,9 @@
 - ``hard``: as medium, and it remembers which numbers each rival could not match (drew or passed on),
   from the public history, and prefers plays that leave those numbers on the ends, above all against
   the next player (at three or four seats without partners it weighs that squeeze less, and the later
-  rivals not at all, and plays its own hand more). It also counts the tiles of each number already seen (line and own hand), keeps a
-  spread of numbers in its own hand, and keeps a tile that fits the ends it leaves. With a partner
+  rivals not at all, and plays its own hand more). It also counts the tiles of each number already seen
+  (line and own hand), keeps a spread of numbers in its own hand, and keeps a tile that fits the ends it
+  leaves. With a partner
   (``teams``) a lay that leaves the partner unable to follow counts against it instead.
 
 All Fives (``scoring="fives"``; ``Layout`` reads the spinner's arms and the count from the view):

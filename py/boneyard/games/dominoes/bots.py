@@ -366,9 +366,9 @@ H_SPREAD = 0.5
 # At three or four seats without partners the same terms, weighed otherwise (tuned on seed 11 against the
 # seating Hard, Easy, Easy, Medium, where the seat after two Easys fed Medium more than Hard could deny
 # it; checked on fresh seeds over every seating, in the README): Hard sheds doubles and heavy tiles
-# sooner (at four seats every tile is dealt, so a hand ends when one goes out or all are blocked), blocks
-# the next player harder and the rivals after it a little, and weighs less the next player's reply, its
-# own later score, its followers and its spread.
+# sooner (five tiles a hand, so one goes out soon and the others pay their pips), blocks the next player
+# harder and the rivals after it a little, and weighs less the next player's reply, its own later score,
+# its followers and its spread. Two players and partners keep the weights above (``H_TWO``).
 H_MANY = {
     "deny": 0.6,
     "next_stuck": 28.0,

@@ -363,32 +363,32 @@ H_DOUBLE = 4.0
 H_PIPS = 0.5
 H_FOLLOW = 2.0
 H_SPREAD = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class FivesWeights:
+    """The weights of Hard's All Fives terms that differ with the table (``H_TWO``, ``H_MANY``)."""
+
+    deny: float
+    next_stuck: float
+    other_stuck: float  # each rival after the next one (no partner)
+    setup: float
+    double: float
+    pips: float
+    follow: float
+    spread: float
+
+
 # At three or four seats without partners the same terms, weighed otherwise (tuned on seed 11 against the
 # seating Hard, Easy, Easy, Medium, where the seat after two Easys fed Medium more than Hard could deny
 # it; checked on fresh seeds over every seating, in the README): Hard sheds doubles and heavy tiles
 # sooner (five tiles a hand, so one goes out soon and the others pay their pips), blocks the next player
 # harder and the rivals after it a little, and weighs less the next player's reply, its own later score,
 # its followers and its spread. Two players and partners keep the weights above (``H_TWO``).
-H_MANY = {
-    "deny": 0.6,
-    "next_stuck": 28.0,
-    "other_stuck": 10.0,
-    "setup": 0.2,
-    "double": 8.0,
-    "pips": 1.0,
-    "follow": 1.0,
-    "spread": 0.0,
-}
-H_TWO = {
-    "deny": H_DENY,
-    "next_stuck": H_NEXT_STUCK,
-    "other_stuck": 0.0,
-    "setup": H_SETUP,
-    "double": H_DOUBLE,
-    "pips": H_PIPS,
-    "follow": H_FOLLOW,
-    "spread": H_SPREAD,
-}
+H_TWO = FivesWeights(H_DENY, H_NEXT_STUCK, 0.0, H_SETUP, H_DOUBLE, H_PIPS, H_FOLLOW, H_SPREAD)
+H_MANY = FivesWeights(
+    deny=0.6, next_stuck=28.0, other_stuck=10.0, setup=0.2, double=8.0, pips=1.0, follow=1.0, spread=0.0
+)
 
 
 def _expected_best(layout: Layout, pool: list[tuple[int, int]], void: set[int], hand_count: int) -> float:
@@ -441,7 +441,7 @@ def _fives_hard(view: dict[str, Any], rng: random.Random) -> Move:
     signals = partner_signals(view, partner) - voids[partner] if partner is not None else set()
     layout = Layout.of_view(view)
     w = H_MANY if players >= 3 and partner is None else H_TWO
-    later = [(me + step) % players for step in range(2, players)] if w["other_stuck"] else []
+    later = [(me + step) % players for step in range(2, players)] if w.other_stuck else []
     scored = []
     for move in moves:
         assert move.tile is not None
@@ -449,18 +449,18 @@ def _fives_hard(view: dict[str, Any], rng: random.Random) -> Move:
         after = layout.lay(move.tile, ARMS[move.end])
         open_numbers = tuple(after.numbers())
         left_hand = [t for t in hand if t != move.tile]
-        score = H_POINTS * _points(after.count()) + w["double"] * (high == low) + w["pips"] * (high + low)
+        score = H_POINTS * _points(after.count()) + w.double * (high == low) + w.pips * (high + low)
         if left_hand:
-            score -= w["deny"] * _expected_best(after, pool, voids[nxt], counts[nxt])
-            score += w["next_stuck"] * _stuck_chance(open_numbers, pool, voids[nxt], counts[nxt])
+            score -= w.deny * _expected_best(after, pool, voids[nxt], counts[nxt])
+            score += w.next_stuck * _stuck_chance(open_numbers, pool, voids[nxt], counts[nxt])
             for rival in later:
-                score += w["other_stuck"] * _stuck_chance(open_numbers, pool, voids[rival], counts[rival])
+                score += w.other_stuck * _stuck_chance(open_numbers, pool, voids[rival], counts[rival])
             if partner is not None:
                 score -= H_PARTNER_STUCK * _stuck_chance(open_numbers, pool, voids[partner], counts[partner])
                 score += H_SIGNAL * sum(1 for n in after.ends if n in signals)
-            score += w["setup"] * max((after.best_score(t) for t in left_hand), default=0)
+            score += w.setup * max((after.best_score(t) for t in left_hand), default=0)
         follow = sum(1 for t in left_hand if t[0] in open_numbers or t[1] in open_numbers)
-        score += w["follow"] * min(follow, 2) + w["spread"] * len({n for t in left_hand for n in t})
+        score += w.follow * min(follow, 2) + w.spread * len({n for t in left_hand for n in t})
         scored.append((score, move))
     return _best(scored, rng)
 

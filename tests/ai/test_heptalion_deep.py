@@ -7,7 +7,7 @@ import random
 from functools import reduce
 from operator import or_
 
-from boneyard.ai.heptalion import ExpertSearcher
+from boneyard.ai.heptalion import EXPERT_LEAF, ExpertSearcher
 from boneyard.games.heptalion.board import ORIGINAL
 from boneyard.games.heptalion.bots import (
     SPACE_BITS,
@@ -66,8 +66,9 @@ def test_pack_is_the_largest_disjoint_set():
         assert searcher._pack(_placements(MASKS, occ, tiles)) == _brute_pack(placements)
 
 
-def test_expert_leaf_counts_the_safe_tiles_that_fit_together():
-    """Expert's two-player leaf: packed safe placements (brute force here), fitting tiles, the tempo."""
+def test_expert_leaf_weighs_packed_safe_tiles_fitting_tiles_room_and_last_placements():
+    """Expert's two-player leaf, counted by hand here: packed safe placements (brute force), the tiles
+    that fit, the empty spaces only one side reaches, the tiles down to one placement, the tempo."""
     rng = random.Random(2)
     checked = 0
     for _ in range(300):
@@ -81,15 +82,30 @@ def test_expert_leaf_counts_the_safe_tiles_that_fit_together():
         searcher = ExpertSearcher(
             Position(MASKS, occ, [tuple(mine_t), tuple(theirs_t)], [True, True]), 0, 10**9
         )
-        safe_w, fit_w, tempo_w = searcher.weights
 
         def packed(places: list[int], threat: int) -> int:
             kept = [p for p in places if not p & threat]  # (tile, spaces) of each safe placement
             return _brute_pack([((p >> TILE_SHIFT).bit_length() - 1, p & SPACE_BITS) for p in kept])
 
+        def spaces(tiles: list[int], occ: int = occ) -> set[int]:
+            return {s for t in tiles for m in MASKS[t] if not m & occ for s in range(56) if m >> s & 1}
+
+        def fitting_and_single(tiles: list[int], occ: int = occ) -> tuple[int, int]:
+            counts = [sum(1 for m in MASKS[t] if not m & occ) for t in tiles]
+            return sum(1 for c in counts if c), sum(1 for c in counts if c == 1)
+
         safe = packed(mine, uo) - packed(theirs, um)
-        fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()
-        assert searcher._leaf2(mine, theirs, um, uo) == (safe_w - fit_w) * safe + fit_w * fit - tempo_w
+        room = len(spaces(mine_t) - spaces(theirs_t)) - len(spaces(theirs_t) - spaces(mine_t))
+        (fit_m, single_m), (fit_o, single_o) = fitting_and_single(mine_t), fitting_and_single(theirs_t)
+        w = EXPERT_LEAF
+        expected = (
+            w.pack * safe
+            + w.fit * (fit_m - fit_o)
+            + w.room * room
+            - w.single * (single_m - single_o)
+            - w.tempo
+        )
+        assert searcher._leaf2(mine, theirs, um, uo) == expected
         checked += 1
     assert checked > 100
 

@@ -6,7 +6,8 @@ unseen tiles are the opponent's hand) one deal is the position itself, so Expert
 (principal-variation search, a table that keeps each position's best placement, killer and history
 ordering, a leaf score with the tempo, and an exact count once the two sides' places no longer touch)
 with ``EXPERT_NODES`` nodes, 6.75 times Hard's, as ``ExpertSearcher``: its two-player leaf counts the safe
-tiles that fit together (packed), not every tile with a safe spot; it plays a proven win at once. With hidden hands at
+tiles that fit together (packed), not every tile with a safe spot, and weighs the empty spaces only one
+side reaches and the tiles down to their last placement (``EXPERT_LEAF``); it plays a proven win at once. With hidden hands at
 three or four players it deals the unseen tiles (``DEALS`` deals) and the deals vote, each searched
 with its share of the nodes. The values it reports (for hints and the review) are the root scores
 turned into a chance: a proven win 1, a proven loss 0, else a logistic of the evaluation.
@@ -19,10 +20,11 @@ import random
 from collections.abc import Generator, Mapping, Sequence
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..games.heptalion.board import TILE_INDEX, parse_tile
 from ..games.heptalion.bots import (
+    SPACE_BITS,
     TILE_SHIFT,
     WIN,
     DeepSearcher,
@@ -33,10 +35,38 @@ from ..games.heptalion.bots import (
 from ..games.heptalion.rules import board_from_view, free_placements
 from .search import MoveStats, SearchResult
 
-__all__ = ["DEALS", "EXPERT_NODES", "FEATURES", "ExpertSearcher", "HeptalionFeatures", "chance"]
+__all__ = [
+    "DEALS",
+    "EXPERT_LEAF",
+    "EXPERT_NODES",
+    "FEATURES",
+    "ExpertLeaf",
+    "ExpertSearcher",
+    "HeptalionFeatures",
+    "chance",
+]
 
 EXPERT_NODES = 54_000
 DEALS = 6
+
+
+class ExpertLeaf(NamedTuple):
+    """The weights of Expert's two-player leaf, for the seat to move against the other (each a difference).
+
+    Fitted by logistic regression to 362 positions at plies 3-12 of seeded two-player games (Hard's play with
+    random moves mixed in), each solved exactly, and chosen in the arena against Hard (the figures are in
+    the commit that made it and in the README): the spaces only one side can reach predict the winner more
+    than any count of tiles.
+    """
+
+    pack: int  # safe tiles that fit together (``_pack`` of the placements out of the other side's reach)
+    fit: int  # tiles that still fit somewhere
+    room: int  # empty spaces that only this side's placements reach
+    single: int  # tiles with one placement left (taken away): one of the other's tiles can take it
+    tempo: int  # given up by the seat to move: with equal room, the seat to move runs out first
+
+
+EXPERT_LEAF = ExpertLeaf(pack=2, fit=5, room=3, single=2, tempo=1)
 
 
 class ExpertSearcher(DeepSearcher):
@@ -45,16 +75,33 @@ class ExpertSearcher(DeepSearcher):
     Hard's leaf counts a tile "safe" when one of its placements is out of the other side's reach, so two
     tiles whose only safe spot is the same two squares both count. Expert's counts the safe tiles that fit
     together: the most placements of distinct tiles on disjoint spaces among each side's safe placements
-    (``_pack``, exact, its steps counted as nodes), and the fitting tiles as before. The arena figures
-    against Hard, this leaf and Hard's on the same seeds, are in the commit that made it.
+    (``_pack``, exact, its steps counted as nodes). Beside them it weighs (``EXPERT_LEAF``) the tiles that
+    fit, the empty spaces only one side reaches and the tiles down to their last placement.
     """
 
     def _leaf2(self, mine: list[int], theirs: list[int], um: int, uo: int) -> int:
-        """Score a two-player position for the seat to move: packed safe tiles, fitting tiles, the tempo."""
+        """Score a two-player position for the seat to move (``EXPERT_LEAF``'s terms, each mine minus theirs).
+
+        ``um`` and ``uo`` are the unions of each side's placements (spaces, and above them its fitting tiles).
+        """
         safe = self._pack([p for p in mine if not p & uo]) - self._pack([p for p in theirs if not p & um])
-        fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()
-        safe_w, fit_w, tempo_w = self.weights
-        return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
+        room = (um & ~uo & SPACE_BITS).bit_count() - (uo & ~um & SPACE_BITS).bit_count()
+        seen = twice = 0  # tile bits seen in one placement, and in two or more
+        for p in mine:
+            t = p >> TILE_SHIFT
+            twice |= seen & t
+            seen |= t
+        single = (seen & ~twice).bit_count()
+        fit = seen.bit_count()
+        seen = twice = 0
+        for p in theirs:
+            t = p >> TILE_SHIFT
+            twice |= seen & t
+            seen |= t
+        single -= (seen & ~twice).bit_count()
+        fit -= seen.bit_count()
+        pack_w, fit_w, room_w, single_w, tempo_w = EXPERT_LEAF
+        return pack_w * safe + fit_w * fit + room_w * room - single_w * single - tempo_w
 
     def _leaf_after(self, mine: list[int], theirs: list[int], p: int, ply: int) -> int:
         """Return ``value2`` at depth 0 after the mover placed ``p``: the same checks, then ``_leaf2``."""

@@ -14,7 +14,8 @@
   unseen tiles are exactly the opponent's hand, so one deal is exact. (``Searcher``, Hard's search
   before, stays as the plain paranoid alpha-beta the tests and the bench compare against.)
 - ``expert`` (``boneyard.ai.heptalion``): ``ExpertSearcher``, this ``DeepSearcher`` with 6.75 times Hard's
-  nodes and, with two players, a leaf that packs each side's safe placements (Hard's is unchanged).
+  nodes and, with two players, a leaf that packs each side's safe placements and weighs the room only one
+  side reaches (``EXPERT_LEAF``; Hard's is unchanged).
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ unseen tiles are the opponent's hand) one deal is the position itself, so Expert
 ordering, a leaf score with the tempo, and an exact count once the two sides' places no longer touch)
 with ``EXPERT_NODES`` nodes, 6.75 times Hard's, as ``ExpertSearcher``: its two-player leaf counts the safe
 tiles that fit together (packed), not every tile with a safe spot, and weighs the empty spaces only one
-side reaches and the tiles down to their last placement (``EXPERT_LEAF``); it plays a proven win at once. With hidden hands at
-three or four players it deals the unseen tiles (``DEALS`` deals) and the deals vote, each searched
-with its share of the nodes. The values it reports (for hints and the review) are the root scores
+side reaches and the tiles down to their last placement (``EXPERT_LEAF``); it plays a proven win at
+once. With hidden hands at three or four players it deals the unseen tiles (``DEALS`` deals) and the
+deals vote, each searched with its share of the nodes. The values it reports (for hints and the review) are the root scores
 turned into a chance: a proven win 1, a proven loss 0, else a logistic of the evaluation.
 """
 
@@ -62,7 +62,7 @@ class ExpertLeaf(NamedTuple):
     pack: int  # safe tiles that fit together (``_pack`` of the placements out of the other side's reach)
     fit: int  # tiles that still fit somewhere
     room: int  # empty spaces that only this side's placements reach
-    single: int  # tiles with one placement left (taken away): one of the other's tiles can take it
+    single: int  # tiles with one placement left (counted against): covering one of its spaces ends it
     tempo: int  # given up by the seat to move: with equal room, the seat to move runs out first
 
 

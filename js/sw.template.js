@@ -88,9 +88,11 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(new Response(VERSION, { headers: { "Content-Type": "text/plain" } }));
     return;
   }
+  // An address without a query is looked up by its key: Chromium's cache answers that from its index,
+  // while ignoreSearch reads every entry of the cache (the whole site, on every request of a start). Only
+  // an address with a query (the page's `?seed=42`) needs ignoreSearch to find its file.
+  const options = url.search ? { ignoreSearch: true } : undefined;
   event.respondWith(
-    caches.open(CACHE).then((cache) =>
-      cache.match(request, { ignoreSearch: true }).then((hit) => hit || fetch(request))
-    )
+    caches.open(CACHE).then((cache) => cache.match(request, options).then((hit) => hit || fetch(request)))
   );
 });

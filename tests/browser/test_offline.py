@@ -55,6 +55,13 @@ def test_reload_and_new_tab_start_with_the_server_stopped(browser, own_site):
     # worker itself: no worker start in its navigation timing (Chromium has static routing since 123).
     assert page.evaluate("performance.getEntriesByType('navigation')[0].workerStart") == 0
     assert page.evaluate(CONTROLLED)
+    # The worker finds a file by its exact address (its cache's index) and, for an address with a query,
+    # by its path alone: both answered from the cache with the server gone.
+    answers = page.evaluate(
+        """() => Promise.all(["css/app.css", "css/app.css?v=2", "py/main.py?seed=42"].map(
+            (path) => fetch(path).then((r) => r.status, () => 0)))"""
+    )
+    assert answers == [200, 200, 200]
     second = context.new_page()
     watch_page(second, watch)
     second.goto(url + "/#/settings")

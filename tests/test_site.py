@@ -357,6 +357,52 @@ def test_the_runtime_wraps_its_js_functions_in_one_module(built):
     assert result["made"] <= 5, f"{result['made']} wasm modules compiled one by one at the start"
 
 
+COMPARE_GOT = """
+const [patchedURL, plainURL] = process.argv.slice(1);
+async function boot(indexURL) {
+  const { loadPyodide } = await import(indexURL + "pyodide.mjs");
+  return (await loadPyodide({ indexURL }))._module;
+}
+const patched = await boot(patchedURL);
+const plain = await boot(plainURL);
+const names = Object.keys(plain.GOT).filter((name, i) => i % 25 === 0);
+const differ = names.filter((name) => patched.GOTHandler.get(new Set(), name).value !== plain.GOT[name].value);
+console.log(JSON.stringify({
+  checked: names.length, differ, made: Object.keys(patched.GOT).length, plainMade: Object.keys(plain.GOT).length,
+  table: patched.wasmTable.length, plainTable: plain.wasmTable.length,
+}));
+"""
+
+
+def test_the_main_modules_got_entries_are_made_when_asked_for_with_the_same_values(built):
+    """The patched loader hands out the same table slots and GOT values as Pyodide's own, making only the
+    GOT entries something asked for (tools/pyodide_patch.py): Node boots both runtimes and compares them."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("node"):
+        pytest.skip("node is not installed (make test installs it)")
+    out, _ = built
+    run = subprocess.run(
+        [
+            "node",
+            "--input-type=module",
+            "-e",
+            COMPARE_GOT,
+            str(out / "vendor" / "pyodide") + "/",
+            str(ROOT / "node_modules" / "pyodide") + "/",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["checked"] > 300 and result["differ"] == []
+    assert result["table"] == result["plainTable"]  # every slot handed out as before, in the same order
+    assert result["made"] < result["plainMade"] / 10, result
+
+
 def test_a_loader_the_patch_does_not_know_is_left_as_it_came():
     """Another Pyodide version's loader is served untouched (the page is only slower), never half-patched."""
     import pyodide_patch

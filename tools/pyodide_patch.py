@@ -1,4 +1,5 @@
-"""One build-time change to the vendored Pyodide's ``pyodide.asm.mjs``: its JS functions wrapped at once.
+"""Two build-time changes to the vendored Pyodide's ``pyodide.asm.mjs``: its JS functions wrapped at once,
+and the main module's GOT entries made when first asked for.
 
     tools/build_site.py calls ``patch_runtime(site / "vendor" / "pyodide")`` after copying the runtime.
 
@@ -12,7 +13,16 @@ lets ``addFunction`` take its wrapper instead of trying the table first. The tab
 out in the same order as before, so the heap (and the memory snapshot, which holds those slots) is
 the same.
 
-Safety: the patch replaces two exact pieces of the file. If either is missing (another Pyodide
+Why the second: after instantiating the main module, the loader gives every one of its exports (8,560)
+an entry in the global offset table, a ``WebAssembly.Global`` each, for side modules that a package
+might load later (``updateGOT``). The page loads none, and creating those objects is the largest part
+of that step (about 30 ms of the main thread at every start). The patch still hands out every table
+slot in the same order (``addFunction`` runs for the same functions at the same moment, so the heap
+and the snapshot see the same slots), but keeps each value in a map until something asks the GOT for
+that symbol (``GOTHandler``, when a module imports it), and ``updateGOT`` counts a waiting value as an
+entry that exists, as it counted the made one.
+
+Safety: the patch replaces five exact pieces of the file. If either is missing (another Pyodide
 version), the file is left as it came, with a warning: the page works the same, only slower. The
 patched file carries a marker comment, so the patch is never applied twice. Any failure while the
 batch is built at run time leaves the wrappers to Pyodide's own code, one by one.
@@ -69,13 +79,43 @@ REPORT_PATCHED = (
 )
 
 
+# The main module's exports: each table slot handed out as before, each GOT value kept until asked for.
+MAIN_GOT = "updateGOT(origExports);LDSO.init();"
+MAIN_GOT_PATCHED = "boneyardMainGOT(origExports);LDSO.init();"
+GOT_HANDLER = (
+    "var GOTHandler={get(weakImports,symName){var rtn=GOT[symName];"
+    'if(!rtn){rtn=GOT[symName]=new WebAssembly.Global({value:"i32",mutable:true},-1)}'
+)
+GOT_HANDLER_PATCHED = (
+    "var boneyardWaiting=new Map;"
+    "var boneyardMainGOT=exports=>{for(var symName in exports){if(isInternalSym(symName)){continue}"
+    "var value=exports[symName];if(GOT[symName]&&GOT[symName].value!=-1){continue}var newValue;"
+    'if(typeof value=="function"){newValue=addFunction(value)}else if(typeof value.value=="number"){newValue=value}'
+    "else{continue}if(GOT[symName]){GOT[symName].value=newValue}else{boneyardWaiting.set(symName,newValue)}}};"
+    "var GOTHandler={get(weakImports,symName){var rtn=GOT[symName];"
+    'if(!rtn){rtn=GOT[symName]=new WebAssembly.Global({value:"i32",mutable:true},-1);'
+    "if(boneyardWaiting.has(symName)){rtn.value=boneyardWaiting.get(symName);boneyardWaiting.delete(symName)}}"
+)
+EXISTING = "var existingEntry=GOT[symName]&&GOT[symName].value!=-1;"
+EXISTING_PATCHED = "var existingEntry=GOT[symName]?GOT[symName].value!=-1:boneyardWaiting.has(symName);"
+PIECES = (
+    (ADD_FUNCTION, ADD_FUNCTION_PATCHED),
+    (REPORT, REPORT_PATCHED),
+    (MAIN_GOT, MAIN_GOT_PATCHED),
+    (GOT_HANDLER, GOT_HANDLER_PATCHED),
+    (EXISTING, EXISTING_PATCHED),
+)
+
+
 def patch_source(text: str) -> tuple[str, str]:
     """Return the patched text and what happened ("patched", "already patched" or why not)."""
     if MARKER in text:
         return text, "already patched"
-    if text.count(ADD_FUNCTION) != 1 or text.count(REPORT) != 1:
+    if any(text.count(original) != 1 for original, _ in PIECES):
         return text, "left as it came: this Pyodide's loader is not the one the patch knows"
-    return text.replace(ADD_FUNCTION, ADD_FUNCTION_PATCHED).replace(REPORT, REPORT_PATCHED), "patched"
+    for original, patched in PIECES:
+        text = text.replace(original, patched)
+    return text, "patched"
 
 
 def patch_runtime(folder: Path) -> str:

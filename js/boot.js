@@ -123,7 +123,6 @@
   });
   painted.then(function () {
     root.dataset.painted = "true"; // the loading logo's tilt and shadow (css/app.css)
-    applyStylesheets();
     watchPage();
     try {
       if (plainFetch && WebAssembly.compileStreaming) {
@@ -154,6 +153,7 @@
     // has six connections to the host, and the few small modules that start Pyodide and PyScript must
     // not wait behind megabytes of snapshot and stdlib (on a return visit these come from the cache).
     for (f = 0; start && plainFetch && f < start.fetch.length; f++) ask(start.fetch[f]);
+    applyStylesheets(); // last: the start's own requests go out first
   });
 
   try {
@@ -218,8 +218,13 @@
   var checking = false; // a return visit's update check is under way
 
   // The page's style sheets but the loading screen's own rules (which it carries: tools/build_site.py)
-  // load as print sheets, which hold up nothing, and apply from here on (index.html: data-deferred).
+  // wait in index.html's template, unrequested: added to the page here, they load and apply at once.
   function applyStylesheets() {
+    var waiting = $("deferred-styles");
+    if (waiting) {
+      document.head.appendChild(waiting.content);
+      waiting.remove();
+    }
     var sheets = document.querySelectorAll("link[data-deferred]");
     for (var i = 0; i < sheets.length; i++) sheets[i].media = "all";
   }

@@ -274,6 +274,10 @@ def test_only_the_loading_screens_stylesheets_block_the_first_paint():
         [f"css/{p.name}" for p in (ROOT / "css").glob("*.css") if p.name != "app.css"]
         + ["vendor/pyscript/core.css"]
     )
+    # Not even requested while the page parses: they wait in a template that boot.js empties after the
+    # first paint.
+    waiting = html[html.index(build_site.DEFERRED_TEMPLATE) : html.index("</template>")]
+    assert all(f'href="{href}"' in waiting for href in deferred)
 
 
 def test_the_loading_screen_needs_no_other_file_to_paint(built):
@@ -289,6 +293,8 @@ def test_the_loading_screen_needs_no_other_file_to_paint(built):
     # The whole stylesheet: not render-blocking (print until it has loaded), and marked once it has,
     # which boot.js waits for before it shows the app.
     assert html.count('href="css/app.css"') == 1 and build_site.DEFERRED_STYLESHEET_TAG in html
+    waiting = html[html.index(build_site.DEFERRED_TEMPLATE) : html.index("</template>")]
+    assert build_site.DEFERRED_STYLESHEET_TAG in waiting
     assert (
         'id="app-css"' in build_site.DEFERRED_STYLESHEET_TAG
         and "dataset.loaded" in build_site.DEFERRED_STYLESHEET_TAG

@@ -66,8 +66,10 @@ ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make t
 START_MARK = "<!-- boneyard:start -->"  # the files boot.js fetches at once (start_fetches)
 LOGO_MARK = "<!-- boneyard:logo -->"  # the loading screen's logo: icons/logo.svg, written in by the build
 STYLESHEET_TAG = '<link rel="stylesheet" href="css/app.css">'
-# The whole app.css, applied once the loading screen has painted (js/boot.js turns data-deferred sheets to
-# all media), and the app shown only once it has loaded (data-loaded).
+# The whole app.css, added to the page with the other deferred sheets once the loading screen has painted
+# (js/boot.js takes them out of index.html's template and turns them to all media), and the app shown only
+# once it has loaded (data-loaded).
+DEFERRED_TEMPLATE = '<template id="deferred-styles">'
 DEFERRED_STYLESHEET_TAG = (
     '<link rel="stylesheet" href="css/app.css" id="app-css" media="print" data-deferred '
     "onload=\"this.dataset.loaded='true'\" onerror=\"this.dataset.loaded='failed'\">"
@@ -273,17 +275,21 @@ def inline_first_paint(out: Path) -> None:
 
     The loading screen then paints as soon as the page has arrived, with no request of its own to wait
     for (on a return visit each would wait for the service worker to start), and the browser parses
-    and styles no more than that screen before its first frame: the whole app.css follows as a stylesheet
-    that does not block it. The files stay in the site as well: the page's later files and older service
-    workers refer to them."""
+    and styles no more than that screen before its first frame: the whole app.css waits with the other
+    deferred stylesheets in the page's template (``DEFERRED_TEMPLATE``), which boot.js empties into the
+    page once that frame is on the screen. The files stay in the site as well: the page's later files and
+    older service workers refer to them."""
     index = out / "index.html"
     text = index.read_text()
     css = first_paint_css((out / "css" / "app.css").read_text())
     boot = (out / "js" / "boot.js").read_text()
     if "</style" in css.lower() or "</script" in boot.lower():
         raise SystemExit("build_site: app.css or boot.js holds a closing tag and cannot be written inline")
+    if DEFERRED_TEMPLATE not in text:
+        raise SystemExit(f"build_site: index.html lacks its {DEFERRED_TEMPLATE!r} for the whole app.css")
     for tag, inline in (
-        (STYLESHEET_TAG, f"<style>\n{css}</style>\n  {DEFERRED_STYLESHEET_TAG}"),
+        (STYLESHEET_TAG, f"<style>\n{css}</style>"),
+        (DEFERRED_TEMPLATE, f"{DEFERRED_TEMPLATE}\n  {DEFERRED_STYLESHEET_TAG}"),
         (BOOT_TAG, f"<script>\n{boot}</script>"),
     ):
         if tag in text:

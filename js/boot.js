@@ -29,7 +29,7 @@
     return caches.match(url).then(function (hit) { return hit || plainFetch(url); },
       function () { return plainFetch(url); });
   }
-  // The memory snapshot is the one large file the page reads whole (16 MB): a worker reads it from the
+  // The memory snapshot is the one large file the page reads whole (14 MB): a worker reads it from the
   // cache, off the page's busy main thread, and hands the bytes over (transferred, not copied) on the
   // response, as `boneyardBytes`, which the loader takes as they are. Anything amiss: read as above.
   var reader = null;

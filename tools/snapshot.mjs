@@ -72,6 +72,30 @@ pyodide.runPython(spec.warm);
 // What the snapshot holds, for the build's report and the tests.
 const modules = pyodide.runPython("import sys; sorted(sys.modules)").toJs();
 const stdlibZip = pyodide.runPython("import sys; [p for p in sys.path if p.endswith('.zip')][0]");
+// Zero what the heap no longer uses before saving it: the allocator's free blocks still hold whatever they
+// held, and the page downloads and inflates every byte that is not zero. Allocating zeroed blocks until
+// the allocator would have to grow the heap (largest first, down to 8 bytes) fills its holes with zeros;
+// freeing them leaves the allocator as a program that allocated and freed memory would (measured: the
+// packed snapshot 6.42 -> 5.71 MB, its bytes that are not zero 16.3 -> 14.4 MB).
+pyodide.runPython("import gc; gc.collect()");
+const heap = pyodide._module;
+if (typeof heap._calloc === "function" && typeof heap._free === "function" && typeof heap._sbrk === "function") {
+  const top = () => heap._sbrk(0) >>> 0;
+  const blocks = [];
+  for (let size = 1 << 20; size >= 8; size >>= 1) {
+    for (;;) {
+      const before = top();
+      const block = heap._calloc(1, size);
+      if (!block) break;
+      if (top() !== before) {
+        heap._free(block); // from new memory, zero already: no hole of this size is left
+        break;
+      }
+      blocks.push(block);
+    }
+  }
+  for (const block of blocks) heap._free(block);
+}
 const bytes = pyodide.makeMemorySnapshot();
 fs.writeFileSync(spec.out, bytes);
 

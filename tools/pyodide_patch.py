@@ -22,7 +22,7 @@ and the snapshot see the same slots), but keeps each value in a map until someth
 that symbol (``GOTHandler``, when a module imports it), and ``updateGOT`` counts a waiting value as an
 entry that exists, as it counted the made one.
 
-Safety: the patch replaces five exact pieces of the file. If either is missing (another Pyodide
+Safety: the patch replaces five exact pieces of the file. If any is missing (another Pyodide
 version), the file is left as it came, with a warning: the page works the same, only slower. The
 patched file carries a marker comment, so the patch is never applied twice. Any failure while the
 batch is built at run time leaves the wrappers to Pyodide's own code, one by one.

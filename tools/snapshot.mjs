@@ -76,7 +76,7 @@ const stdlibZip = pyodide.runPython("import sys; [p for p in sys.path if p.endsw
 // held, and the page downloads and inflates every byte that is not zero. Allocating zeroed blocks until
 // the allocator would have to grow the heap (largest first, down to 8 bytes) fills its holes with zeros;
 // freeing them leaves the allocator as a program that allocated and freed memory would (measured: the
-// packed snapshot 6.42 -> 5.71 MB, its bytes that are not zero 16.3 -> 14.4 MB).
+// packed snapshot 6.42 -> 5.71 MB, its bytes that are not zero 16.3 -> 14.3 MB).
 pyodide.runPython("import gc; gc.collect()");
 const heap = pyodide._module;
 if (typeof heap._calloc === "function" && typeof heap._free === "function" && typeof heap._sbrk === "function") {

@@ -265,6 +265,11 @@ def test_the_server_sends_gzip_copies_to_browsers_that_take_them(built):
         server.shutdown()
 
 
+def deferred_template(html: str) -> str:
+    """Return the text of the page's template of deferred stylesheets."""
+    return html[html.index(build_site.DEFERRED_TEMPLATE) : html.index("</template>")]
+
+
 def test_only_the_loading_screens_stylesheets_block_the_first_paint():
     html = (ROOT / "index.html").read_text()
     blocking = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
@@ -276,8 +281,7 @@ def test_only_the_loading_screens_stylesheets_block_the_first_paint():
     )
     # Not even requested while the page parses: they wait in a template that boot.js empties after the
     # first paint.
-    waiting = html[html.index(build_site.DEFERRED_TEMPLATE) : html.index("</template>")]
-    assert all(f'href="{href}"' in waiting for href in deferred)
+    assert all(f'href="{href}"' in deferred_template(html) for href in deferred)
 
 
 def test_the_loading_screen_needs_no_other_file_to_paint(built):
@@ -293,8 +297,7 @@ def test_the_loading_screen_needs_no_other_file_to_paint(built):
     # The whole stylesheet: not render-blocking (print until it has loaded), and marked once it has,
     # which boot.js waits for before it shows the app.
     assert html.count('href="css/app.css"') == 1 and build_site.DEFERRED_STYLESHEET_TAG in html
-    waiting = html[html.index(build_site.DEFERRED_TEMPLATE) : html.index("</template>")]
-    assert build_site.DEFERRED_STYLESHEET_TAG in waiting
+    assert build_site.DEFERRED_STYLESHEET_TAG in deferred_template(html)
     assert (
         'id="app-css"' in build_site.DEFERRED_STYLESHEET_TAG
         and "dataset.loaded" in build_site.DEFERRED_STYLESHEET_TAG
@@ -323,6 +326,23 @@ def test_the_manifest_describes_the_app_and_its_screenshots_match_their_files():
         assert len(data) < 400_000
 
 
+def run_node(script: str, *args: str, timeout: int = 120) -> dict:
+    """Run ``script`` as an ES module under Node with ``args``; return the JSON object it prints last."""
+    import shutil
+    import subprocess
+
+    if not shutil.which("node"):
+        pytest.skip("node is not installed (make test installs it)")
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
 COUNT_MODULES = """
 const indexURL = process.argv[1];
 let made = 0;
@@ -337,9 +357,6 @@ console.log(JSON.stringify({ made, answer: pyodide.runPython("import json; json.
 def test_the_runtime_wraps_its_js_functions_in_one_module(built):
     """The vendored loader is patched (tools/pyodide_patch.py) and Pyodide still starts and runs Python with it:
     Node boots the built runtime and counts the wasm modules compiled one by one (261 without the patch)."""
-    import shutil
-    import subprocess
-
     import pyodide_patch
 
     out, _ = built
@@ -348,17 +365,7 @@ def test_the_runtime_wraps_its_js_functions_in_one_module(built):
     assert pyodide_patch.patch_source(patched) == (patched, "already patched")
     original = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
     assert pyodide_patch.patch_source(original) == (patched, "patched")
-    if not shutil.which("node"):
-        pytest.skip("node is not installed (make test installs it)")
-    index = str(out / "vendor" / "pyodide") + "/"
-    run = subprocess.run(
-        ["node", "--input-type=module", "-e", COUNT_MODULES, index],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    result = json.loads(run.stdout.strip().splitlines()[-1])
+    result = run_node(COUNT_MODULES, str(out / "vendor" / "pyodide") + "/")
     assert result["answer"] == "[1, 2]"
     assert result["made"] <= 5, f"{result['made']} wasm modules compiled one by one at the start"
 
@@ -383,27 +390,9 @@ console.log(JSON.stringify({
 def test_the_main_modules_got_entries_are_made_when_asked_for_with_the_same_values(built):
     """The patched loader hands out the same table slots and GOT values as Pyodide's own, making only the
     GOT entries something asked for (tools/pyodide_patch.py): Node boots both runtimes and compares them."""
-    import shutil
-    import subprocess
-
-    if not shutil.which("node"):
-        pytest.skip("node is not installed (make test installs it)")
     out, _ = built
-    run = subprocess.run(
-        [
-            "node",
-            "--input-type=module",
-            "-e",
-            COMPARE_GOT,
-            str(out / "vendor" / "pyodide") + "/",
-            str(ROOT / "node_modules" / "pyodide") + "/",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert run.returncode == 0, run.stderr
-    result = json.loads(run.stdout.strip().splitlines()[-1])
+    patched, plain = out / "vendor" / "pyodide", ROOT / "node_modules" / "pyodide"
+    result = run_node(COMPARE_GOT, f"{patched}/", f"{plain}/", timeout=180)
     assert result["checked"] > 300 and result["differ"] == []
     assert result["table"] == result["plainTable"]  # every slot handed out as before, in the same order
     assert result["made"] < result["plainMade"] / 10, result

@@ -16,11 +16,11 @@ on all of them alike, and the figures that matter are medians and ratios. "Ready
 ``data-ready="true"`` appears on ``<html>`` (a MutationObserver in the page), measured from navigation
 start. Every load, cold or return, opens its page (a new window of headless Chromium) and waits 3 s
 before it navigates: a player opens the site in a browser that is already running, while a new window
-loads its own WebUI pages (about 0.9 s of CPU on these two cores, measured). FCP is the first contentful paint (the loading screen). A return visit launches the browser again
-on the same profile (the worker installed, the HTTP cache and the compiled-code cache warm: the warm-up
-visit stays open 12 s, as a player's would, since V8 writes that cache only once it has optimised enough
-of the module), and is traced (CDP, V8's ``v8.wasm`` events) to tell whether the WebAssembly
-came from that cache.
+loads its own WebUI pages (about 0.9 s of CPU on these two cores, measured). FCP is the first
+contentful paint (the loading screen). A return visit launches the browser again on the same profile
+(the worker installed, the HTTP cache and the compiled-code cache warm: the warm-up visit stays open
+12 s, as a player's would, since V8 writes that cache only once it has optimised enough of the module),
+and is traced (CDP, V8's ``v8.wasm`` events) to tell whether the WebAssembly came from that cache.
 
 Phases (milliseconds from navigation start, medians; from the loader's ``boneyard:*`` marks, the
 resource timings and a wrapper around WebAssembly's instantiate calls):

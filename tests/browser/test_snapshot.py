@@ -173,6 +173,10 @@ def test_offline_reload_restores_the_snapshot(browser, site_dir, tmp_path):
             "performance.getEntriesByType('resource').map(r => r.name).filter(n => n.includes('/snapshot/'))"
         )
         assert asked == [], asked
+        # The same helper compiled the WebAssembly, offline: its fetch went through the service worker
+        # (Chromium reads the compiled code from its cache there, and only while the helper lives).
+        assert page.evaluate("window.boneyardWasm.compiledBy") == "helper"
+        assert page.evaluate("performance.getEntriesByName('boneyard:wasm-compiled').length") == 1
         assert_no_alarm(page)
         watch.assert_clean(page)
     finally:
@@ -190,6 +194,7 @@ def test_the_webassembly_is_fetched_once_and_compiled_while_the_page_parses(brow
         page.wait_for_selector("html[data-ready=true]", state="attached", timeout=120_000)
         # boot.js started the compile; the loader handed that module to Pyodide (no second download).
         assert len(wasm) == 1, [r.url for r in wasm]
+        assert page.evaluate("window.boneyardWasm.compiledBy") == "page"  # a first visit: no helper
         assert page.evaluate("performance.getEntriesByName('boneyard:wasm-compiled').length") == 1
         assert snapshot_status(page)["used"] is True
         assert_no_alarm(page)

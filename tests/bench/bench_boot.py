@@ -163,6 +163,20 @@ def prepare(site: Path, work: Path) -> dict[str, str]:
     return {"a_bare": str(bare), "b_ours_plain": str(plain), "c_ours_snapshot": str(ours)}
 
 
+def machine_ms() -> float:
+    """Time a fixed pure-Python loop (a million steps): this machine's speed just before a load.
+
+    The virtual machine slows down under sustained load and recovers at rest: this loop took 53-55 ms
+    rested, and 80-100 ms right after a few minutes of benchmarking (measured here). The bench's loads keep
+    both cores busy, so its later loads can run on a slower machine than its first ones; the table
+    reports the loop's median for each page beside the fastest, so a reader can tell."""
+    start = time.perf_counter()
+    total = 0
+    for step in range(1_000_000):
+        total += step * step
+    return (time.perf_counter() - start) * 1000
+
+
 def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
     """Open ``url`` in a new page of ``context``, wait for ready, return the page's figures.
 
@@ -174,6 +188,7 @@ def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
     # cores: about 0.9 s of CPU. Measured in one run, 10 cold loads each: ready 1,550 ms without this
     # wait, 1,244 ms with it. So the page is asked for once the window has settled.
     time.sleep(SETTLE_S)
+    machine = machine_ms()
     events: list[dict] = []
     if trace:
         cdp = context.new_cdp_session(page)
@@ -188,6 +203,7 @@ def load(context, url: str, trace: bool = False, stay: float = 0) -> dict:
     page.wait_for_function("window.__readyAt !== undefined", timeout=TIMEOUT_MS, polling=50)
     result = page.evaluate(RESULT)
     result["controlled"] = page.evaluate("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    result["machine"] = machine
     if trace:
         cdp.send("Tracing.end")
         while not finished:
@@ -268,6 +284,7 @@ def summarize(results: dict[str, list[dict]]) -> dict:
     for name, rows in results.items():
         row = {f"{phase}_ms_median": median([r.get(phase) for r in rows]) for phase in PHASES}
         row["ready_ms"] = [round(r["ready"]) for r in rows]
+        row["machine_ms_median"] = median([r.get("machine") for r in rows])
         row["snapshot_used"] = [r["snapshot"] for r in rows]
         row["controlled"] = [r["controlled"] for r in rows]
         if any("wasm_cached" in r for r in rows):
@@ -286,6 +303,8 @@ def summarize(results: dict[str, list[dict]]) -> dict:
             else None
         ),
     }
+    machine = [r["machine"] for rows in results.values() for r in rows if r.get("machine") is not None]
+    out["machine_ms_fastest"] = round(min(machine)) if machine else None
     out["fcp_c_minus_a_ms"] = v["c_ours_snapshot"]["fcp_ms_median"] - v["a_bare"]["fcp_ms_median"]
     after_html = {
         name: median(
@@ -329,6 +348,13 @@ def table(summary: dict) -> str:
         f"return r/s = {r['r_over_s']} (ours through its worker / the bare page from the HTTP cache); "
         f"WebAssembly from the code cache: r {summary['variants']['r_return'].get('wasm_cached')}, "
         f"s {summary['variants']['s_bare_return'].get('wasm_cached')}"
+    )
+    lines.append(
+        "machine speed before each load (a fixed Python loop, median ms per page; higher = slower): "
+        + "   ".join(
+            f"{name.split('_')[0]} {row['machine_ms_median']}" for name, row in summary["variants"].items()
+        )
+        + f"   (fastest {summary.get('machine_ms_fastest')})"
     )
     rv = summary["variants"]["r_return"]
     if rv["ready_ms_median"] and rv["pyscript_ms_median"] and rv["bundles_ms_median"]:

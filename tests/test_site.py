@@ -201,7 +201,7 @@ def test_the_page_asks_for_what_the_start_needs_once_it_has_painted(built):
     # A return visit compiles it on the page's helper thread (which also reads the snapshot), a first
     # visit on the page; either way the loader takes the module from window.boneyardWasm.
     assert "WebAssembly.compileStreaming(plainFetch(url))" in boot and "window.boneyardWasm" in boot
-    assert "WebAssembly.compileStreaming(fetch(d.url))" in boot and "askHelper(\"wasm\"" in boot
+    assert "WebAssembly.compileStreaming(fetch(d.url))" in boot and 'askHelper("wasm"' in boot
     assert "caches.match" in boot and "boneyard-start" in boot
     assert '"js/pyodide-snapshot.mjs", "vendor/pyscript/core.js"' in boot
     loader = (ROOT / "js" / "pyodide-snapshot.mjs").read_text()

@@ -41,6 +41,9 @@ resource timings and a wrapper around WebAssembly's instantiate calls):
 - pyscript: py/main.py starts (PyScript has set up: its config, plugins, its own Python package);
 - ready: the home screen is drawn (first render = ready - pyscript).
 
+Before every load the bench times a fixed Python loop (``machine_ms``) and prints its median for each page
+beside the fastest: this virtual machine slows under sustained load, so a slow page may be a slow machine.
+
 Goals (issue 16): c/a <= 0.35 (cold), return visit < 800 ms, FCP(c) <= FCP(a) + 50 ms.
 """
 

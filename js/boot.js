@@ -30,7 +30,7 @@
       function () { return plainFetch(url); });
   }
   // A return visit's two heavy reads go to one helper thread of the page, off its busy main thread:
-  // - the memory snapshot (14 MB), read whole from the cache and handed over (transferred, not copied)
+  // - the memory snapshot (11 MB), read whole from the cache and handed over (transferred, not copied)
   //   on the response, as `boneyardBytes`, which the loader takes as they are;
   // - the WebAssembly, compiled there from its stream (through the service worker, so Chromium reads
   //   the compiled code from its code cache: finishing that takes the thread tens of milliseconds) and

@@ -12,7 +12,7 @@ export const version = runtime.version;
 const here = import.meta.url;
 const INDEX_URL = new URL("../vendor/pyodide/", here).href;
 const MANIFEST_URL = new URL("../snapshot/manifest.json", here).href;
-const FORMAT = 2;
+const FORMAT = 3;
 const HOME = "/home/pyodide"; // Python's working folder: `import boneyard` and `import ui` find them here
 const started = performance.now();
 performance.mark("boneyard:loader");
@@ -43,6 +43,14 @@ globalThis.fetch = function (input, init) {
   standIns.add(standIn);
   return Promise.resolve(standIn);
 };
+// Pyodide's memory, kept as it is instantiated: the restore copies the snapshot's pages that are the
+// module's own data from it (see takeWasmPages).
+let wasmMemory = null;
+function keepMemory(result) {
+  const memory = result.instance.exports.memory;
+  if (memory instanceof WebAssembly.Memory) wasmMemory = memory;
+  return result;
+}
 const plainInstantiateStreaming = WebAssembly.instantiateStreaming;
 WebAssembly.instantiateStreaming = async function (source, imports) {
   const response = await source;
@@ -54,9 +62,9 @@ WebAssembly.instantiateStreaming = async function (source, imports) {
     console.info(`Boneyard: the WebAssembly could not stream (${error.message || error}); compiling it whole`);
     const answer = await plainFetch(WASM_URL);
     if (!answer.ok) throw new Error(`${WASM_URL} answered ${answer.status}`);
-    return WebAssembly.instantiate(await answer.arrayBuffer(), imports);
+    return keepMemory(await WebAssembly.instantiate(await answer.arrayBuffer(), imports));
   }
-  return { module, instance: await WebAssembly.instantiate(module, imports) };
+  return keepMemory({ module, instance: await WebAssembly.instantiate(module, imports) });
 };
 
 const status = { used: false, reason: "not started", ms: null };
@@ -198,6 +206,37 @@ async function fill(bytes, manifest) {
   mark("snapshot-unpacked");
 }
 
+// The snapshot's pages that are the WebAssembly module's own data, unchanged by Python (manifest.wasm_runs,
+// 3.4 MB), are not in the file: the memory Pyodide has just instantiated holds them (its data segments;
+// Pyodide calls its fsInit hook, where the restore waits, before any of its code runs). They are copied
+// from there as soon as that hook is called and checked while the snapshot may still be arriving: their
+// SHA-256 must be the one the build saw (tools/snapshot.py `pack`), or the page boots normally.
+function takeWasmPages(manifest) {
+  if (!wasmMemory) throw new Error("the WebAssembly's memory was not seen");
+  const memory = new Uint8Array(wasmMemory.buffer);
+  const header = manifest.bytes - manifest.heap_bytes;
+  let total = 0;
+  for (const [, length] of manifest.wasm_runs) total += length;
+  const taken = new Uint8Array(total);
+  let at = 0;
+  for (const [offset, length] of manifest.wasm_runs) {
+    const from = offset - header;
+    if (from < 0 || from + length > memory.length) throw new Error("the snapshot's WebAssembly pages are out of the memory");
+    taken.set(memory.subarray(from, from + length), at);
+    at += length;
+  }
+  return taken;
+}
+
+// ... and written into the snapshot's buffer, where the file left them out.
+function putWasmPages(bytes, manifest, taken) {
+  let at = 0;
+  for (const [offset, length] of manifest.wasm_runs) {
+    bytes.set(taken.subarray(at, at + length), offset);
+    at += length;
+  }
+}
+
 // Start at once (boot.js asked for these files from the top of the page: from the service worker's
 // cache on a return visit; fetch() hands over its responses). As soon as the manifest gives the heap's
 // size, there is a buffer for it: Pyodide can size its memory and compile the WebAssembly while the
@@ -251,21 +290,31 @@ async function restoreOrStart(plain) {
   } catch (error) {
     return normalBoot(plain, error);
   }
-  // Pyodide compiles and instantiates at once, then waits (its fsInit hook) until the buffer is filled
-  // and the served files are checked; only then does it restore the heap. If the snapshot fails
-  // meanwhile, that boot is left waiting for ever (it never restores a half-filled heap) and a normal
-  // boot starts instead.
+  // Pyodide compiles and instantiates at once, then waits (its fsInit hook) until the buffer is filled,
+  // the served files are checked and the pages from its memory are copied and checked; only then does
+  // it restore the heap. If the snapshot fails meanwhile, that boot is left waiting for ever (it never
+  // restores a half-filled heap) and a normal boot starts instead.
   let failed;
   const failure = new Promise((resolve, reject) => { failed = reject; });
   failure.catch(() => {});
-  const held = snapshot.filled.then(() => undefined, (error) => {
+  const hold = (error) => {
     failed(error);
     return new Promise(() => {});
-  });
+  };
+  const held = snapshot.filled.then(() => undefined, hold);
+  const fsInit = () => {
+    // The pages are taken now (the executor runs at once), before Pyodide runs any code.
+    const taken = new Promise((resolve) => resolve(takeWasmPages(snapshot.manifest)));
+    const checked = taken.then(sha256).then((digest) => {
+      if (digest !== snapshot.manifest.wasm_sha256) throw new Error("the WebAssembly's data differs from the snapshot's");
+      mark("wasm-pages-checked");
+    });
+    return Promise.all([taken, checked, held]).then(([pages]) => putWasmPages(snapshot.bytes, snapshot.manifest, pages)).catch(hold);
+  };
   let pyodide;
   try {
     pyodide = await Promise.race([
-      runtime.loadPyodide({ ...plain, _loadSnapshot: snapshot.bytes, fsInit: () => held }),
+      runtime.loadPyodide({ ...plain, _loadSnapshot: snapshot.bytes, fsInit }),
       failure,
     ]);
     await afterRestore(pyodide, snapshot.manifest);

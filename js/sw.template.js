@@ -38,7 +38,7 @@ function route(event) {
   }
 }
 
-// The memory snapshot travels gzipped (6 MB instead of 14) and the page inflates it while it downloads;
+// The memory snapshot travels gzipped (4.3 MB instead of 11) and the page inflates it while it downloads;
 // from this cache it is read on every later start, so it is kept inflated here, once: a return visit
 // then only copies it. The header tells the page's loader (js/pyodide-snapshot.mjs) so; if inflating
 // fails, the gzipped copy stays and the page inflates it as on the first visit.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import shutil
 import sys
@@ -21,14 +22,31 @@ import snapshot  # noqa: E402
 def test_pack_leaves_out_zero_pages_and_unpacks_exactly():
     page = snapshot.PAGE
     raw = bytes(page) + b"\x01" * page + bytes(3 * page) + b"\x02" + bytes(page - 1) + b"\x03" * 100
-    packed, runs = snapshot.pack(raw)
-    assert runs == [[page, page], [5 * page, page + 100]]
+    packed, runs, wasm_runs = snapshot.pack(raw)
+    assert runs == [[page, page], [5 * page, page + 100]] and wasm_runs == []
     assert len(gzip.decompress(packed)) == 2 * page + 100
     assert snapshot.unpack(packed, runs, len(raw)) == raw
 
 
+def test_pack_leaves_out_the_pages_the_webassembly_memory_holds_and_unpacks_exactly():
+    """A page of the snapshot that the memory holds at the restore (at its offset less the header) is
+    left out of the file and listed in wasm_runs; a page that differs by one byte, or that the header
+    overlaps, is packed."""
+    page, header = snapshot.PAGE, 160
+    memory = bytearray(b"\x07" * page * 6)
+    memory[4 * page + 9] = 8  # the snapshot's fifth page differs from the memory by one byte
+    raw = bytes(header) + b"\x07" * page * 6  # a heap of six pages after a header
+    packed, runs, wasm_runs = snapshot.pack(raw, bytes(memory), header)
+    # Page 0 holds the header: packed. Pages 1-3 and 5 are the memory's: taken from it. Page 4 is not.
+    assert wasm_runs == [[page, 3 * page], [5 * page, page + header]]
+    assert runs == [[0, page], [4 * page, page]]
+    assert len(gzip.decompress(packed)) == 2 * page
+    assert snapshot.wasm_pages(raw, wasm_runs) == raw[page : 4 * page] + raw[5 * page :]
+    assert snapshot.unpack(packed, runs, len(raw), wasm_runs, bytes(memory), header) == raw
+
+
 def test_unpack_refuses_runs_that_do_not_match():
-    packed, _runs = snapshot.pack(b"\x01" * snapshot.PAGE * 2)
+    packed, _runs, _wasm_runs = snapshot.pack(b"\x01" * snapshot.PAGE * 2)
     with pytest.raises(ValueError):
         snapshot.unpack(packed, [[0, snapshot.PAGE]], snapshot.PAGE * 2)
 
@@ -144,6 +162,30 @@ def built(tmp_path_factory):
     return out, version
 
 
+def data_segments(wasm: Path, size: int) -> bytes:
+    """Return a memory of ``size`` bytes holding a WebAssembly module's active data segments (those at a
+    constant offset), as instantiating it leaves its memory."""
+    data = wasm.read_bytes()
+    memory = bytearray(size)
+    for section, body, _size in snapshot.wasm_sections(data):
+        if section != 11:  # the data section
+            continue
+        count, at = snapshot.leb128(data, body)
+        for _ in range(count):
+            flags, at = snapshot.leb128(data, at)
+            offset = None
+            if flags == 0 and data[at] == 0x41:  # active, at i32.const N
+                offset, at = snapshot.leb128(data, at + 1)
+                at += 1  # end
+            elif flags in (0, 2):
+                raise AssertionError(f"a data segment with flags {flags} and no constant offset")
+            length, at = snapshot.leb128(data, at)
+            if offset is not None:
+                memory[offset : offset + length] = data[at : at + length]
+            at += length
+    return bytes(memory)
+
+
 def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     out, _ = built
     manifest = json.loads((out / "snapshot" / "manifest.json").read_text())
@@ -162,8 +204,16 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
         len(packed) == manifest["gzip_bytes"]
         and snapshot.sha256(out / "snapshot" / manifest["file"]) == manifest["sha256"]
     )
-    raw = snapshot.unpack(packed, manifest["runs"], manifest["bytes"])
+    # The pages taken from the memory at the restore are the WebAssembly module's own data, read here
+    # from its data segments: with them the file unpacks to a snapshot whose pages hash as the page checks.
+    wasm_runs, header = manifest["wasm_runs"], manifest["bytes"] - manifest["heap_bytes"]
+    assert sum(length for _, length in wasm_runs) > 3_000_000
+    spans = sorted(manifest["runs"] + wasm_runs)
+    assert all(a + n <= b for (a, n), (b, _) in zip(spans, spans[1:])), "the runs overlap"
+    image = data_segments(out / "vendor" / "pyodide" / "pyodide.asm.wasm", manifest["heap_bytes"])
+    raw = snapshot.unpack(packed, manifest["runs"], manifest["bytes"], wasm_runs, image, header)
     assert len(raw) == manifest["bytes"]
+    assert hashlib.sha256(snapshot.wasm_pages(raw, wasm_runs)).hexdigest() == manifest["wasm_sha256"]
     # The engine and the pure browser layer are warm; ui.app is not (it needs PyScript, set up after the
     # restore), nor any game's rules or table screen.
     modules = manifest["modules"]

@@ -6,7 +6,8 @@
 // only to debug. SPEC is JSON:
 //   {"pyodide": "/abs/dir/with/pyodide.mjs", "files": {"/home/pyodide/boneyard/core.py": "/abs/src", ...},
 //    "warm": "python code that imports what should be warm", "out": "/abs/out.bin", "report": "/abs/out.json",
-//    "pyscript": "/abs/dir/with/pyscript/core-*.js" or null, "pycache": "/abs/dir for the .pyc files"}
+//    "pyscript": "/abs/dir/with/pyscript/core-*.js" or null, "pycache": "/abs/dir for the .pyc files",
+//    "initial": "/abs/memory.bin" (the memory when Pyodide calls fsInit, before Python has run)}
 //
 // Pyodide starts from scratch with `_makeSnapshot: true`, the files are written where PyScript's
 // [files] table puts them in the page (so the imported modules' paths are the page's paths), the warm
@@ -55,10 +56,29 @@ function pyscriptPackage(core) {
 }
 const { loadPyodide, version } = await import(pathToFileURL(path.join(spec.pyodide, "pyodide.mjs")).href);
 
+// The memory as a restore finds it: once the WebAssembly is instantiated, when Pyodide calls its fsInit
+// hook (where the page's loader waits for the snapshot), before any of its code has run. Pages of the
+// snapshot that are the same there (the module's own data, which Python never changed) are left out of
+// the file: the page copies them from its memory instead (tools/snapshot.py `pack`).
+let memory = null;
+for (const name of ["instantiate", "instantiateStreaming"]) {
+  const original = WebAssembly[name];
+  WebAssembly[name] = async function (...args) {
+    const result = await original.apply(this, args);
+    const exported = result.instance && result.instance.exports.memory;
+    if (exported instanceof WebAssembly.Memory && !memory) memory = exported;
+    return result;
+  };
+}
+let atFsInit = null;
+
 const started = performance.now();
 const pyodide = await loadPyodide({
   indexURL: spec.pyodide + path.sep,
   _makeSnapshot: true,
+  fsInit: () => {
+    if (memory) atFsInit = new Uint8Array(memory.buffer).slice();
+  },
   stdout: (line) => console.log("[python] " + line),
   stderr: (line) => console.error("[python] " + line),
 });
@@ -98,6 +118,8 @@ if (typeof heap._calloc === "function" && typeof heap._free === "function" && ty
 }
 const bytes = pyodide.makeMemorySnapshot();
 fs.writeFileSync(spec.out, bytes);
+if (!atFsInit) throw new Error("the WebAssembly's memory was not seen at fsInit");
+fs.writeFileSync(spec.initial, atFsInit);
 
 // After the snapshot (so none of this is in its heap): byte-code for every module the page may import
 // from source: ours that the snapshot does not hold already, and PyScript's own package, which PyScript

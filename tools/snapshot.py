@@ -32,6 +32,12 @@ removal shows) and ``python_stdlib.zip`` (the heap holds offsets into it). The p
 before it uses the snapshot; Pyodide itself refuses a snapshot of another build (its build id is a hash
 of ``pyodide.asm.mjs`` and ``pyodide.asm.wasm``).
 
+Packing (``pack``): the file holds only the pages the page cannot get otherwise. Pages of zeros are left
+out, and so are the pages that the WebAssembly's memory already holds when the restore begins (the
+module's own data, 3.4 MB that Python never wrote; the maker reads that memory when Pyodide calls its
+fsInit hook): the manifest lists those as ``wasm_runs``, with the SHA-256 of their bytes, and the page
+copies them from its memory and checks that hash before it restores.
+
 Memory: Pyodide restores the heap into the memory its WebAssembly module starts with (30 MiB); a
 heap that outgrew it would fail to restore on every load and the page would always boot the slow way,
 so the build warns when the heap is larger (``check_heap``).
@@ -59,6 +65,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +80,7 @@ RUNTIME_FILES = (
     "pyodide-lock.json",
 )
 HOME = "/home/pyodide"  # Pyodide's working folder, where the page unpacks py/engine.zip ("boneyard/...")
-FORMAT = 2  # bump when the manifest or the way the snapshot is made changes
+FORMAT = 3  # bump when the manifest or the way the snapshot is made changes
 KEEP = 3  # cached snapshots kept
 PAGE = 4096  # packing: runs of all-zero pages of this size are left out of the file
 GZIP_LEVEL = 6  # level 9 is 4x slower to make for 1% smaller
@@ -203,30 +210,36 @@ def warm_sources(root: Path = ROOT) -> list[str]:
     )
 
 
+def leb128(data: bytes, at: int) -> tuple[int, int]:
+    """Return the unsigned LEB128 number at ``data[at]`` and the offset after it."""
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+
+
+def wasm_sections(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """Yield each section of a WebAssembly module as (id, offset of its body, size of its body)."""
+    at = 8  # after the magic number and the version
+    while at < len(data):
+        size, body = leb128(data, at + 1)
+        yield data[at], body, size
+        at = body + size
+
+
 def wasm_initial_memory(wasm: Path) -> int:
     """Return the initial size in bytes of the memory that a WebAssembly module defines (its memory
     section's minimum), or 0 if it defines none."""
     data = wasm.read_bytes()
-
-    def leb(at: int) -> tuple[int, int]:
-        value = shift = 0
-        while True:
-            byte = data[at]
-            at += 1
-            value |= (byte & 0x7F) << shift
-            shift += 7
-            if not byte & 0x80:
-                return value, at
-
-    at = 8
-    while at < len(data):
-        section = data[at]
-        size, body = leb(at + 1)
+    for section, body, _size in wasm_sections(data):
         if section == 5:  # memory: count, then flags and the minimum in 64 KiB pages
-            count, at = leb(body)
+            count, at = leb128(data, body)
             if count:
-                return leb(at + 1)[0] * 65536
-        at = body + size
+                return leb128(data, at + 1)[0] * 65536
     return 0
 
 
@@ -301,27 +314,55 @@ def snapshot_id(runtime: Path, root: Path = ROOT) -> str:
     return digest.hexdigest()[:20]
 
 
-def pack(raw: bytes) -> tuple[bytes, list[list[int]]]:
-    """Return the snapshot packed for the page, and its runs.
+def pack(raw: bytes, initial: bytes = b"", header: int = 0) -> tuple[bytes, list[list[int]], list[list[int]]]:
+    """Return the snapshot packed for the page, its runs and its WebAssembly runs.
 
     About half of the snapshot is pages of zeros, and inflating in the page costs time in proportion to
     the unpacked size: the file is the gzip of the pages that are not all zero, and ``runs`` lists
     where they go, as [offset, length] in bytes. The page fills a zeroed buffer of the full size.
+
+    ``initial`` is the WebAssembly's memory as the restore finds it (instantiated, none of Python's code
+    run: its data segments), and the snapshot's heap starts ``header`` bytes into ``raw``. A page that is
+    the same there (3.4 MB of the module's own data that Python never wrote) is left out of the file too:
+    ``wasm_runs`` lists those, [offset, length] in ``raw``, and the page copies each from its memory, at
+    ``offset - header``, before the restore.
     """
     runs: list[list[int]] = []
+    wasm_runs: list[list[int]] = []
     chunks = []
+
+    def add(to: list[list[int]], offset: int, length: int) -> None:
+        if to and to[-1][0] + to[-1][1] == offset:
+            to[-1][1] += length
+        else:
+            to.append([offset, length])
+
     for offset in range(0, len(raw), PAGE):
         page = raw[offset : offset + PAGE]
-        if page.count(0) != len(page):
-            if runs and runs[-1][0] + runs[-1][1] == offset:
-                runs[-1][1] += len(page)
-            else:
-                runs.append([offset, len(page)])
+        if page.count(0) == len(page):
+            continue
+        at = offset - header
+        if at >= 0 and initial[at : at + len(page)] == page:
+            add(wasm_runs, offset, len(page))
+        else:
+            add(runs, offset, len(page))
             chunks.append(page)
-    return gzip.compress(b"".join(chunks), compresslevel=GZIP_LEVEL, mtime=0), runs
+    return gzip.compress(b"".join(chunks), compresslevel=GZIP_LEVEL, mtime=0), runs, wasm_runs
 
 
-def unpack(packed: bytes, runs: list[list[int]], size: int) -> bytes:
+def wasm_pages(raw: bytes, wasm_runs: Sequence[Sequence[int]]) -> bytes:
+    """Return the snapshot's pages that the page takes from its memory, in order (what it checks)."""
+    return b"".join(raw[offset : offset + length] for offset, length in wasm_runs)
+
+
+def unpack(
+    packed: bytes,
+    runs: list[list[int]],
+    size: int,
+    wasm_runs: Sequence[Sequence[int]] = (),
+    initial: bytes = b"",
+    header: int = 0,
+) -> bytes:
     """Return the raw snapshot from ``pack``'s output (what the page does, for the tests)."""
     data = gzip.decompress(packed)
     raw = bytearray(size)
@@ -331,6 +372,8 @@ def unpack(packed: bytes, runs: list[list[int]], size: int) -> bytes:
         cursor += length
     if cursor != len(data):
         raise ValueError("the packed snapshot does not match its runs")
+    for offset, length in wasm_runs:
+        raw[offset : offset + length] = initial[offset - header : offset - header + length]
     return bytes(raw)
 
 
@@ -353,6 +396,7 @@ def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> di
     with tempfile.TemporaryDirectory() as tmp:
         spec = Path(tmp) / "spec.json"
         raw, part_report = Path(tmp) / "snapshot.bin", Path(tmp) / "report.json"
+        initial = Path(tmp) / "initial.bin"
         pycache = Path(tmp) / "pycache"
         core = pyscript_core(runtime)
         spec.write_text(
@@ -365,15 +409,22 @@ def make(runtime: Path, out_gz: Path, out_report: Path, root: Path = ROOT) -> di
                     "report": str(part_report),
                     "pyscript": str(core) if core else None,
                     "pycache": str(pycache),
+                    "initial": str(initial),
                 }
             )
         )
         result = subprocess.run([node, str(MAKER), str(spec)], capture_output=True, text=True, timeout=600)
         if result.returncode != 0:
             raise RuntimeError(f"node {MAKER.name} failed:\n{result.stdout}\n{result.stderr}")
-        packed, runs = pack(raw.read_bytes())
         report = json.loads(part_report.read_text())
-        report.update(gzip_bytes=len(packed), runs=runs)
+        heap = raw.read_bytes()
+        packed, runs, wasm_runs = pack(heap, initial.read_bytes(), len(heap) - report["heap_bytes"])
+        report.update(
+            gzip_bytes=len(packed),
+            runs=runs,
+            wasm_runs=wasm_runs,
+            wasm_sha256=hashlib.sha256(wasm_pages(heap, wasm_runs)).hexdigest(),
+        )
         out_gz.parent.mkdir(parents=True, exist_ok=True)
         pycache.mkdir(exist_ok=True)
         zip_folder(pycache, pyc_path(out_gz))
@@ -445,6 +496,8 @@ def install(site: Path, root: Path = ROOT, cache: Path = CACHE) -> dict:
         "heap_bytes": report["heap_bytes"],
         "gzip_bytes": report["gzip_bytes"],
         "runs": report["runs"],
+        "wasm_runs": report["wasm_runs"],
+        "wasm_sha256": report["wasm_sha256"],
         "stdlib_zip": report["stdlib_zip"],
         "checks": checks,
         "modules": report["modules"],

@@ -130,7 +130,18 @@ def foreign_heap(site):
     path.write_bytes(gzip.compress(bytes(size), mtime=0))
 
 
-@pytest.mark.parametrize("spoil", [damage, truncate, remove, stale_engine, stale_ui, foreign_heap])
+def foreign_wasm_pages(site):
+    """The pages the restore copies from the WebAssembly's memory are not those the snapshot was made
+    with (here: each run a page further on): checked before the restore, they must be refused."""
+    path = site / "snapshot" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["wasm_runs"] = [[offset + 4096, length] for offset, length in manifest["wasm_runs"]]
+    path.write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize(
+    "spoil", [damage, truncate, remove, stale_engine, stale_ui, foreign_heap, foreign_wasm_pages]
+)
 def test_a_bad_snapshot_falls_back_to_a_normal_boot(browser, site_dir, tmp_path, spoil):
     site = copy_site(site_dir, tmp_path / "site")
     spoil(site)

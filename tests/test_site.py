@@ -368,6 +368,10 @@ def test_the_runtime_wraps_its_js_functions_in_one_module(built):
     assert pyodide_patch.patch_source(patched) == (patched, "already patched")
     original = (ROOT / "node_modules" / "pyodide" / "pyodide.asm.mjs").read_text(encoding="utf-8")
     assert pyodide_patch.patch_source(original) == (patched, "patched")
+    # The factory, nearly the whole file, is a parenthesized function expression: V8 compiles it with the
+    # file, off the main thread, instead of when the loader first calls it.
+    assert patched.startswith(pyodide_patch.FACTORY_PATCHED)
+    assert patched.rstrip().endswith(pyodide_patch.FACTORY_END_PATCHED)
     result = run_node(COUNT_MODULES, str(out / "vendor" / "pyodide") + "/")
     assert result["answer"] == "[1, 2]"
     assert result["made"] <= 5, f"{result['made']} wasm modules compiled one by one at the start"

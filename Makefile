@@ -51,7 +51,8 @@ fmt: $(VENV)/.installed
 	$(VENV)/bin/ruff check --fix py tools tests
 	$(VENV)/bin/ruff format py tools tests
 
-# Benchmarks (not part of `make test`): engine speed, the public API against a peer, page load; see README.
+# Benchmarks (not part of `make test`): engine speed, the public API against a peer, page load;
+# see docs/performance.md.
 bench: site $(VENV)/.installed $(VENV)/.browser
 	@tools/ensure-tools.sh chromium $(VPY)
 	PYTHONPATH=py $(VPY) tests/bench/run_all.py

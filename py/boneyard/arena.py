@@ -124,7 +124,7 @@ class ArenaResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_json(self) -> dict[str, Any]:
-        """Return the JSON form fixed by DESIGN.md's arena contract (plus ms_per_move and the shares)."""
+        """Return the JSON form of docs/architecture.md, "The arena's JSON" (with ms_per_move, shares)."""
         return {
             "game": self.game,
             "games": self.games,

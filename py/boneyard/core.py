@@ -218,7 +218,7 @@ def rng_from_json(data: Sequence[Any]) -> random.Random:
 
 
 # ----------------------------------------------------------------------------------------------
-# The protocols every turn-based game follows (see DESIGN.md, "Engine API").
+# The protocols every turn-based game follows (docs/architecture.md, "The state API").
 
 
 class GameState(Protocol):

@@ -26,7 +26,7 @@ DOUBLE_NINE: tuple[Domino, ...] = domino_set(9)
 
 TRIANGLES: tuple[Triangle, ...] = tuple(combinations_with_replacement(range(6), 3))
 
-# The seven Heptalion symbols, one letter each, with their names (DESIGN.md, Heptalion).
+# The seven Heptalion symbols, one letter each, with their names (docs/architecture.md, "Heptalion").
 SYMBOLS = "XCDSTPL"
 SYMBOL_NAMES = {
     "X": "cross",

@@ -967,8 +967,8 @@ def bonefall_controls() -> Markup:
 
 # -- Dominoes: All Fives and partnerships ----------------------------------------------------------------
 
-# The rules of DESIGN's "All Fives" and "Partnerships" sections, in the players' words (after the rules
-# of the line game, which the engine's text gives).
+# The rule decisions "All Fives" and "Partnerships" (docs/architecture.md), in the players' words
+# (after the rules of the line game, which the engine's text gives).
 FIVES_TEXT = """\
 ## All Fives
 
@@ -1069,7 +1069,7 @@ def _cross_svg(view: dict[str, Any], fresh: tuple[str, int] | None = None, label
 
 
 def count_parts(view: dict[str, Any]) -> list[tuple[str, int]]:
-    """Return what makes up the count, arm by arm, as DESIGN defines it: [("left end", 4), ...]."""
+    """Return what makes up the count, arm by arm, as the rule decisions define it: [("left end", 4), ...]."""
     layout = view["layout"]
     line = view["line"]
     spinner = layout["spinner"]

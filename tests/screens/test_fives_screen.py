@@ -2,8 +2,9 @@
 cross never overlapping itself nor moving a laid tile, the count on the page equal to the engine's, the
 arm choice, the partner's seat and the sides' scoreboard, every position of seeded games rendering.
 
-DESIGN, All Fives: "Tiles are laid against its two sides first; once both sides have a tile, its two
-ends take tiles too: up to four arms." Partnerships: "partners sit opposite, seats 0 and 2 against 1 and 3".
+The rule decisions (docs/rules/dominoes-fives-partners.txt), All Fives: "Tiles are laid against its two
+sides first; once both sides have a tile, its two ends take tiles too: up to four arms."
+Partnerships: "partners sit opposite, seats 0 and 2 against 1 and 3".
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ class ExpertLeaf(NamedTuple):
 
     Fitted by logistic regression to 362 positions at plies 3-12 of seeded two-player games (Hard's play with
     random moves mixed in), each solved exactly, and chosen in the arena against Hard (the figures are in
-    the commit that made it and in the README): the spaces only one side can reach predict the winner more
+    the commit that made it and in docs/ai.md): the spaces only one side can reach predict the winner more
     than any count of tiles.
     """
 

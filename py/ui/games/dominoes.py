@@ -86,7 +86,7 @@ def or_list(values: list[Any]) -> str:
 
 
 def layout_count(line: list[Any], spinner: int | None, north: list[Any], south: list[Any]) -> int:
-    """Return the count of an All Fives layout as DESIGN defines it (the engine's ``FivesTable.count``).
+    """Return the count of an All Fives layout as the rules define it (the engine's ``FivesTable.count``).
 
     Tiles are {"tile": [a, b], "double": bool} as views give them: ``line`` left to right, ``north``
     and ``south`` outward, each as [inner, outer].

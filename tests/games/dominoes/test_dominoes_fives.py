@@ -1,8 +1,8 @@
-"""All Fives (``scoring="fives"``) and partnerships (``teams=True``): every sentence of DESIGN's decisions.
+"""All Fives (``scoring="fives"``) and partnerships (``teams=True``): every sentence of the rule decisions.
 
 The two sections are quoted in ``docs/rules/dominoes-fives-partners.txt``; each sentence maps to a check
 below, and a test fails when a sentence has none. Then the count on hand-built layouts, and properties
-over seeded games of every combination: tiles conserved, the count equal to DESIGN's sum (worked out
+over seeded games of every combination: tiles conserved, the count equal to the decisions' sum (worked out
 here from the view alone) after every lay, scores only in fives, undo exact, samples that show the seat
 its own view.
 """
@@ -90,7 +90,7 @@ def fives_position(
 
 
 def design_count(view: dict[str, Any]) -> int:
-    """Return DESIGN's count worked out from a view alone (the sum over the open arms' ends)."""
+    """Return the decisions' count worked out from a view alone (the sum over the open arms' ends)."""
     line = [tuple(p["tile"]) for p in view["line"]]
     if not line:
         return 0
@@ -117,7 +117,7 @@ def play_texts(state: Any, *texts: str) -> None:
         state.play(text)
 
 
-# -- the checks of DESIGN's sentences ----------------------------------------------------------------
+# -- the checks of the decisions' sentences ----------------------------------------------------------------
 
 
 def fives_is_an_option():

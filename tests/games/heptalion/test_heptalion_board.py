@@ -35,7 +35,7 @@ def test_shape_is_the_diamond_without_the_central_cross():
 
 
 def test_original_is_the_transcribed_diagram():
-    """The original board's rows are DESIGN.md's diagram, each row centred on column 5."""
+    """The original board's rows are the diagram of docs/architecture.md, each row centred on column 5."""
     assert [row.rstrip() for row in ORIGINAL.rows] == list(ORIGINAL_ROWS)
     assert all(len(row) == 11 for row in ORIGINAL.rows)
     assert ORIGINAL.symbols[:4] == "XCDS"

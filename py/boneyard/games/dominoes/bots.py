@@ -156,7 +156,7 @@ W_PIPS = 0.6  # medium's taste: heavy tiles first
 # At three or four seats without partners, squeezing the next player pays Hard no more than it pays the
 # players after that one (the seat before Hard gained as much from it as Hard did, and sat above it in
 # matches), so Hard squeezes it less and plays its own hand more: measured over every cyclic seating
-# (seed 12), in the README.
+# (seed 12), in docs/ai.md.
 W_NEXT_STUCK_MANY = 15.0
 W_OTHER_STUCK_MANY = 0.0
 
@@ -251,7 +251,7 @@ class Layout:
         return cls(ends, doubles, laid, line[at]["tile"][0])
 
     def count(self) -> int:
-        """Return the count (DESIGN's "All Fives": the sum of the numbers at the open arms' ends)."""
+        """Return the count (docs/architecture.md, "All Fives": the sum of the open arms' end numbers)."""
         ends = self.ends
         if ends[0] < 0:
             return 0
@@ -381,7 +381,7 @@ class FivesWeights:
 
 # At three or four seats without partners the same terms, weighed otherwise (tuned on seed 11 against the
 # seating Hard, Easy, Easy, Medium, where the seat after two Easys fed Medium more than Hard could deny
-# it; checked on fresh seeds over every seating, in the README): Hard sheds doubles and heavy tiles
+# it; checked on fresh seeds over every seating, in docs/ai.md): Hard sheds doubles and heavy tiles
 # sooner (five tiles a hand, so one goes out soon and the others pay their pips), blocks the next player
 # harder and the rivals after it a little, and weighs less the next player's reply, its own later score,
 # its followers and its spread. Two players and partners keep the weights above (``H_TWO``).

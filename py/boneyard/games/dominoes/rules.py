@@ -1,6 +1,6 @@
 """Dominoes (double-six line of play): the single round and points matches, draw and block game.
 
-One engine covers every mode (DESIGN.md, "Dominoes"). Its options: ``players`` (2-4), ``hand_size``
+One engine covers every mode (docs/architecture.md, "Dominoes"). Its options: ``players`` (2-4), ``hand_size``
 (None: 7 for two players, 5 for three or four), ``draw`` (True: draw game, False: block game) and
 ``target`` (None: a single round; a positive int: a match to that many points).
 
@@ -505,7 +505,7 @@ class Table:
 
 
 # ----------------------------------------------------------------------------------------------
-# All Fives: the layout is a tree with a spinner (DESIGN.md, "All Fives").
+# All Fives: the layout is a tree with a spinner (docs/architecture.md, "All Fives").
 
 ARM_NAMES = ("L", "R", "N", "S")
 
@@ -572,7 +572,7 @@ class FivesTable(Table):
         ]
 
     def count(self) -> int:
-        """Return the count: DESIGN's sum over the open arms of the numbers at their ends."""
+        """Return the count: the rule decisions' sum over the open arms of the numbers at their ends."""
         if self.left < 0:
             return 0
         line = self.line

@@ -10,7 +10,7 @@ The simulation knows nothing of clocks or drawing: ``step()`` is one sixtieth of
 draws every random number from its own seeded generator, so a game is reproducible from its seed,
 options and input log (``replay``), and ``to_dict`` / ``from_dict`` resume it exactly.
 
-Rule decisions (DESIGN.md, "Falling puzzle", and where it is silent):
+Rule decisions (docs/architecture.md, "Bonefall", and where it is silent):
 - Speed: level = 1 + dominoes locked // 10; a domino descends one row every ``gravity_steps(level)``
   steps (36 at level 1, about 0.6 s a row, down to 2). ``soft_drop`` moves it one row at once (the screen
   repeats it while the key is held); ``hard_drop`` drops and locks it at once. A landed domino locks after

@@ -7,7 +7,7 @@ adjacent when they share an edge; the 84 adjacent pairs (``EDGES``) are the only
 A layout (``Board``) gives every space one of the seven symbols of ``boneyard.tiles.SYMBOLS``. Its rows
 are 11-character strings, one character a grid column, a space where there is no square. Three kinds:
 
-- the original board (DESIGN.md), where every tile has exactly three placements;
+- the original board (docs/architecture.md, "Heptalion"), where every tile has exactly three placements;
 - random boards (``random_board``): each symbol 8 times, every tile at least two placements;
 - lab boards (``lab_board``): original-style (every tile exactly three placements), genuinely different
   from the original beyond renaming symbols, rotating or reflecting the diamond.

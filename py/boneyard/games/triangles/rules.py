@@ -1,6 +1,6 @@
 """Rules of Triangles: 56 three-cornered tiles laid on a triangular grid by 2-4 players.
 
-The rules text is ``rules/domino-classic-triangles.txt`` (The Triangles Variant); DESIGN.md fixes
+The rules text is ``rules/domino-classic-triangles.txt`` (The Triangles Variant); docs/architecture.md fixes
 what it leaves open. Decisions taken here:
 
 - **Tiles** are ``boneyard.tiles.TRIANGLES``, values ascending clockwise, written ``"2-3-5"``. A tile

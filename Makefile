@@ -17,8 +17,15 @@ BROWSER := $(if $(findstring not browser,$(PYTEST_ARGS)),,yes)
 serve: site
 	@$(PYTHON) tools/serve.py --dir site --port $(PORT)
 
-site: node_modules/.package-lock.json
+site: node_modules/.package-lock.json build/wheels/.fetched
 	@$(PYTHON) tools/build_site.py
+
+# The page's pure-Python wheels (requirements-page.txt, pinned by hash), unpacked into the site by the build.
+build/wheels/.fetched: requirements-page.txt | $(VPY)
+	$(VPY) -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+		--platform any --implementation py --python-version 3.14 --require-hashes \
+		-r requirements-page.txt -d build/wheels
+	@touch $@
 
 # npm ci installs exactly what package-lock.json pins (and writes node_modules/.package-lock.json).
 node_modules/.package-lock.json: package.json package-lock.json

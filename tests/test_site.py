@@ -54,6 +54,26 @@ def test_bundles_are_deterministic_and_unpack_to_the_page_paths(tmp_path):
         assert bundle.read("boneyard/core.py") == (ROOT / "py" / "boneyard" / "core.py").read_bytes()
 
 
+def test_the_engine_bundle_carries_the_pinned_wheels_packages(tmp_path):
+    """openskill (the rating's model) reaches the page inside py/engine.zip, with its licence."""
+    (tmp_path / "py").mkdir()
+    build_site.write_python(tmp_path)
+    with zipfile.ZipFile(tmp_path / "py" / "engine.zip") as bundle:
+        names = bundle.namelist()
+    assert "openskill/__init__.py" in names and "openskill/models/weng_lin/plackett_luce.py" in names
+    assert "openskill-6.2.0.dist-info/licenses/LICENSE" in names
+    assert not [n for n in names if n.endswith(("RECORD", "METADATA", "WHEEL"))]
+
+
+def test_a_wheel_that_differs_from_its_pinned_hash_stops_the_build(tmp_path):
+    (wheels := tmp_path / "wheels").mkdir()
+    (wheels / "openskill-6.2.0-py3-none-any.whl").write_bytes(b"not the wheel")
+    with pytest.raises(SystemExit, match="does not match the hash"):
+        build_site.page_wheels(wheels=wheels)
+    with pytest.raises(SystemExit, match="is missing"):
+        build_site.page_wheels(wheels=tmp_path)
+
+
 def test_repository_config_asks_no_cdn():
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
     assert (

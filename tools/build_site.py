@@ -6,6 +6,8 @@
   into the output folder, and the page's Python as ``py/main.py`` plus two zip bundles,
   ``py/engine.zip`` (every module of ``py/boneyard``) and ``py/ui.zip`` (``py/ui``), which the page's
   interpreter module unpacks before Python runs (so no module under ``py/`` can be missed).
+- Adds to the engine's bundle the packages of the pure-Python wheels ``requirements-page.txt`` pins
+  (downloaded by ``make site`` into ``build/wheels/``; each checked against its pinned SHA-256).
 - Copies the runtime from ``node_modules`` (installed by ``npm ci`` from ``package-lock.json``) into
   ``site/vendor/``: Pyodide's five runtime files and PyScript's ``dist`` without source maps, and for
   online rooms PeerJS's browser bundle and qrcode-generator's script, each with its licence
@@ -62,6 +64,8 @@ SITE_ITEMS = ("index.html", "manifest.webmanifest", "css", "icons", "js")
 # request each instead of one a module, and the engine's bundle is what the memory snapshot is checked
 # against. py/main.py stays a file: it is the page's <script type="py" src>.
 BUNDLES = {"py/engine.zip": "py/boneyard", "py/ui.zip": "py/ui"}
+PAGE_REQUIREMENTS = ROOT / "requirements-page.txt"
+WHEELS = ROOT / "build" / "wheels"  # where `make site` downloads the page's wheels (git-ignored)
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed stamps: the same sources always make the same bytes
 START_MARK = "<!-- boneyard:start -->"  # the files boot.js fetches at once (start_fetches)
 LOGO_MARK = "<!-- boneyard:logo -->"  # the loading screen's logo: icons/logo.svg, written in by the build
@@ -104,31 +108,69 @@ def bundle_members(folder: str, root: Path = ROOT) -> list[str]:
     return [source for source in python_sources(root) if source.startswith(folder + "/")]
 
 
-def write_bundle(dest: Path, members: list[str], root: Path = ROOT) -> None:
-    """Write a deterministic zip of ``members``, each stored (uncompressed) under its path below ``py/``.
+def page_wheels(requirements: Path = PAGE_REQUIREMENTS, wheels: Path = WHEELS) -> list[Path]:
+    """Return the pinned wheels of ``requirements``, each checked against its SHA-256; stop when one is
+    missing or differs (``make site`` downloads them)."""
+    found = []
+    for line in requirements.read_text().splitlines():
+        spec = line.split("#")[0].split()
+        if not spec:
+            continue
+        name, _, version = spec[0].partition("==")
+        digest = next((w.removeprefix("--hash=sha256:") for w in spec if w.startswith("--hash=sha256:")), "")
+        wheel = wheels / f"{name.replace('-', '_')}-{version}-py3-none-any.whl"
+        if not wheel.is_file():
+            raise SystemExit(f"build_site: {wheel.name} is missing: `make site` downloads it into {wheels}")
+        if hashlib.sha256(wheel.read_bytes()).hexdigest() != digest:
+            raise SystemExit(
+                f"build_site: {wheel.name} does not match the hash pinned in {requirements.name}"
+            )
+        found.append(wheel)
+    return found
+
+
+def wheel_files(wheel: Path) -> list[tuple[str, bytes]]:
+    """Return a wheel's package files and its licence, as (path in the bundle, bytes), sorted."""
+    with zipfile.ZipFile(wheel) as archive:
+        return [
+            (name, archive.read(name))
+            for name in sorted(archive.namelist())
+            if not name.endswith("/")
+            and (".dist-info/" not in name or "/licenses/" in name or name.endswith("/LICENSE"))
+        ]
+
+
+def write_bundle(
+    dest: Path, members: list[str], root: Path = ROOT, extra: list[tuple[str, bytes]] | None = None
+) -> None:
+    """Write a deterministic zip of ``members``, each stored (uncompressed) under its path below ``py/``,
+    then ``extra`` files (a wheel's package) under their own paths.
 
     Stored, so the page copies each module out without inflating it (the host compresses the whole
     bundle in transit: see ``precompress``)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
+    files = [(source.removeprefix("py/"), (root / source).read_bytes()) for source in members]
     with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_STORED) as bundle:
-        for source in members:
-            info = zipfile.ZipInfo(source.removeprefix("py/"), date_time=ZIP_TIME)
+        for name, data in files + (extra or []):
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             info.compress_type = zipfile.ZIP_STORED
             info.external_attr = 0o644 << 16
-            bundle.writestr(info, (root / source).read_bytes())
+            bundle.writestr(info, data)
 
 
 def write_python(out: Path, root: Path = ROOT) -> None:
-    """Write the page's Python: the bundles, and py/main.py as a file."""
-    bundled: list[str] = []
-    for name, folder in BUNDLES.items():
-        members = bundle_members(folder, root)
-        write_bundle(out / name, members, root)
-        bundled += members
+    """Write the page's Python: the bundles (the engine's with the pinned wheels' packages), and
+    py/main.py as a file."""
+    bundled = [m for folder in BUNDLES.values() for m in bundle_members(folder, root)]
     loose = [s for s in python_sources(root) if s not in bundled]
     if loose != ["py/main.py"]:
         raise SystemExit(
             f"build_site: modules outside py/boneyard and py/ui would not reach the page: {loose}"
+        )
+    library = [file for wheel in page_wheels() for file in wheel_files(wheel)]
+    for name, folder in BUNDLES.items():
+        write_bundle(
+            out / name, bundle_members(folder, root), root, library if folder == "py/boneyard" else None
         )
     shutil.copy2(root / "py" / "main.py", out / "py" / "main.py")
 

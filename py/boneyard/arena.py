@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import ai  # noqa: F401  (imported for its effect: it registers Expert as each game's level)
 from .core import GameInfo, derive_seed, make_rng
 from .games import GAMES, get_game
 

@@ -15,7 +15,8 @@
   before, stays as the plain paranoid alpha-beta the tests and the bench compare against.)
 - ``expert`` (``boneyard.ai.heptalion``): ``ExpertSearcher``, this ``DeepSearcher`` with 6.75 times Hard's
   nodes and, with two players, a leaf that packs each side's safe placements and weighs the room only one
-  side reaches (``EXPERT_LEAF``; Hard's is unchanged).
+  side reaches (``EXPERT_LEAF``; Hard's is unchanged). ``boneyard.ai`` registers it as the game's level
+  when imported; this module does not import the AI.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from functools import lru_cache, reduce
 from operator import or_
 from typing import Any
 
-from ...ai import expert_bot as _expert_bot
 from ...core import random_bot, run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
 from .rules import Move, arrive, board_from_view, free_placements, next_alive, parse_move
@@ -1250,4 +1250,3 @@ def make_hard_bot(
 hard_bot = make_hard_bot()
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
-BOTS["expert"] = expert_bot = _expert_bot("heptalion")  # boneyard.ai's search

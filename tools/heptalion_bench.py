@@ -1,6 +1,6 @@
 """Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|hardcpu|expert|digest|api|arena|all]
+    PYTHONPATH=py python3 tools/heptalion_bench.py [--part boards|lab|solve|hard|hardcpu|expert|digest|api|arena|all]
         [--games N] [--seeds N]
 
 Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
@@ -16,10 +16,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...arena import _format, run_arena
-from . import GAME
-from .board import lab_search, random_board
-from .bots import (
+from boneyard.arena import format_result, run_arena
+from boneyard.games.heptalion import GAME
+from boneyard.games.heptalion.board import lab_search, random_board
+from boneyard.games.heptalion.bots import (
     HARD_NODES,
     HARD_NODES_MANY,
     HIDDEN_DEALS,
@@ -30,9 +30,9 @@ from .bots import (
     medium_bot,
     sample_positions,
 )
-from .rules import new_state
-from .sample import sample
-from .solve import solve
+from boneyard.games.heptalion.rules import new_state
+from boneyard.games.heptalion.sample import sample
+from boneyard.games.heptalion.solve import solve
 
 PAGE_FACTOR = 1.45
 
@@ -108,8 +108,8 @@ def bench_hard(games: int) -> None:
 
 def bench_expert(games: int) -> None:
     """Time Expert's 2-player decisions (a move, or a hint: the same search) in CPU time, Hard replying."""
-    from ...ai.heptalion import EXPERT_NODES, FEATURES
-    from ...core import run_thinking
+    from boneyard.ai.heptalion import EXPERT_NODES, FEATURES
+    from boneyard.core import run_thinking
 
     times: list[float] = []
     for seed in range(games):
@@ -166,8 +166,8 @@ def search_record(views: Sequence[dict[str, object]], expert: int = 0) -> list[o
     Each decision is recorded as its move and, per deal searched, the search's move, node count and
     root scores: two versions of the search that record the same made the same moves the same way.
     """
-    from ...ai.heptalion import DEALS, EXPERT_NODES, FEATURES, ExpertSearcher
-    from ...core import run_thinking
+    from boneyard.ai.heptalion import DEALS, EXPERT_NODES, FEATURES, ExpertSearcher
+    from boneyard.core import run_thinking
 
     def searches(
         view: Mapping[str, Any],
@@ -281,12 +281,12 @@ def bench_arena(games: int) -> None:
         for seats in (["medium", "easy"], ["hard", "medium"]):
             result = run_arena(GAME, seats, games, seed=1, options={"hidden": hidden})
             print(f"--- {','.join(seats)} hidden={hidden}")
-            print(_format(result))
+            print(format_result(result))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
+    parser = argparse.ArgumentParser(prog="tools/heptalion_bench.py")
     parser.add_argument(
         "--part",
         default="all",

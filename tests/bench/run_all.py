@@ -58,8 +58,7 @@ def commands(quick: bool) -> list[list[str]]:
         [py, "tools/heptalion_bench.py", "--part", "api"],
         [
             py,
-            "-m",
-            "boneyard.games.falling.autoplay",
+            "tools/falling_autoplay.py",
             "--set",
             "norm",
             "--mode",

@@ -13,7 +13,7 @@ import hashlib
 import random
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boneyard.arena import format_result, run_arena
@@ -51,24 +51,24 @@ def _summary_p95(label: str, seconds: Sequence[float]) -> str:
     return _summary(label, ordered) + f", p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.0f} ms"
 
 
-def bench_boards(seeds: int) -> None:
-    """Time random board generation over many seeds."""
+def _timed(make: Callable[[int], object], seeds: int) -> list[float]:
+    """Return the seconds ``make(seed)`` took for every seed below ``seeds``."""
     times = []
     for seed in range(seeds):
         t0 = time.perf_counter()
-        random_board(seed)
+        make(seed)
         times.append(time.perf_counter() - t0)
-    print(_summary("random board generation", times))
+    return times
+
+
+def bench_boards(seeds: int) -> None:
+    """Time random board generation over many seeds."""
+    print(_summary("random board generation", _timed(random_board, seeds)))
 
 
 def bench_lab(seeds: int) -> None:
     """Time the original-style (lab) board search."""
-    times = []
-    for seed in range(seeds):
-        t0 = time.perf_counter()
-        lab_search(seed)
-        times.append(time.perf_counter() - t0)
-    print(_summary("lab board search", times))
+    print(_summary("lab board search", _timed(lab_search, seeds)))
 
 
 def bench_solve(seeds: int) -> None:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import ai  # noqa: F401  (imported for its effect: it registers Expert as each game's level)
 from .core import GameInfo, derive_seed, make_rng
 from .games import GAMES, get_game
 
@@ -52,6 +53,8 @@ __all__ = [
     "SeatingsResult",
     "cyclic_seatings",
     "dominates",
+    "format_result",
+    "format_seatings",
     "main",
     "parse_seats",
     "run_arena",
@@ -471,7 +474,8 @@ def _side_rows(sides: dict[str, LevelResult]) -> list[str]:
     return lines
 
 
-def _format(result: ArenaResult) -> str:
+def format_result(result: ArenaResult) -> str:
+    """Return the table a run prints: its games, speed and a row a level (and a side)."""
     lines = [
         f"{result.game}: {result.games} games in {result.seconds:.2f} s ({result.games_per_s:.1f} games/s),"
         f" seats {', '.join(result.seats)}",
@@ -482,10 +486,11 @@ def _format(result: ArenaResult) -> str:
     return "\n".join(lines)
 
 
-def _format_seatings(result: SeatingsResult) -> str:
+def format_seatings(result: SeatingsResult) -> str:
+    """Return the tables of every seating, their average and whether the levels came out in order."""
     lines = []
     for played in result.seatings:
-        lines += [_format(played), ""]
+        lines += [format_result(played), ""]
     seats = result.seatings[0].seats if result.seatings else ()
     lines.append(f"averaged over {len(result.seatings)} cyclic seatings:")
     lines += _rows(result.averaged(), seats)
@@ -549,10 +554,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: ArenaResult | SeatingsResult
         if args.seatings == "all":
             result = run_seatings(info, seats, args.games, args.seed, options, progress)
-            text = _format_seatings(result)
+            text = format_seatings(result)
         else:
             result = run_arena(info, seats, args.games, args.seed, options, progress)
-            text = _format(result)
+            text = format_result(result)
     except ValueError as exc:
         print(f"arena: {exc}", file=sys.stderr)
         return 2

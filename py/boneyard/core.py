@@ -522,17 +522,37 @@ def lazy_attributes(package: str, module: str, names: Iterable[str]) -> Callable
 
 
 class LazyBots(Mapping[str, "Bot"]):
-    """A game's computer levels by name, known at once; the bots' module is imported on first use."""
+    """A game's computer levels by name, known at once; the bots' module is imported on first use.
+
+    A level that a higher layer supplies (Expert: ``boneyard.ai``, which imports the games, so they may
+    not import it) is named in ``levels`` but not in the module's mapping: its bot arrives through
+    ``provide``, which ``boneyard.ai`` calls for every game when it is imported.
+    """
 
     def __init__(self, module: str, name: str, levels: Sequence[str]) -> None:
         self._source = Lazy(module, name)
         self._levels = tuple(levels)
+        self._provided: dict[str, Bot] = {}
+
+    def provide(self, level: str, bot: Bot) -> None:
+        """Register the bot of ``level`` from the layer that supplies it."""
+        if level not in self._levels:
+            raise KeyError(level)
+        self._provided[level] = bot
 
     def __getitem__(self, level: str) -> Bot:
         if level not in self._levels:
             raise KeyError(level)
+        if level in self._provided:
+            return self._provided[level]
         bots = cast("Mapping[str, Bot]", self._source.resolve())
+        if level not in bots:
+            # Not a KeyError: the level exists, its layer is just not loaded (``Mapping.get`` must not hide it).
+            raise LookupError(f"the {level!r} level is not loaded: import boneyard.ai, which provides it")
         return bots[level]
+
+    def __contains__(self, level: object) -> bool:
+        return level in self._levels
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._levels)
@@ -614,6 +634,8 @@ class GameInfo:
         except KeyError:
             known = ", ".join(self.levels)
             raise ValueError(f"{self.name} has no computer level {level!r} (known: {known})") from None
+        except LookupError as exc:
+            raise ValueError(f"{self.name}: {exc}") from None
 
 
 def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Generator[None, None, Any]:

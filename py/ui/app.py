@@ -31,7 +31,7 @@ from .results import count_result, keep_bests
 from .routes import HOME, Route, parse_route, seed_from_query
 from .screen import Screen, TableContext
 from .seating import seat_players
-from .session import Session
+from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
@@ -1277,9 +1277,10 @@ def start() -> None:
 
 
 def _preloads(game_id: str, info: Any) -> tuple[Callable[[], Any], ...]:
-    """Return the steps that import a game's engine, its first bot and its table screen."""
+    """Return the steps that import a game's engine, its first bot, the AI and its table screen."""
     return (
         lambda: info.new_state.resolve() if hasattr(info.new_state, "resolve") else None,
         lambda: info.bots.get("easy") if info.bots else None,
+        lambda: computer_bot(info, "expert") if "expert" in info.levels else None,
         lambda: screen_for(game_id),
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from boneyard.core import (
+    Bot,
     GameInfo,
     GameState,
     IllegalMoveError,
@@ -23,7 +24,7 @@ from boneyard.core import (
 )
 from boneyard.games import get_game
 
-__all__ = ["SEAT_KINDS", "Seat", "Session", "SessionError", "game_identity"]
+__all__ = ["SEAT_KINDS", "Seat", "Session", "SessionError", "computer_bot", "game_identity"]
 
 SEAT_KINDS = ("human", "guest", "computer")
 
@@ -194,7 +195,7 @@ class Session:
         seat = self.to_move()
         if seat is None or not self.seats[seat].is_computer:
             raise IllegalMoveError("It is not the computer's turn.")
-        bot = self.info.bot(self.seats[seat].level or "easy")
+        bot = computer_bot(self.info, self.seats[seat].level or "easy")
         return think(bot, self.state.view(seat), self.bot_rng)
 
     def play_computer(self, move: Any) -> None:
@@ -323,8 +324,15 @@ class Session:
             raise SessionError("the saved seats do not match the saved game")
         for seat in seats:
             if seat.is_computer:
-                info.bot(seat.level or "")
+                computer_bot(info, seat.level or "")
         return session
+
+
+def computer_bot(info: GameInfo, level: str) -> Bot:
+    """Return the bot of a computer seat's level (Expert included: importing the AI registers it)."""
+    import boneyard.ai  # noqa: F401  (the games sit below the AI and cannot load it themselves)
+
+    return info.bot(level)
 
 
 def _moves(data: Any, turn_number: int | None) -> list[str] | None:

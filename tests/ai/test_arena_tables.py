@@ -102,7 +102,7 @@ def test_partnership_arena_reports_a_row_a_side(capsys):
     assert sides["hard+hard"]["wins"] * 2 == data["levels"]["hard"]["wins"]
     assert sides["hard+hard"]["wins"] + sides["easy+easy"]["wins"] + sides["easy+easy"]["draws"] == 24
     assert "sides" not in arena.run_arena("dominoes", ["hard", "easy"], 4, seed=1).to_json()
-    text = arena._format(
+    text = arena.format_result(
         arena.run_arena("dominoes", ["hard", "easy"] * 2, 4, seed=1, options={"teams": True})
     )
     assert "hard+hard" in text and "easy+easy" in text

@@ -15,7 +15,7 @@ from boneyard.games.heptalion.bots import (
     WIN,
     DeepSearcher,
     Position,
-    _placements,
+    packed_placements,
     sample_positions,
 )
 from boneyard.games.heptalion.rules import HeptalionState, new_state
@@ -63,7 +63,7 @@ def test_pack_is_the_largest_disjoint_set():
         occ = _random_occupancy(rng, rng.randrange(0, 12))
         placements = [(t, m) for t in tiles for m in MASKS[t] if not m & occ]
         searcher = DeepSearcher(Position(MASKS, occ, [tuple(tiles), ()], [True, True]), 0, 10**9)
-        assert searcher._pack(_placements(MASKS, occ, tiles)) == _brute_pack(placements)
+        assert searcher._pack(packed_placements(MASKS, occ, tiles)) == _brute_pack(placements)
 
 
 def test_expert_leaf_weighs_packed_safe_tiles_fitting_tiles_room_and_last_placements():
@@ -75,7 +75,7 @@ def test_expert_leaf_weighs_packed_safe_tiles_fitting_tiles_room_and_last_placem
         tiles = rng.sample(range(28), rng.randrange(2, 14))
         mine_t, theirs_t = tiles[: len(tiles) // 2], tiles[len(tiles) // 2 :]
         occ = _random_occupancy(rng, rng.randrange(0, 16))
-        mine, theirs = _placements(MASKS, occ, mine_t), _placements(MASKS, occ, theirs_t)
+        mine, theirs = packed_placements(MASKS, occ, mine_t), packed_placements(MASKS, occ, theirs_t)
         if not mine or not theirs:
             continue
         um, uo = reduce(or_, mine), reduce(or_, theirs)

@@ -12,7 +12,7 @@ picked uniformly at random:
   API; it has no undo). It is a pinned test dependency (requirements-test.txt); without it that line is
   skipped with a message. Its games open with any tile of player 0 and skip passes, ours open with the
   highest double and count passes as moves: the figures are whole games a second either way;
-- the engine's internal ``Table`` loop (``boneyard.games.dominoes.bench``), for reference, and the same
+- the engine's internal ``Table`` loop (``tools/dominoes_bench.py``), for reference, and the same
   loop reverting and replaying every move: what the rules core costs with no public API around it.
 
 The runs alternate (ours, peer, ours, peer...) so that a busy machine slows both alike; each figure is
@@ -45,8 +45,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
-from boneyard.games.dominoes.bench import play_random_games
+from dominoes_bench import play_random_games
+
 from boneyard.games.dominoes.bots import hard_bot, medium_bot
 from boneyard.games.dominoes.rules import deal, new_state, score_hand
 from boneyard.games.dominoes.sample import sample

@@ -31,7 +31,7 @@ def commands(quick: bool) -> list[list[str]]:
     return [
         [py, "tests/bench/bench_boot.py", "--runs", runs, "--return-runs", "5"],
         [py, "tests/bench/bench_falling_frames.py", "--seconds", "10" if quick else "30"],
-        [py, "-m", "boneyard.games.dominoes.bench"],
+        [py, "tools/dominoes_bench.py"],
         [py, "tests/bench/bench_api.py", *(["--quick"] if quick else [])],
         [
             py,
@@ -53,13 +53,12 @@ def commands(quick: bool) -> list[list[str]]:
         # transport's round trip, and a move's time from the click to the other page's render over a match.
         browser_test(py, "tests/browser/test_online_transport.py", "round_trip_benchmark"),
         browser_test(py, "tests/browser/test_online_rooms.py", "match_to_50"),
-        [py, "-m", "boneyard.games.heptalion.bench", "--part", "boards"],
-        [py, "-m", "boneyard.games.heptalion.bench", "--part", "solve"],
-        [py, "-m", "boneyard.games.heptalion.bench", "--part", "api"],
+        [py, "tools/heptalion_bench.py", "--part", "boards"],
+        [py, "tools/heptalion_bench.py", "--part", "solve"],
+        [py, "tools/heptalion_bench.py", "--part", "api"],
         [
             py,
-            "-m",
-            "boneyard.games.falling.autoplay",
+            "tools/falling_autoplay.py",
             "--set",
             "norm",
             "--mode",

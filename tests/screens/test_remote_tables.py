@@ -24,7 +24,7 @@ from ui.games import screen_for
 from ui.games.heptalion import LEVEL_LABEL, LEVELS, WHO_LABEL, HeptalionScreen
 from ui.online.remote import HiddenInformation, RemoteSession, RemoteState, seats_from_lobby
 from ui.screen import TableContext
-from ui.session import Seat, Session
+from ui.session import Seat, Session, computer_bot
 
 NAMES = ["Ada", "Ben", "Cyd", "Dee"]
 
@@ -312,7 +312,7 @@ def test_heptalion_offers_every_level_of_its_bots_expert_included():
     table = Table("heptalion", session)
     page = table.render()
     assert "Expert" in page and "(Expert)" not in re.sub(r"<[^>]+>", "", page).split("Computer")[0]
-    info.bot("expert")  # the level the seat names exists
+    assert computer_bot(info, "expert")  # the level the seat names exists (the AI registers it)
 
 
 def click_a_move(table: Table, game_id: str, rng: random.Random) -> None:

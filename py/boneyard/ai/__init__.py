@@ -13,6 +13,8 @@ every ``*_thinking`` function returns a generator that yields now and then (the 
 The API (for the tables' Hint and Review):
 
 - ``expert_bot(game_id)``: the Expert level, a bot like the others; ``bot.think(view, rng)`` slices.
+  Importing this package registers it as each searched game's ``expert`` level (``LazyBots.provide``):
+  the games sit below the AI and never import it.
 - ``hint(game_id, view, rng, names=None, *, budget=None, nodes=None) -> Hint`` (``hint_thinking``
   in slices; ``budget``/``nodes`` ask for a quicker search, ``nodes`` for Heptalion): the move Expert
   would play for the seat of ``view`` (its own turn), ``Hint.reason`` a sentence in a player's words
@@ -38,7 +40,7 @@ from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import run_thinking
+from ..core import LazyBots, run_thinking
 from ..games import get_game
 from .search import Budget, Features, SearchResult, search
 
@@ -126,6 +128,17 @@ def expert_bot(game_id: str, budget: Budget | None = None) -> Any:
     expert.think = slices  # type: ignore[attr-defined]
     expert.__name__ = f"expert_{game_id}"
     return expert
+
+
+def _provide_experts() -> None:
+    """Register Expert as the ``expert`` level of every game the search plays."""
+    for game_id in BUDGETS:
+        bots = get_game(game_id).bots
+        if isinstance(bots, LazyBots):
+            bots.provide("expert", expert_bot(game_id))
+
+
+_provide_experts()
 
 
 @dataclass(frozen=True)

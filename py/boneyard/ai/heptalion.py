@@ -123,7 +123,7 @@ def chance(score: float) -> float:
     """Return a root score of the alpha-beta as a chance of winning (0..1).
 
     The logistic's scale is the one fitted to ``EXPERT_LEAF``'s score over the 362 solved positions
-    behind it (``leaf_fit``'s: the seat to move won with chance 1 / (1 + exp(-score / 5.2))).
+    behind it (``tools/heptalion_leaf_fit.py``'s: the seat to move won with chance 1 / (1 + exp(-score / 5.2))).
     """
     if score >= WIN - 100:
         return 1.0

@@ -21,7 +21,7 @@ from boneyard.games.falling.autoplay import AutoPlayer
 
 from ..html import Markup, h
 from ..screen import Mode, Screen, TableContext
-from .falling_play import Driver, key_command
+from .falling_play import Driver, hud_values, key_command
 
 if TYPE_CHECKING:
     from boneyard.games.falling.sim import FallingState
@@ -97,31 +97,6 @@ SCORE_NAMES = {"power": "Power", "max": "Max", "speed": "Speed"}  # Power leads
 def cascade_steps_for(animations: bool) -> int:
     """Return the steps each resolution event is shown: shortened when animations are off."""
     return CASCADE_STEPS_ANIMATED if animations else CASCADE_STEPS_QUICK
-
-
-def running_turn_score(view: dict[str, Any]) -> int:
-    """Return the turn score to show: while a cascade animates, the score reached so far."""
-    index = view.get("event_index")
-    if index is None:
-        return int(view["turn_score"])
-    score = 0
-    for event in view["events"][: index + 1]:
-        if event["kind"] == "annihilate":
-            score = int(event["score"])
-    return score
-
-
-def hud_values(view: dict[str, Any]) -> dict[str, str]:
-    """Return the text of each score box (element ids ``fall-<name>``) for a view."""
-    left = view["left_in_set"] + (1 if view.get("piece") else 0)
-    return {
-        "turn": str(running_turn_score(view)),
-        "max": str(view["max_score"]),
-        "power": str(view["power"]),
-        "speed": f"{view['speed']:.1f}",
-        "left": str(left) if view["mode"] == "sprint" else str(view["sets_dealt"]),
-        "level": str(view["level"]),
-    }
 
 
 def final_scores(state: Any) -> dict[str, float]:

@@ -29,7 +29,7 @@ from pyscript import document, window
 from boneyard.games.falling.autoplay import AutoPlayer
 from boneyard.games.falling.sim import gravity_steps, piece_cells
 
-from .falling_play import Driver, FrameSamples
+from .falling_play import Driver, FrameSamples, hud_values
 
 WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0
@@ -598,8 +598,6 @@ class Runner:
 
     @staticmethod
     def screen_hud(view: dict[str, Any]) -> dict[str, str]:
-        from .falling import hud_values
-
         return hud_values(view)
 
     # -- input --------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ them into whole simulation steps (60 a second, the remainder carried to the next
 inputs due before each step (held directions repeat after a short delay, like a native game's
 auto-shift), lets an optional autoplayer or a recorded input log play, and tells the caller what
 happened (a domino locked, the game ended) so it can save and redraw. ``FrameSamples`` keeps the frame
-benchmark's numbers in fixed arrays, so a long session never grows the heap.
+benchmark's numbers in fixed arrays, so a long session never grows the heap. ``hud_values`` gives the
+score boxes' text, which the screen and the canvas both draw.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ __all__ = [
     "Advance",
     "Driver",
     "FrameSamples",
+    "hud_values",
     "key_command",
+    "running_turn_score",
 ]
 
 STEP_MS = 1000.0 / STEPS_PER_SECOND
@@ -236,3 +239,28 @@ class FrameSamples:
     def clear(self) -> None:
         """Forget every frame (the arrays stay allocated)."""
         self.count = self.total = self.next = 0
+
+
+def running_turn_score(view: dict[str, Any]) -> int:
+    """Return the turn score to show: while a cascade animates, the score reached so far."""
+    index = view.get("event_index")
+    if index is None:
+        return int(view["turn_score"])
+    score = 0
+    for event in view["events"][: index + 1]:
+        if event["kind"] == "annihilate":
+            score = int(event["score"])
+    return score
+
+
+def hud_values(view: dict[str, Any]) -> dict[str, str]:
+    """Return the text of each score box (element ids ``fall-<name>``) for a view."""
+    left = view["left_in_set"] + (1 if view.get("piece") else 0)
+    return {
+        "turn": str(running_turn_score(view)),
+        "max": str(view["max_score"]),
+        "power": str(view["power"]),
+        "speed": f"{view['speed']:.1f}",
+        "left": str(left) if view["mode"] == "sprint" else str(view["sets_dealt"]),
+        "level": str(view["level"]),
+    }

@@ -487,8 +487,6 @@ class OnlineHost:
 
     def after_render(self) -> None:
         """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""
-        from .join import mark_turn
-
         mark_turn(self.app, self.session)
         keep_popping(self)
 
@@ -511,6 +509,26 @@ class OnlineHost:
         from pyscript import window
 
         window.console.error("Boneyard online: " + text)
+
+
+def mark_turn(app: Any, session: Session | None) -> None:
+    """Write the turn number on screen and when it was drawn on the page's root (for tests and timing)."""
+    from pyscript import document, window
+
+    root = document.documentElement
+    if session is None:
+        root.removeAttribute("data-online-turn")
+        root.removeAttribute("data-online-mine")
+        return
+    mine = not session.state.is_over() and session.local_to_move()
+    root.setAttribute("data-online-mine", "true" if mine else "false")
+    root.setAttribute(
+        "data-online-legal", json.dumps([str(m) for m in session.state.legal_moves()] if mine else [])
+    )
+    turn = str(session.state.turn_number)
+    if root.getAttribute("data-online-turn") != turn:
+        root.setAttribute("data-online-turn", turn)
+        window.boneyardOnlineDrawn = window.Date.now()
 
 
 def keep_popping(online: Any) -> None:

@@ -22,7 +22,7 @@ from ..html import Markup
 from ..session import Session
 from . import chat
 from . import screens as online_screens
-from .host import chat_action, count_online, keep_popping, table_markup
+from .host import chat_action, count_online, keep_popping, mark_turn, table_markup
 from .net import Net, NetEvent
 
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
@@ -374,26 +374,6 @@ class OnlineGuest:
             "reconnecting": "Reconnecting…",
             "host_left": "The host left; waiting for them to reopen the room…",
         }.get(self.state, self.message)
-
-
-def mark_turn(app: Any, session: Session | None) -> None:
-    """Write the turn number on screen and when it was drawn on the page's root (for tests and timing)."""
-    from pyscript import document, window
-
-    root = document.documentElement
-    if session is None:
-        root.removeAttribute("data-online-turn")
-        root.removeAttribute("data-online-mine")
-        return
-    mine = not session.state.is_over() and session.local_to_move()
-    root.setAttribute("data-online-mine", "true" if mine else "false")
-    root.setAttribute(
-        "data-online-legal", json.dumps([str(m) for m in session.state.legal_moves()] if mine else [])
-    )
-    turn = str(session.state.turn_number)
-    if root.getAttribute("data-online-turn") != turn:
-        root.setAttribute("data-online-turn", turn)
-        window.boneyardOnlineDrawn = window.Date.now()
 
 
 def join_failure(reason: str) -> str:

@@ -6,8 +6,9 @@ import json
 
 from falling_helpers import board_of, state_with
 
-from boneyard.games.falling.autoplay import AutoPlayer, choose, main, play_game, reachable
+from boneyard.games.falling.autoplay import AutoPlayer, choose, play_game, reachable
 from boneyard.games.falling.sim import WIDTH, Board, new_state, piece_cells, replay
+from tools.falling_autoplay import main
 
 
 def test_reachable_targets_stop_at_walls_of_pieces():

@@ -167,7 +167,7 @@ def test_hard_is_deterministic_and_spends_its_table_budget(players):
 
 
 def test_reduced_strength_check():
-    """Medium beats easy, and hard beats medium, over a fixed seeded sample (full runs: bench.py)."""
+    """Medium beats easy, and hard beats medium, over a fixed seeded sample (full runs: tools/heptalion_bench.py)."""
     medium_easy = run_arena(GAME, ["medium", "easy"], 40, seed=7)
     assert medium_easy.levels["medium"].wins >= 32
     import dataclasses

@@ -4,12 +4,12 @@ The digest covers, for every 10th of the bench's 150 fixed positions (2-4 player
 Hard's move and, per deal searched, the search's move, node count and every root score, and the same for
 Expert's first two decisions. Hard's part was recorded with the search before its placements were packed
 into ints (commit 00f9467), Expert's with its leaf weighing the room only one side reaches (``EXPERT_LEAF``);
-``bench.py --part digest`` compares all 150 and Expert's 40 the same way.
+``tools/heptalion_bench.py --part digest`` compares all 150 and Expert's 40 the same way.
 """
 
 from __future__ import annotations
 
-from boneyard.games.heptalion.bench import fixed_positions, search_digest
+from tools.heptalion_bench import fixed_positions, search_digest
 
 RECORDED = "b02f02fb69c9e36b"  # Hard alone (expert=0): 2e216f5190d56d39, unchanged by EXPERT_LEAF
 

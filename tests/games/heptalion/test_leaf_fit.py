@@ -9,8 +9,8 @@ from operator import or_
 
 from boneyard.ai.heptalion import EXPERT_LEAF, ExpertSearcher
 from boneyard.games.heptalion.board import ORIGINAL
-from boneyard.games.heptalion.bots import Position, _placements
-from boneyard.games.heptalion.leaf_fit import fit_logistic, leaf_terms, solved_positions
+from boneyard.games.heptalion.bots import Position, packed_placements
+from tools.heptalion_leaf_fit import fit_logistic, leaf_terms, solved_positions
 
 MASKS = ORIGINAL.placement_masks
 
@@ -27,7 +27,7 @@ def test_the_fitted_terms_are_the_terms_expert_leaf_weighs():
             m = rng.choice(MASKS[rng.randrange(28)])
             if not m & occ:
                 occ |= m
-        mine, theirs = _placements(MASKS, occ, mine_t), _placements(MASKS, occ, theirs_t)
+        mine, theirs = packed_placements(MASKS, occ, mine_t), packed_placements(MASKS, occ, theirs_t)
         if not mine or not theirs:
             continue
         searcher = ExpertSearcher(

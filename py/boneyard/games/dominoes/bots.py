@@ -4,7 +4,8 @@
 - ``medium``: doubles and heavy tiles first (fewer pips in hand if the line jams), and it keeps a
   tile that follows the ends it leaves, so a player before it who blocks does not starve it; it
   remembers nothing of the rivals.
-- ``expert``: ``boneyard.ai``'s search (determinized Monte Carlo with Hard-like rollouts).
+- ``expert``: ``boneyard.ai``'s search (determinized Monte Carlo with Hard-like rollouts), which
+  registers itself as the game's level when imported (this module does not import the AI).
 - ``hard``: as medium, and it remembers which numbers each rival could not match (drew or passed on),
   from the public history, and prefers plays that leave those numbers on the ends, above all against
   the next player (at three or four seats without partners it weighs that squeeze less, and the later
@@ -34,7 +35,6 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from ...ai import expert_bot as _expert_bot
 from ...core import random_bot
 from .rules import Move, parse_move
 
@@ -42,7 +42,6 @@ __all__ = [
     "BOTS",
     "Layout",
     "easy_bot",
-    "expert_bot",
     "hard_bot",
     "medium_bot",
     "partner_signals",
@@ -466,5 +465,3 @@ def _fives_hard(view: dict[str, Any], rng: random.Random) -> Move:
 
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
-
-BOTS["expert"] = expert_bot = _expert_bot("dominoes")  # boneyard.ai's search

@@ -15,7 +15,8 @@
   before, stays as the plain paranoid alpha-beta the tests and the bench compare against.)
 - ``expert`` (``boneyard.ai.heptalion``): ``ExpertSearcher``, this ``DeepSearcher`` with 6.75 times Hard's
   nodes and, with two players, a leaf that packs each side's safe placements and weighs the room only one
-  side reaches (``EXPERT_LEAF``; Hard's is unchanged).
+  side reaches (``EXPERT_LEAF``; Hard's is unchanged). ``boneyard.ai`` registers it as the game's level
+  when imported; this module does not import the AI.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from functools import lru_cache, reduce
 from operator import or_
 from typing import Any
 
-from ...ai import expert_bot as _expert_bot
 from ...core import random_bot, run_thinking
 from .board import TILE_INDEX, TILES, Board, parse_tile
 from .rules import Move, arrive, board_from_view, free_placements, next_alive, parse_move
@@ -42,6 +42,7 @@ __all__ = [
     "hard_bot",
     "make_hard_bot",
     "medium_bot",
+    "packed_placements",
 ]
 
 TILE_BITS = (1 << 28) - 1  # one bit a tile index
@@ -53,7 +54,7 @@ SPACE_BITS = (1 << TILE_SHIFT) - 1
 _RANKS = 255  # the orderings' stable sort: a placement's index (at most 84 placements) below its score
 _DOWN = range(_RANKS, -1, -1)  # each placement's rank in that sort, by its index
 # Hard's node budget a move (deterministic): 8,000 with two players, 5,000 with three or four, whose
-# nodes cost more (every seat's hand in the leaf score); CPU p95 under Hard's old 8,000 (bench.py --part hardcpu).
+# nodes cost more (every seat's hand in the leaf score); CPU p95 under Hard's old 8,000 (tools/heptalion_bench.py --part hardcpu).
 HARD_NODES = 8000
 HARD_NODES_MANY = 5000
 HIDDEN_DEALS = 6  # deals searched per hidden-hand move (three or four players)
@@ -197,7 +198,7 @@ def without(hands: Sequence[tuple[int, ...]], seat: int, tile: int) -> list[tupl
     return out
 
 
-def _placements(masks: Masks, occ: int, hand: Sequence[int]) -> list[int]:
+def packed_placements(masks: Masks, occ: int, hand: Sequence[int]) -> list[int]:
     """Return ``free_placements`` in ``DeepSearcher``'s packing: each mask with its tile's bit above it."""
     return [m | 1 << (TILE_SHIFT + t) for t in hand for m in masks[t] if not m & occ]
 
@@ -411,7 +412,7 @@ class DeepSearcher(Searcher):
     next depth), and killer and history placements order the rest. Leaves are scored by ``_leaf``: each
     seat's tiles that still fit and those out of reach of every other seat, with the turn's tempo. Three
     or four seats: paranoid, the same way (``value_many``), every seat's free placements kept as lists
-    too. Placements are packed ints (``_placements``: spaces and tile bit), so a child's lists are one
+    too. Placements are packed ints (``packed_placements``: spaces and tile bit), so a child's lists are one
     filter each and a list's union holds its spaces and its fitting tiles.
     """
 
@@ -670,7 +671,7 @@ class DeepSearcher(Searcher):
     ) -> Generator[None, None, int]:
         """Return (as a generator's value) the two-player value for the seat to move (negamax).
 
-        ``mine`` and ``theirs`` are the free placements (``_placements``) of the seat to move and of the
+        ``mine`` and ``theirs`` are the free placements (``packed_placements``) of the seat to move and of the
         other; ``hands`` packs both hands' tile bits (the mover's low, the other's above bit 28) for the
         table's key.
         """
@@ -818,7 +819,7 @@ class DeepSearcher(Searcher):
     ) -> Generator[None, None, int]:
         """Return (as a generator's value) ``value`` at three or four seats, from each seat's placements.
 
-        ``free`` holds every seat's free placements (``_placements``; none for a seat that is out),
+        ``free`` holds every seat's free placements (``packed_placements``; none for a seat that is out),
         ``alive`` has a bit a seat still playing, ``hands`` packs the hands' tile bits (28 a seat) for the
         table's key. At least two seats play (so ``arrive``'s first check is already made).
         """
@@ -1074,7 +1075,9 @@ class DeepSearcher(Searcher):
         nxt = next_alive(pos.alive, self.me)
         two = pos.players == 2 and all(pos.alive)
         many = pos.players > 2 and sum(pos.alive) >= 2
-        placements = [_placements(pos.masks, pos.occ, h) if a else [] for h, a in zip(pos.hands, pos.alive)]
+        placements = [
+            packed_placements(pos.masks, pos.occ, h) if a else [] for h, a in zip(pos.hands, pos.alive)
+        ]
         hands = sum(sum(1 << t for t in h) << 28 * s for s, h in enumerate(pos.hands))
         alive = sum(1 << s for s, a in enumerate(pos.alive) if a)
         theirs = placements[nxt] if two else []
@@ -1250,4 +1253,3 @@ def make_hard_bot(
 hard_bot = make_hard_bot()
 
 BOTS = {"easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
-BOTS["expert"] = expert_bot = _expert_bot("heptalion")  # boneyard.ai's search

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from math import comb
 from typing import Any
 
-from ...ai import expert_bot as _expert_bot
 from ...core import random_bot
 from . import grid
 from .grid import Cell
@@ -190,4 +189,3 @@ def hard(view: Mapping[str, Any], rng: random.Random) -> Move:
 
 
 BOTS = {"easy": easy, "medium": medium, "hard": hard}
-BOTS["expert"] = expert_bot = _expert_bot("triangles")  # boneyard.ai's search

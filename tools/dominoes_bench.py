@@ -1,7 +1,7 @@
 """Measure the engine's speed: random 4-player block games with 7 tiles each (the whole set dealt).
 
-    PYTHONPATH=py python -m boneyard.games.dominoes.bench [--games 20000] [--repeats 5] [--seed 1]
-    PYTHONPATH=py python -m boneyard.games.dominoes.bench --strength 10000
+    PYTHONPATH=py python3 tools/dominoes_bench.py [--games 20000] [--repeats 5] [--seed 1]
+    PYTHONPATH=py python3 tools/dominoes_bench.py --strength 10000
 
 
 Each game deals with ``rules.deal`` and plays uniformly random legal moves through ``Table.moves``
@@ -20,8 +20,8 @@ import sys
 import time
 from collections.abc import Sequence
 
-from ...core import make_rng
-from .rules import deal, new_state, score_hand
+from boneyard.core import make_rng
+from boneyard.games.dominoes.rules import deal, new_state, score_hand
 
 __all__ = ["hard_move_times", "main", "play_random_games"]
 
@@ -45,7 +45,7 @@ def play_random_games(games: int, seed: int, players: int = 4, hand_size: int = 
 
 def hard_move_times(games: int, seed: int, choices_only: bool = False) -> list[float]:
     """Return the seconds each hard move took over ``games`` seeded 2-player rounds against medium."""
-    from .bots import hard_bot, medium_bot
+    from boneyard.games.dominoes.bots import hard_bot, medium_bot
 
     rng = make_rng(seed)
     times = []
@@ -68,7 +68,7 @@ def hard_move_times(games: int, seed: int, choices_only: bool = False) -> list[f
 
 def strength(games: int, seed: int) -> None:
     """Print the arena tables of the long strength measurement and the hard bot's median move time."""
-    from ...arena import run_arena
+    from boneyard.arena import run_arena
 
     for seats in (["medium", "easy"], ["hard", "medium"]):
         result = run_arena("dominoes", seats, games, seed)
@@ -90,9 +90,7 @@ def strength(games: int, seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; print every repeat and the median games per second."""
-    parser = argparse.ArgumentParser(
-        prog="python -m boneyard.games.dominoes.bench", description=__doc__.splitlines()[0]
-    )
+    parser = argparse.ArgumentParser(prog="tools/dominoes_bench.py", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)

@@ -1,6 +1,6 @@
 """Measure Heptalion's generators, solver and Automa+ (long runs kept out of the test suite).
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.bench [--part boards|lab|solve|hard|hardcpu|expert|digest|api|arena|all]
+    PYTHONPATH=py python3 tools/heptalion_bench.py [--part boards|lab|solve|hard|hardcpu|expert|digest|api|arena|all]
         [--games N] [--seeds N]
 
 Timings are CPython wall times on this machine; the page (Pyodide) runs pure Python ~1.45x slower.
@@ -13,13 +13,13 @@ import hashlib
 import random
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ...arena import _format, run_arena
-from . import GAME
-from .board import lab_search, random_board
-from .bots import (
+from boneyard.arena import format_result, run_arena
+from boneyard.games.heptalion import GAME
+from boneyard.games.heptalion.board import lab_search, random_board
+from boneyard.games.heptalion.bots import (
     HARD_NODES,
     HARD_NODES_MANY,
     HIDDEN_DEALS,
@@ -30,9 +30,9 @@ from .bots import (
     medium_bot,
     sample_positions,
 )
-from .rules import new_state
-from .sample import sample
-from .solve import solve
+from boneyard.games.heptalion.rules import new_state
+from boneyard.games.heptalion.sample import sample
+from boneyard.games.heptalion.solve import solve
 
 PAGE_FACTOR = 1.45
 
@@ -51,24 +51,24 @@ def _summary_p95(label: str, seconds: Sequence[float]) -> str:
     return _summary(label, ordered) + f", p95 {ordered[int(0.95 * (len(ordered) - 1))] * 1000:.0f} ms"
 
 
-def bench_boards(seeds: int) -> None:
-    """Time random board generation over many seeds."""
+def _timed(make: Callable[[int], object], seeds: int) -> list[float]:
+    """Return the seconds ``make(seed)`` took for every seed below ``seeds``."""
     times = []
     for seed in range(seeds):
         t0 = time.perf_counter()
-        random_board(seed)
+        make(seed)
         times.append(time.perf_counter() - t0)
-    print(_summary("random board generation", times))
+    return times
+
+
+def bench_boards(seeds: int) -> None:
+    """Time random board generation over many seeds."""
+    print(_summary("random board generation", _timed(random_board, seeds)))
 
 
 def bench_lab(seeds: int) -> None:
     """Time the original-style (lab) board search."""
-    times = []
-    for seed in range(seeds):
-        t0 = time.perf_counter()
-        lab_search(seed)
-        times.append(time.perf_counter() - t0)
-    print(_summary("lab board search", times))
+    print(_summary("lab board search", _timed(lab_search, seeds)))
 
 
 def bench_solve(seeds: int) -> None:
@@ -108,8 +108,8 @@ def bench_hard(games: int) -> None:
 
 def bench_expert(games: int) -> None:
     """Time Expert's 2-player decisions (a move, or a hint: the same search) in CPU time, Hard replying."""
-    from ...ai.heptalion import EXPERT_NODES, FEATURES
-    from ...core import run_thinking
+    from boneyard.ai.heptalion import EXPERT_NODES, FEATURES
+    from boneyard.core import run_thinking
 
     times: list[float] = []
     for seed in range(games):
@@ -166,8 +166,8 @@ def search_record(views: Sequence[dict[str, object]], expert: int = 0) -> list[o
     Each decision is recorded as its move and, per deal searched, the search's move, node count and
     root scores: two versions of the search that record the same made the same moves the same way.
     """
-    from ...ai.heptalion import DEALS, EXPERT_NODES, FEATURES, ExpertSearcher
-    from ...core import run_thinking
+    from boneyard.ai.heptalion import DEALS, EXPERT_NODES, FEATURES, ExpertSearcher
+    from boneyard.core import run_thinking
 
     def searches(
         view: Mapping[str, Any],
@@ -281,12 +281,12 @@ def bench_arena(games: int) -> None:
         for seats in (["medium", "easy"], ["hard", "medium"]):
             result = run_arena(GAME, seats, games, seed=1, options={"hidden": hidden})
             print(f"--- {','.join(seats)} hidden={hidden}")
-            print(_format(result))
+            print(format_result(result))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen benchmarks."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.bench")
+    parser = argparse.ArgumentParser(prog="tools/heptalion_bench.py")
     parser.add_argument(
         "--part",
         default="all",

@@ -1,6 +1,6 @@
 """Fit the weights of Expert's two-player leaf (``ai.heptalion.EXPERT_LEAF``) to exactly solved positions.
 
-    PYTHONPATH=py python -m boneyard.games.heptalion.leaf_fit [--games 100] [--seed 90000] [--nodes 3000000]
+    PYTHONPATH=py python3 tools/heptalion_leaf_fit.py [--games 100] [--seed 90000] [--nodes 3000000]
 
 Each seeded two-player game is played by Hard against Hard, with a random placement instead of Hard's at
 three in ten of the first ten plies (so the positions are not only the ones Hard likes). At four of its
@@ -29,10 +29,17 @@ from collections.abc import Iterator, Sequence
 from functools import reduce
 from operator import or_
 
-from ...ai.heptalion import EXPERT_LEAF, ExpertSearcher
-from ...core import derive_seed, make_rng, run_thinking
-from .bots import SPACE_BITS, TILE_SHIFT, WIN, _placements, hard_bot, sample_positions
-from .rules import new_state
+from boneyard.ai.heptalion import EXPERT_LEAF, ExpertSearcher
+from boneyard.core import derive_seed, make_rng, run_thinking
+from boneyard.games.heptalion.bots import (
+    SPACE_BITS,
+    TILE_SHIFT,
+    WIN,
+    hard_bot,
+    packed_placements,
+    sample_positions,
+)
+from boneyard.games.heptalion.rules import new_state
 
 __all__ = ["TERMS", "fit_logistic", "leaf_terms", "main", "solved_positions"]
 
@@ -43,7 +50,7 @@ def leaf_terms(searcher: ExpertSearcher, mine: list[int], theirs: list[int]) -> 
     """Return the leaf's terms for the seat to move (``TERMS``' order), each mine minus theirs.
 
     ``searcher`` is an ``ExpertSearcher`` (its exact ``_pack``); ``mine`` and ``theirs`` are each side's
-    free placements (``_placements``).
+    free placements (``packed_placements``).
     """
     um, uo = reduce(or_, mine, 0), reduce(or_, theirs, 0)
     pack = searcher._pack([p for p in mine if not p & uo]) - searcher._pack([p for p in theirs if not p & um])
@@ -75,8 +82,8 @@ def solved_positions(games: int, seed: int, nodes: int) -> Iterator[tuple[list[f
                 searcher = ExpertSearcher(pos, seat, nodes)
                 run_thinking(searcher.think())
                 best = max(searcher.scores.values(), default=0)
-                mine = _placements(pos.masks, pos.occ, pos.hands[seat])
-                theirs = _placements(pos.masks, pos.occ, pos.hands[1 - seat])
+                mine = packed_placements(pos.masks, pos.occ, pos.hands[seat])
+                theirs = packed_placements(pos.masks, pos.occ, pos.hands[1 - seat])
                 if abs(best) >= WIN - 200 and mine and theirs:
                     yield leaf_terms(ExpertSearcher(pos, seat, 10**12), mine, theirs), int(best > 0)
             moves = list(view["legal_moves"])
@@ -148,7 +155,7 @@ def cross_validated(xs: Sequence[Sequence[float]], ys: Sequence[int], folds: int
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Solve the positions, fit the weights and print them."""
-    parser = argparse.ArgumentParser(prog="python -m boneyard.games.heptalion.leaf_fit")
+    parser = argparse.ArgumentParser(prog="tools/heptalion_leaf_fit.py")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=90000)
     parser.add_argument("--nodes", type=int, default=3_000_000)

@@ -50,6 +50,7 @@ UI_CYCLES = {
 SHIPPED_COMMANDS = {
     "boneyard.arena": "the engine's bots-against-bots API (the arena contract), its command line beside it",
     "boneyard.games.heptalion.solve": "the puzzle's solver the page runs; its command line prints an answer",
+    "boneyard.deals": "the deal's commitment and re-deal the page shows; its command line lets a player check them",
 }
 LAZY_CALLS = ("import_module", "Lazy", "LazyBots", "lazy_engine")
 

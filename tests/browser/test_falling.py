@@ -14,6 +14,7 @@ import json
 
 from boneyard.games.falling import new_state
 from boneyard.games.falling.autoplay import AutoPlayer
+from tests.screens.test_falling_screen import END_SEED, sprint_near_its_end
 
 from .conftest import local_storage, reload_ready
 
@@ -98,6 +99,44 @@ def test_a_scripted_seeded_game_reaches_its_known_scores(app_page):
     text = card.inner_text()
     assert "Sprint · Norm" in text and "50" in text and "best power" in text and "255.3" in text
     assert card.locator("svg.stats-chart rect").count() == 1
+
+
+def sprint_runs(page) -> int:
+    """Return how many Sprint · Norm games the stats have counted."""
+    stats = json.loads(local_storage(page).get("boneyard:stats") or "{}").get("stats", {})
+    return len(stats.get("runs", {}).get("falling:sprint-norm", []))
+
+
+def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
+    """Space every 200 ms through a Sprint's last dominoes, animations on: the last drop ends the game in
+    the key's own command (it clears nothing), and the page shows the result, drops the save and counts
+    the run (the table used to freeze with the last domino at the top)."""
+    page = app_page
+    page.evaluate("location.hash = '#/play/falling'")  # the game the test above finished
+    page.wait_for_selector("#fall-canvas")
+    near = sprint_near_its_end()
+    spec = {"seed": END_SEED, "options": near.options(), "log": near.log, "speed": 20}
+    page.evaluate("spec => boneyardFalling.script(spec)", json.dumps(spec))
+    # back to real time the frame domino 25 appears (the replay ran it fast)
+    page.evaluate(
+        """() => new Promise(done => { const check = () => { const v = JSON.parse(boneyardFalling.view());
+             if (v.piece && v.piece.id === 25) { boneyardFalling.speed(1); done(); }
+             else requestAnimationFrame(check); }; check(); })"""
+    )
+    runs = sprint_runs(page)
+    for _ in range(60):
+        page.keyboard.press("Space")
+        page.wait_for_timeout(200)
+        if view(page)["over"]:
+            break
+    assert view(page)["termination"] == "set played"
+    page.wait_for_selector("#fall-summary", timeout=5_000)
+    assert (
+        page.locator("#fall-left").inner_text() == "0"
+        and page.locator("#fall-next").get_attribute("aria-label") == "No next domino"
+    )
+    assert "boneyard:save:falling" not in local_storage(page)  # saved as finished: nothing to resume
+    assert sprint_runs(page) == runs + 1
 
 
 def test_the_game_pauses_when_the_page_is_hidden(app_page):

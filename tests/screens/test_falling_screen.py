@@ -549,3 +549,77 @@ def test_frame_samples_are_a_fixed_ring():
     assert samples.count == samples.total == 0 and samples.column("ts") == []
     samples.add(1.0, 0.0, 2.0, 0.0, 0.0, 0.0, False)
     assert samples.column("ts") == [2.0]
+
+
+# -- the end of a Sprint reached by a drop pressed between two frames ---------------------------------
+
+END_SEED = 5  # its Sprint, autoplayed to the 25th domino and then dropped at the top: the last drop clears
+# nothing, so the game ends inside the key's command (not inside a step of the frame loop)
+
+
+def sprint_near_its_end(seed: int = END_SEED, piece: int = 25) -> Any:
+    """Return a Sprint (animations on) autoplayed until domino ``piece`` falls."""
+    state = new_state(seed, set="norm", mode="sprint", cascade_steps=cascade_steps_for(True))
+    player = AutoPlayer(delay=6)
+    while state.piece < piece and not state.is_over():
+        player.act(state)
+        state.step()
+    return state
+
+
+def test_a_drop_that_ends_the_game_between_frames_is_reported_by_the_next_frame():
+    state = sprint_near_its_end()
+    driver = fp.Driver(state)
+    locks = 0
+    for _ in range(2000):  # a drop at every chance, a frame after each (the cascades play meanwhile)
+        driver.press("hard_drop")
+        ended = state.is_over()
+        result = driver.advance(fp.STEP_MS)
+        locks += result.locked
+        if result.over:
+            break
+    assert ended and result.over, "the last drop ends the game inside its command"
+    assert state.termination == "set played" and locks == 4  # dominoes 25-28, each lock reported
+    assert not driver.advance(fp.STEP_MS).over  # the end is reported once
+
+
+def test_a_sprint_ended_by_quick_drops_shows_its_result_saves_and_counts(canvas):
+    """Rapid Space presses through the end of a Sprint with animations on: the frame loop shows the end,
+    the game is recorded once and finished (its save dropped, the run counted), whatever the timing."""
+    module, page = canvas
+    table = BrowserTable("sprint-norm", animations=True)
+    table.session.state = sprint_near_its_end()
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "resume", "")  # a game already under way starts paused
+    assert module.RUNNER.raf_id is not None
+    saves = table.saves
+    for _ in range(100):  # Space every 200 ms, as a quick player does
+        SCREEN.on_key(ctx, " ")
+        page.run(12)
+        if 'id="fall-summary"' in table.html:
+            break
+    assert table.session.state.is_over()
+    assert 'id="fall-summary"' in table.html, "the result must show"
+    assert table.finished == 1 and len(table.recorded) == 1
+    assert table.saves - saves >= 3  # each domino locked by a key was saved (the last one is finished)
+    page.run(60)
+    assert table.finished == 1 and not module.RUNNER.failed and not page.frames  # the loop stopped
+    SCREEN.leave(table.ctx())
+
+
+def test_leaving_the_table_right_after_the_last_drop_still_records_the_game(canvas):
+    table = BrowserTable("sprint-norm", animations=True)
+    state = table.session.state = sprint_near_its_end()
+    while not (state.piece == 28 and state.phase == "falling"):  # dominoes 25-27 dropped at the top
+        if state.phase == "falling":
+            state.command("hard_drop")
+        else:
+            state.step()
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "resume", "")
+    SCREEN.on_key(ctx, " ")  # the last drop, and the player leaves before the next frame
+    assert table.session.state.is_over()
+    SCREEN.leave(table.ctx())
+    assert table.finished == 1 and len(table.recorded) == 1

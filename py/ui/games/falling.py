@@ -474,13 +474,15 @@ class FallingScreen(Screen):
         driver = self.driver(ctx)
         driver.carry = 0.0
 
-    def new_game(self, ctx: TableContext) -> None:
-        """Start a new game of the same mode in place (Play again / Restart)."""
+    def new_game(
+        self, ctx: TableContext, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Start a new game in place: of the same mode (Play again / Restart), or the given one (a test's)."""
         session = ctx.session
         ui = ctx.ui
-        seed = fresh_seed()
+        seed = fresh_seed() if seed is None else seed
         state = falling_state(ctx)
-        options = {
+        options = options or {
             "set": state.set_name,
             "mode": state.mode,
             "cascade_steps": cascade_steps_for(ctx.animations),

@@ -161,10 +161,7 @@ class Runner:
             ui = ctx.ui
             if ui.get("demo") is not None:
                 ui.pop("demo", None)
-            if not ctx.session.state.is_over() and not ui.get("paused"):
-                screen.pause(ctx, "player")
-            elif not ctx.session.state.is_over():
-                ctx.save()
+            self.keep(screen, ctx)
         for target, kind, proxy in self.listeners:
             target.removeEventListener(kind, proxy)
             proxy.destroy()
@@ -178,6 +175,19 @@ class Runner:
         self.release()
         if was_active:
             gc.unfreeze()  # what ``bind`` froze may be collected again
+
+    def keep(self, screen: Any, ctx: Any, pause: bool = True) -> None:
+        """Keep the player's game as it is now (the player leaves the table or the page): an end not yet
+        shown is recorded, a game in play saved (and paused, unless ``pause`` is False)."""
+        if ctx.ui.get("demo") is not None:
+            return
+        if ctx.session.state.is_over():
+            if not ctx.session.recorded:
+                screen.game_over(ctx)
+        elif pause and not ctx.ui.get("paused"):
+            screen.pause(ctx, "player")
+        else:
+            ctx.save()
 
     def release(self) -> None:
         """Let go of everything the table held: the context, its views, canvases, sprites and samples."""
@@ -201,10 +211,15 @@ class Runner:
         return driver
 
     def running(self) -> bool:
+        """Tell whether the loop must run: play goes on, or an end not yet shown (and saved) is pending."""
         ui = self.ctx.ui
         if ui.get("demo") is not None:
             return not ui["demo"].state.is_over()
-        return not ui.get("paused") and not self.ctx.session.state.is_over()
+        state = self.ctx.session.state
+        driver = ui.get("driver")
+        if driver is not None and driver.state is state and driver.ending():
+            return True  # a drop pressed between two frames ended the game: the next frame shows the end
+        return not ui.get("paused") and not state.is_over()
 
     # -- the loop -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -614,6 +629,7 @@ class Runner:
             (document, "click", self.on_click),
             (document, "contextmenu", self.on_contextmenu),
             (window, "blur", self.on_blur),
+            (window, "pagehide", self.on_pagehide),
         )
         for target, kind, handler in handlers:
             proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
@@ -648,6 +664,10 @@ class Runner:
             self.ctx.rerender()
         elif self.ctx.ui.get("demo") is None and not self.ctx.session.state.is_over():
             self.ctx.save()
+
+    def on_pagehide(self, event: Any) -> None:
+        # A reload or a closed tab: not paused, for a page restored from the back-forward cache plays on.
+        self.keep(self.screen, self.ctx, pause=False)
 
     def _pad(self, event: Any) -> str | None:
         target = _js(event.target)
@@ -850,24 +870,13 @@ def _samples_json() -> str:
 
 def _hook_script(data: Any) -> None:
     """Replace the game by a seeded one fed a recorded input log: {seed, options, log, speed}."""
-    from boneyard.games.falling import new_state
-
     spec = json.loads(str(data))
     ctx = RUNNER.ctx
-    session = ctx.session
-    options = dict(spec["options"])
-    session.state = new_state(int(spec["seed"]), **options)
-    session.seed = int(spec["seed"])
-    session.options = options
-    session.recorded = False
-    for key in ("driver", "summary", "pause_reason", "demo"):
-        ctx.ui.pop(key, None)
-    ctx.ui["paused"] = False
-    driver = Driver(session.state)
+    RUNNER.screen.new_game(ctx, int(spec["seed"]), dict(spec["options"]))  # a new deal: it counts on its own
+    driver = Driver(ctx.session.state)
     driver.load_script(spec["log"], int(spec.get("speed", 1)))
     ctx.ui["driver"] = driver
     RUNNER.stop()
-    ctx.save()
     ctx.rerender()
 
 

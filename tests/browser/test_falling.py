@@ -159,14 +159,37 @@ def test_the_game_pauses_when_the_page_is_hidden(app_page):
     assert "hidden" in page.locator("#fall-paused").inner_text()
 
 
+# The well's canvas against its box: it fills it to within a cell (8 x 16 whole cells).
+WELL_FIT = """(() => { const c = document.querySelector('#fall-canvas').getBoundingClientRect();
+  const w = document.querySelector('.fall-well-wrap').getBoundingClientRect();
+  return {canvas: [c.width, c.height], box: [w.width, w.height],
+          fits: c.width <= w.width + 0.5 && c.height <= w.height + 0.5
+                && (w.width - c.width < w.width / 8 + 1 || w.height - c.height < w.height / 16 + 1)}; })()"""
+# Each side button shows its whole label and overlaps no other.
+SIDE_BUTTONS = """(() => { const b = [...document.querySelectorAll('.fall-side-actions .btn')];
+  const r = b.map(e => e.getBoundingClientRect());
+  const cut = b.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);
+  const overlap = r.some((a, i) => r.some((o, j) => j > i && a.left < o.right - 1 && o.left < a.right - 1
+                                              && a.top < o.bottom - 1 && o.top < a.bottom - 1));
+  return {labels: b.map(e => e.textContent), cut, overlap}; })()"""
+
+
 def test_a_reload_resumes_exactly_where_the_game_was(app_page):
     page = app_page
     before = view(page)
+    page.set_viewport_size({"width": 800, "height": 1280})
     reload_ready(page)
     page.wait_for_selector("#fall-paused")
     after = view(page)
     for key in ("step", "cells", "piece", "next", "power", "left_in_set"):
         assert after[key] == before[key], key
+    # The paused well is drawn at the size of its box (it was drawn at the size of the page before its
+    # stylesheet came, half the box at 800x1280, until Resume), and follows the window while paused.
+    page.wait_for_function(f"{WELL_FIT}.fits", timeout=5_000)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function(f"{WELL_FIT}.fits", timeout=5_000)
+    assert page.evaluate(SIDE_BUTTONS) == {"labels": ["Resume", "Demo", "?"], "cut": [], "overlap": False}
+    page.set_viewport_size({"width": 1100, "height": 850})
     page.keyboard.press("p")
     page.wait_for_selector("#fall-paused", state="detached")
     wait_view(page, f"v.step > {before['step']}")

@@ -108,6 +108,8 @@ class Runner:
         self.last_save = 0.0
         self.frame_proxy: Any = None
         self.listeners: list[tuple[Any, str, Any]] = []
+        self.observer: Any = None  # a ResizeObserver on the well's box, and its callback's proxy
+        self.resized_proxy: Any = None
         self.pointers: dict[int, dict[str, Any]] = {}
         self.failed = False
         # the frame benchmark's samples (allocated while a table is bound)
@@ -138,8 +140,8 @@ class Runner:
         for name in ("turn", "max", "power", "speed", "left", "level"):
             self.hud[name] = _js(document.getElementById(f"fall-{name}"))
         self.hud_text = {}
-        self.next_key = None
         self._measure()
+        self._observe()
         driver = self.driver()
         state = ctx.session.state
         if ctx.ui.get("demo") is None and state.is_over() and not ctx.session.recorded:
@@ -167,6 +169,12 @@ class Runner:
             proxy.destroy()
         self.listeners = []
         self.pointers.clear()
+        if self.observer is not None:
+            self.observer.disconnect()
+            self.observer = None
+        if self.resized_proxy is not None:
+            self.resized_proxy.destroy()
+            self.resized_proxy = None
         if self.frame_proxy is not None:
             self.frame_proxy.destroy()
             self.frame_proxy = None
@@ -343,12 +351,32 @@ class Runner:
             self.layer = document.createElement("canvas")
             self.layer.width, self.layer.height = cell * WIDTH, cell * HEIGHT
             self.layer_g = self.layer.getContext("2d")
-        self.layer_key = None
+        self.layer_key = self.next_key = None  # the new sizes cleared both canvases
         if self.next_canvas is not None:
             size = int(self.next_canvas.clientWidth or 96)
             self.next_canvas.width = max(16, int(size * dpr))
             self.next_canvas.height = max(8, int(size * dpr / 2))
         self.cell = cell
+
+    def _observe(self) -> None:
+        """Watch the well's box: its size can change with no render to follow (the deferred stylesheets
+        arriving after a reload's first render, a paused table whose window turns)."""
+        if not hasattr(window, "ResizeObserver"):
+            return
+        if self.observer is None:
+            self.resized_proxy = create_proxy(lambda entries, *_: self.guard(self.on_resized, entries))
+            self.observer = window.ResizeObserver.new(self.resized_proxy)
+        self.observer.disconnect()
+        self.observer.observe(self.canvas.parentElement)
+
+    def on_resized(self, entries: Any) -> None:
+        """Size the canvases to the well's new box and draw the frame again (a paused loop draws nothing)."""
+        if self.canvas is None:
+            return
+        self._measure()
+        driver = self.driver()
+        self.view = None
+        self.draw(driver, driver.sub_step())
 
     def _background(self) -> Any:
         c = self.look[0]

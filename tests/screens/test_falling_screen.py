@@ -601,6 +601,7 @@ def test_a_sprint_ended_by_quick_drops_shows_its_result_saves_and_counts(canvas)
             break
     assert table.session.state.is_over()
     assert 'id="fall-summary"' in table.html, "the result must show"
+    assert "All 28 dominoes played." in table.html
     assert table.finished == 1 and len(table.recorded) == 1
     assert table.saves - saves >= 3  # each domino locked by a key was saved (the last one is finished)
     page.run(60)

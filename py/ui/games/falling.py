@@ -585,7 +585,9 @@ def controls_help() -> Markup:
 
 def next_label(view: dict[str, Any]) -> str:
     nxt = view.get("next")
-    return f"Next domino: {nxt[0]}-{nxt[1]}" if nxt else "No next domino"
+    if nxt:
+        return f"Next domino: {nxt[0]}-{nxt[1]}"
+    return "No next domino: the last one is falling" if view.get("piece") else "No next domino"
 
 
 def well_label(view: dict[str, Any]) -> str:
@@ -598,11 +600,12 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
     """Return the game-over panel: the three scores, new bests highlighted, Play again / Home."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
+    played = view["dominoes_played"]
     reason = {
-        "set played": "Every domino of the set is played.",
-        "topped out": "No room at the top.",
-        "set cap": "The last set is played.",
-    }.get(view.get("termination") or "", "")
+        "set played": f"All {played} dominoes played.",
+        "topped out": f"No room at the top after {played} dominoes.",
+        "set cap": f"The last set is played: {played} dominoes.",
+    }.get(view.get("termination") or "", f"{played} dominoes played.")
     rows = [
         h(
             "div",
@@ -621,7 +624,7 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
         "div",
         {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
         h("h2", {}, "Game over"),
-        h("p", {}, reason, f" {view['dominoes_played']} dominoes played."),
+        h("p", {}, reason),
         h("dl", {"class_": "fall-finals"}, rows),
         h(
             "div",

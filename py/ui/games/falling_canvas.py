@@ -614,7 +614,8 @@ class Runner:
 
     def _draw_next(self, view: dict[str, Any]) -> None:
         nxt = view["next"]
-        key = (tuple(nxt) if nxt else None, self.look)
+        last = not nxt and view["piece"] is not None  # the set's last domino is falling
+        key = (tuple(nxt) if nxt else last, self.look)
         if key == self.next_key or self.next_canvas is None:
             return
         self.next_key = key
@@ -622,6 +623,12 @@ class Runner:
         g = nc.getContext("2d")
         w, hgt = int(nc.width), int(nc.height)
         g.clearRect(0, 0, w, hgt)
+        if last:  # say so, rather than an empty box that looks like a fault
+            g.font = f"800 {int(hgt * 0.34)}px system-ui, -apple-system, 'Segoe UI', sans-serif"
+            g.textAlign = "center"
+            g.textBaseline = "middle"
+            g.fillStyle = self.colours["accent"]
+            g.fillText("LAST ONE", w / 2, hgt / 2, w * 0.92)
         if not nxt:
             return
         size = min(w // 2, hgt)

@@ -624,3 +624,28 @@ def test_leaving_the_table_right_after_the_last_drop_still_records_the_game(canv
     assert table.session.state.is_over()
     SCREEN.leave(table.ctx())
     assert table.finished == 1 and len(table.recorded) == 1
+
+
+def test_a_page_hidden_for_good_keeps_the_game_as_it_is(canvas):
+    """pagehide (a reload, a closed tab): a game in play is saved where it is, without a pause panel for a
+    page the back-forward cache brings back; an end not yet shown is recorded."""
+    module, page = canvas
+    table = BrowserTable("sprint-norm", animations=True)
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "resume", "")
+    page.run(30)
+    saves = table.saves
+    module.RUNNER.on_pagehide(None)
+    assert table.saves == saves + 1 and not table.ui["paused"] and module.RUNNER.raf_id is not None
+    state = table.session.state = sprint_near_its_end()
+    table.ui.pop("driver")
+    SCREEN.on_action(ctx, "resume", "")
+    while not state.is_over():  # drops pressed with no frame between them, then the page goes
+        if state.phase == "falling":
+            state.command("hard_drop")
+        else:
+            state.step()
+    module.RUNNER.on_pagehide(None)
+    assert table.finished == 1 and len(table.recorded) == 1
+    SCREEN.leave(table.ctx())

@@ -87,10 +87,11 @@ def test_four_modes_with_stats_keys():
     assert SCREEN.mode_from_form({"mode": "nonsense"})[0].key == "sprint-norm"
 
 
-def test_setup_card_shows_the_keys():
+def test_setup_card_shows_the_keys_and_the_touch_controls():
     html = str(SCREEN.custom_fields({}))
     for key in ("Space", "P or Esc", "Z", "← →"):
         assert key in html
+    assert "Play with the pad under the well, or swipe on the well: sideways to move" in html  # a phone's
 
 
 # -- the driver ----------------------------------------------------------------------------------

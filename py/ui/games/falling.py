@@ -38,7 +38,8 @@ CASCADE_STEPS_ANIMATED = 12  # steps each resolution event is shown (0.2 s)
 CASCADE_STEPS_QUICK = 3  # with animations off: a brief flash, 0.05 s an event
 DEMO_DELAY = 8  # steps between two demo commands (7 a second: watchable)
 
-SETS = {"norm": ("Norm", "the 28 dominoes of 0–6"), "max": ("Max", "the 55 dominoes of 0–9")}
+# A word joiner after each dash: "0–6" never breaks before its last digit.
+SETS = {"norm": ("Norm", "the 28 dominoes of 0–\u20606"), "max": ("Max", "the 55 dominoes of 0–\u20609")}
 TYPES = {"sprint": ("Sprint", "one set"), "marathon": ("Marathon", "a new set each time one runs out")}
 
 MODES = [
@@ -151,6 +152,14 @@ class FallingScreen(Screen):
                 "and may match again.",
             ),
             controls_help(),
+            # A phone has no keys: the pad under the well and the swipes (falling.css shows one or the other).
+            h(
+                "p",
+                {"class_": "fall-setup-touch"},
+                "Play with the pad under the well, or ",
+                SWIPES[0].lower(),
+                SWIPES[1:],
+            ),
             explain_scores(open_=True),
             h(
                 "p",

@@ -112,6 +112,7 @@ def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
     the key's own command (it clears nothing), and the page shows the result, drops the save and counts
     the run (the table used to freeze with the last domino at the top)."""
     page = app_page
+    animations(page, "on")
     page.evaluate("location.hash = '#/play/falling'")  # the game the test above finished
     page.wait_for_selector("#fall-canvas")
     near = sprint_near_its_end()
@@ -137,6 +138,16 @@ def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
     )
     assert "boneyard:save:falling" not in local_storage(page)  # saved as finished: nothing to resume
     assert sprint_runs(page) == runs + 1
+    animations(page, "system")
+
+
+def animations(page, setting: str) -> None:
+    """Set Settings' Animations (the module's page follows the system's reduced motion otherwise)."""
+    page.evaluate("location.hash = '#/settings'")
+    page.wait_for_selector("#set-animations")
+    page.select_option("#set-animations", setting)
+    want = {"on": "on", "off": "off"}.get(setting, "off")  # the page asks for reduced motion
+    page.wait_for_function(f"document.documentElement.dataset.motion === '{want}'")
 
 
 def test_the_game_pauses_when_the_page_is_hidden(app_page):

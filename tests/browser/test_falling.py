@@ -168,6 +168,12 @@ def test_the_game_pauses_when_the_page_is_hidden(app_page):
     saved = json.loads(local_storage(page)["boneyard:save:falling"])
     assert saved["state"]["game_state"]["steps"] == step
     assert "hidden" in page.locator("#fall-paused").inner_text()
+    # The scores explained take the keys' place beside the well, so reading them scrolls little or not at all.
+    page.click(".fall-explain-side summary")
+    page.locator(".fall-keys").wait_for(state="hidden")
+    assert page.evaluate("document.documentElement.scrollHeight") <= 850 + 30
+    page.click(".fall-explain-side summary")
+    page.locator(".fall-keys").wait_for(state="visible")
 
 
 # The well's canvas against its box: it fills it to within a cell (8 x 16 whole cells).

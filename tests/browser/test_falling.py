@@ -14,6 +14,7 @@ import json
 
 from boneyard.games.falling import new_state
 from boneyard.games.falling.autoplay import AutoPlayer
+from tests.screens.test_falling_screen import END_SEED, sprint_near_its_end
 
 from .conftest import local_storage, reload_ready
 
@@ -100,6 +101,55 @@ def test_a_scripted_seeded_game_reaches_its_known_scores(app_page):
     assert card.locator("svg.stats-chart rect").count() == 1
 
 
+def sprint_runs(page) -> int:
+    """Return how many Sprint · Norm games the stats have counted."""
+    stats = json.loads(local_storage(page).get("boneyard:stats") or "{}").get("stats", {})
+    return len(stats.get("runs", {}).get("falling:sprint-norm", []))
+
+
+def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
+    """Space every 200 ms through a Sprint's last dominoes, animations on: the last drop ends the game in
+    the key's own command (it clears nothing), and the page shows the result, drops the save and counts
+    the run (the table used to freeze with the last domino at the top)."""
+    page = app_page
+    animations(page, "on")
+    page.evaluate("location.hash = '#/play/falling'")  # the game the test above finished
+    page.wait_for_selector("#fall-canvas")
+    near = sprint_near_its_end()
+    spec = {"seed": END_SEED, "options": near.options(), "log": near.log, "speed": 20}
+    page.evaluate("spec => boneyardFalling.script(spec)", json.dumps(spec))
+    # back to real time the frame domino 25 appears (the replay ran it fast)
+    page.evaluate(
+        """() => new Promise(done => { const check = () => { const v = JSON.parse(boneyardFalling.view());
+             if (v.piece && v.piece.id === 25) { boneyardFalling.speed(1); done(); }
+             else requestAnimationFrame(check); }; check(); })"""
+    )
+    runs = sprint_runs(page)
+    for _ in range(60):
+        page.keyboard.press("Space")
+        page.wait_for_timeout(200)
+        if view(page)["over"]:
+            break
+    assert view(page)["termination"] == "set played"
+    page.wait_for_selector("#fall-summary", timeout=5_000)
+    assert (
+        page.locator("#fall-left").inner_text() == "0"
+        and page.locator("#fall-next").get_attribute("aria-label") == "No next domino"
+    )
+    assert "boneyard:save:falling" not in local_storage(page)  # saved as finished: nothing to resume
+    assert sprint_runs(page) == runs + 1
+    animations(page, "system")
+
+
+def animations(page, setting: str) -> None:
+    """Set Settings' Animations (the module's page follows the system's reduced motion otherwise)."""
+    page.evaluate("location.hash = '#/settings'")
+    page.wait_for_selector("#set-animations")
+    page.select_option("#set-animations", setting)
+    want = {"on": "on", "off": "off"}.get(setting, "off")  # the page asks for reduced motion
+    page.wait_for_function(f"document.documentElement.dataset.motion === '{want}'")
+
+
 def test_the_game_pauses_when_the_page_is_hidden(app_page):
     page = app_page
     page.evaluate("location.hash = '#/play/falling'")
@@ -118,16 +168,45 @@ def test_the_game_pauses_when_the_page_is_hidden(app_page):
     saved = json.loads(local_storage(page)["boneyard:save:falling"])
     assert saved["state"]["game_state"]["steps"] == step
     assert "hidden" in page.locator("#fall-paused").inner_text()
+    # The scores explained take the keys' place beside the well, so reading them scrolls little or not at all.
+    page.click(".fall-explain-side summary")
+    page.locator(".fall-keys").wait_for(state="hidden")
+    assert page.evaluate("document.documentElement.scrollHeight") <= 850 + 30
+    page.click(".fall-explain-side summary")
+    page.locator(".fall-keys").wait_for(state="visible")
+
+
+# The well's canvas against its box: it fills it to within a cell (8 x 16 whole cells).
+WELL_FIT = """(() => { const c = document.querySelector('#fall-canvas').getBoundingClientRect();
+  const w = document.querySelector('.fall-well-wrap').getBoundingClientRect();
+  return {canvas: [c.width, c.height], box: [w.width, w.height],
+          fits: c.width <= w.width + 0.5 && c.height <= w.height + 0.5
+                && (w.width - c.width < w.width / 8 + 1 || w.height - c.height < w.height / 16 + 1)}; })()"""
+# Each side button shows its whole label and overlaps no other.
+SIDE_BUTTONS = """(() => { const b = [...document.querySelectorAll('.fall-side-actions .btn')];
+  const r = b.map(e => e.getBoundingClientRect());
+  const cut = b.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent);
+  const overlap = r.some((a, i) => r.some((o, j) => j > i && a.left < o.right - 1 && o.left < a.right - 1
+                                              && a.top < o.bottom - 1 && o.top < a.bottom - 1));
+  return {labels: b.map(e => e.textContent), cut, overlap}; })()"""
 
 
 def test_a_reload_resumes_exactly_where_the_game_was(app_page):
     page = app_page
     before = view(page)
+    page.set_viewport_size({"width": 800, "height": 1280})
     reload_ready(page)
     page.wait_for_selector("#fall-paused")
     after = view(page)
     for key in ("step", "cells", "piece", "next", "power", "left_in_set"):
         assert after[key] == before[key], key
+    # The paused well is drawn at the size of its box (it was drawn at the size of the page before its
+    # stylesheet came, half the box at 800x1280, until Resume), and follows the window while paused.
+    page.wait_for_function(f"{WELL_FIT}.fits", timeout=5_000)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function(f"{WELL_FIT}.fits", timeout=5_000)
+    assert page.evaluate(SIDE_BUTTONS) == {"labels": ["Resume", "Demo", "?"], "cut": [], "overlap": False}
+    page.set_viewport_size({"width": 1100, "height": 850})
     page.keyboard.press("p")
     page.wait_for_selector("#fall-paused", state="detached")
     wait_view(page, f"v.step > {before['step']}")

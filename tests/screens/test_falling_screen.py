@@ -87,10 +87,11 @@ def test_four_modes_with_stats_keys():
     assert SCREEN.mode_from_form({"mode": "nonsense"})[0].key == "sprint-norm"
 
 
-def test_setup_card_shows_the_keys():
+def test_setup_card_shows_the_keys_and_the_touch_controls():
     html = str(SCREEN.custom_fields({}))
     for key in ("Space", "P or Esc", "Z", "← →"):
         assert key in html
+    assert "Play with the pad under the well, or swipe on the well: sideways to move" in html  # a phone's
 
 
 # -- the driver ----------------------------------------------------------------------------------
@@ -549,3 +550,105 @@ def test_frame_samples_are_a_fixed_ring():
     assert samples.count == samples.total == 0 and samples.column("ts") == []
     samples.add(1.0, 0.0, 2.0, 0.0, 0.0, 0.0, False)
     assert samples.column("ts") == [2.0]
+
+
+# -- the end of a Sprint reached by a drop pressed between two frames ---------------------------------
+
+END_SEED = 5  # its Sprint, autoplayed to the 25th domino and then dropped at the top: the last drop clears
+# nothing, so the game ends inside the key's command (not inside a step of the frame loop)
+
+
+def sprint_near_its_end(seed: int = END_SEED, piece: int = 25, animations: bool = True) -> Any:
+    """Return a Sprint autoplayed until domino ``piece`` falls."""
+    state = new_state(seed, set="norm", mode="sprint", cascade_steps=cascade_steps_for(animations))
+    player = AutoPlayer(delay=6)
+    while state.piece < piece and not state.is_over():
+        player.act(state)
+        state.step()
+    return state
+
+
+def test_a_drop_that_ends_the_game_between_frames_is_reported_by_the_next_frame():
+    state = sprint_near_its_end()
+    driver = fp.Driver(state)
+    locks = 0
+    for _ in range(2000):  # a drop at every chance, a frame after each (the cascades play meanwhile)
+        driver.press("hard_drop")
+        ended = state.is_over()
+        result = driver.advance(fp.STEP_MS)
+        locks += result.locked
+        if result.over:
+            break
+    assert ended and result.over, "the last drop ends the game inside its command"
+    assert state.termination == "set played" and locks == 4  # dominoes 25-28, each lock reported
+    assert not driver.advance(fp.STEP_MS).over  # the end is reported once
+
+
+@pytest.mark.parametrize("animations", [True, False])
+def test_a_sprint_ended_by_quick_drops_shows_its_result_saves_and_counts(canvas, animations):
+    """Rapid Space presses through the end of a Sprint: the frame loop shows the end, the game is
+    recorded once and finished (its save dropped, the run counted), whatever the timing. (The cascades'
+    timing changes nothing: the last drop clears nothing either way.)"""
+    module, page = canvas
+    table = BrowserTable("sprint-norm", animations=animations)
+    table.session.state = sprint_near_its_end(animations=animations)
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "resume", "")  # a game already under way starts paused
+    assert module.RUNNER.raf_id is not None
+    saves = table.saves
+    for _ in range(100):  # Space every 200 ms, as a quick player does
+        SCREEN.on_key(ctx, " ")
+        page.run(12)
+        if 'id="fall-summary"' in table.html:
+            break
+    assert table.session.state.is_over()
+    assert 'id="fall-summary"' in table.html, "the result must show"
+    assert "All 28 dominoes played." in table.html
+    assert table.finished == 1 and len(table.recorded) == 1
+    assert table.saves - saves >= 3  # each domino locked by a key was saved (the last one is finished)
+    page.run(60)
+    assert table.finished == 1 and not module.RUNNER.failed and not page.frames  # the loop stopped
+    SCREEN.leave(table.ctx())
+
+
+def test_leaving_the_table_right_after_the_last_drop_still_records_the_game(canvas):
+    table = BrowserTable("sprint-norm", animations=True)
+    state = table.session.state = sprint_near_its_end()
+    while not (state.piece == 28 and state.phase == "falling"):  # dominoes 25-27 dropped at the top
+        if state.phase == "falling":
+            state.command("hard_drop")
+        else:
+            state.step()
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "resume", "")
+    SCREEN.on_key(ctx, " ")  # the last drop, and the player leaves before the next frame
+    assert table.session.state.is_over()
+    SCREEN.leave(table.ctx())
+    assert table.finished == 1 and len(table.recorded) == 1
+
+
+def test_a_page_hidden_for_good_keeps_the_game_as_it_is(canvas):
+    """pagehide (a reload, a closed tab): a game in play is saved where it is, without a pause panel for a
+    page the back-forward cache brings back; an end not yet shown is recorded."""
+    module, page = canvas
+    table = BrowserTable("sprint-norm", animations=True)
+    table.bound = True
+    ctx = table.ctx()
+    SCREEN.on_action(ctx, "resume", "")
+    page.run(30)
+    saves = table.saves
+    module.RUNNER.on_pagehide(None)
+    assert table.saves == saves + 1 and not table.ui["paused"] and module.RUNNER.raf_id is not None
+    state = table.session.state = sprint_near_its_end()
+    table.ui.pop("driver")
+    SCREEN.on_action(ctx, "resume", "")
+    while not state.is_over():  # drops pressed with no frame between them, then the page goes
+        if state.phase == "falling":
+            state.command("hard_drop")
+        else:
+            state.step()
+    module.RUNNER.on_pagehide(None)
+    assert table.finished == 1 and len(table.recorded) == 1
+    SCREEN.leave(table.ctx())

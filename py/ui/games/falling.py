@@ -38,7 +38,8 @@ CASCADE_STEPS_ANIMATED = 12  # steps each resolution event is shown (0.2 s)
 CASCADE_STEPS_QUICK = 3  # with animations off: a brief flash, 0.05 s an event
 DEMO_DELAY = 8  # steps between two demo commands (7 a second: watchable)
 
-SETS = {"norm": ("Norm", "the 28 dominoes of 0–6"), "max": ("Max", "the 55 dominoes of 0–9")}
+# A word joiner after each dash: "0–6" never breaks before its last digit.
+SETS = {"norm": ("Norm", "the 28 dominoes of 0–\u20606"), "max": ("Max", "the 55 dominoes of 0–\u20609")}
 TYPES = {"sprint": ("Sprint", "one set"), "marathon": ("Marathon", "a new set each time one runs out")}
 
 MODES = [
@@ -126,6 +127,14 @@ class FallingScreen(Screen):
                 "and may match again.",
             ),
             controls_help(),
+            # A phone has no keys: the pad under the well and the swipes (falling.css shows one or the other).
+            h(
+                "p",
+                {"class_": "fall-setup-touch"},
+                "Play with the pad under the well, or ",
+                SWIPES[0].lower(),
+                SWIPES[1:],
+            ),
             explain_scores(open_=True),
             h(
                 "p",
@@ -449,13 +458,15 @@ class FallingScreen(Screen):
         driver = self.driver(ctx)
         driver.carry = 0.0
 
-    def new_game(self, ctx: TableContext) -> None:
-        """Start a new game of the same mode in place (Play again / Restart)."""
+    def new_game(
+        self, ctx: TableContext, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Start a new game in place: of the same mode (Play again / Restart), or the given one (a test's)."""
         session = ctx.session
         ui = ctx.ui
-        seed = fresh_seed()
+        seed = fresh_seed() if seed is None else seed
         state = falling_state(ctx)
-        options = {
+        options = options or {
             "set": state.set_name,
             "mode": state.mode,
             "cascade_steps": cascade_steps_for(ctx.animations),
@@ -558,7 +569,9 @@ def controls_help() -> Markup:
 
 def next_label(view: dict[str, Any]) -> str:
     nxt = view.get("next")
-    return f"Next domino: {nxt[0]}-{nxt[1]}" if nxt else "No next domino"
+    if nxt:
+        return f"Next domino: {nxt[0]}-{nxt[1]}"
+    return "No next domino: the last one is falling" if view.get("piece") else "No next domino"
 
 
 def well_label(view: dict[str, Any]) -> str:
@@ -571,11 +584,12 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
     """Return the game-over panel: the three scores, new bests highlighted, Play again / Home."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
+    played = view["dominoes_played"]
     reason = {
-        "set played": "Every domino of the set is played.",
-        "topped out": "No room at the top.",
-        "set cap": "The last set is played.",
-    }.get(view.get("termination") or "", "")
+        "set played": f"All {played} dominoes played.",
+        "topped out": f"No room at the top after {played} dominoes.",
+        "set cap": f"The last set is played: {played} dominoes.",
+    }.get(view.get("termination") or "", f"{played} dominoes played.")
     rows = [
         h(
             "div",
@@ -594,7 +608,7 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
         "div",
         {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
         h("h2", {}, "Game over"),
-        h("p", {}, reason, f" {view['dominoes_played']} dominoes played."),
+        h("p", {}, reason),
         h("dl", {"class_": "fall-finals"}, rows),
         h(
             "div",

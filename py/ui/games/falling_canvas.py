@@ -108,6 +108,8 @@ class Runner:
         self.last_save = 0.0
         self.frame_proxy: Any = None
         self.listeners: list[tuple[Any, str, Any]] = []
+        self.observer: Any = None  # a ResizeObserver on the well's box, and its callback's proxy
+        self.resized_proxy: Any = None
         self.pointers: dict[int, dict[str, Any]] = {}
         self.failed = False
         # the frame benchmark's samples (allocated while a table is bound)
@@ -138,8 +140,8 @@ class Runner:
         for name in ("turn", "max", "power", "speed", "left", "level"):
             self.hud[name] = _js(document.getElementById(f"fall-{name}"))
         self.hud_text = {}
-        self.next_key = None
         self._measure()
+        self._observe()
         driver = self.driver()
         state = ctx.session.state
         if ctx.ui.get("demo") is None and state.is_over() and not ctx.session.recorded:
@@ -161,15 +163,18 @@ class Runner:
             ui = ctx.ui
             if ui.get("demo") is not None:
                 ui.pop("demo", None)
-            if not ctx.session.state.is_over() and not ui.get("paused"):
-                screen.pause(ctx, "player")
-            elif not ctx.session.state.is_over():
-                ctx.save()
+            self.keep(screen, ctx)
         for target, kind, proxy in self.listeners:
             target.removeEventListener(kind, proxy)
             proxy.destroy()
         self.listeners = []
         self.pointers.clear()
+        if self.observer is not None:
+            self.observer.disconnect()
+            self.observer = None
+        if self.resized_proxy is not None:
+            self.resized_proxy.destroy()
+            self.resized_proxy = None
         if self.frame_proxy is not None:
             self.frame_proxy.destroy()
             self.frame_proxy = None
@@ -178,6 +183,19 @@ class Runner:
         self.release()
         if was_active:
             gc.unfreeze()  # what ``bind`` froze may be collected again
+
+    def keep(self, screen: Any, ctx: Any, pause: bool = True) -> None:
+        """Keep the player's game as it is now (the player leaves the table or the page): an end not yet
+        shown is recorded, a game in play saved (and paused, unless ``pause`` is False)."""
+        if ctx.ui.get("demo") is not None:
+            return
+        if ctx.session.state.is_over():
+            if not ctx.session.recorded:
+                screen.game_over(ctx)
+        elif pause and not ctx.ui.get("paused"):
+            screen.pause(ctx, "player")
+        else:
+            ctx.save()
 
     def release(self) -> None:
         """Let go of everything the table held: the context, its views, canvases, sprites and samples."""
@@ -201,10 +219,15 @@ class Runner:
         return driver
 
     def running(self) -> bool:
+        """Tell whether the loop must run: play goes on, or an end not yet shown (and saved) is pending."""
         ui = self.ctx.ui
         if ui.get("demo") is not None:
             return not ui["demo"].state.is_over()
-        return not ui.get("paused") and not self.ctx.session.state.is_over()
+        state = self.ctx.session.state
+        driver = ui.get("driver")
+        if driver is not None and driver.state is state and driver.ending():
+            return True  # a drop pressed between two frames ended the game: the next frame shows the end
+        return not ui.get("paused") and not state.is_over()
 
     # -- the loop -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -328,12 +351,32 @@ class Runner:
             self.layer = document.createElement("canvas")
             self.layer.width, self.layer.height = cell * WIDTH, cell * HEIGHT
             self.layer_g = self.layer.getContext("2d")
-        self.layer_key = None
+        self.layer_key = self.next_key = None  # the new sizes cleared both canvases
         if self.next_canvas is not None:
             size = int(self.next_canvas.clientWidth or 96)
             self.next_canvas.width = max(16, int(size * dpr))
             self.next_canvas.height = max(8, int(size * dpr / 2))
         self.cell = cell
+
+    def _observe(self) -> None:
+        """Watch the well's box: its size can change with no render to follow (the deferred stylesheets
+        arriving after a reload's first render, a paused table whose window turns)."""
+        if not hasattr(window, "ResizeObserver"):
+            return
+        if self.observer is None:
+            self.resized_proxy = create_proxy(lambda entries, *_: self.guard(self.on_resized, entries))
+            self.observer = window.ResizeObserver.new(self.resized_proxy)
+        self.observer.disconnect()
+        self.observer.observe(self.canvas.parentElement)
+
+    def on_resized(self, entries: Any) -> None:
+        """Size the canvases to the well's new box and draw the frame again (a paused loop draws nothing)."""
+        if self.canvas is None:
+            return
+        self._measure()
+        driver = self.driver()
+        self.view = None
+        self.draw(driver, driver.sub_step())
 
     def _background(self) -> Any:
         c = self.look[0]
@@ -571,7 +614,8 @@ class Runner:
 
     def _draw_next(self, view: dict[str, Any]) -> None:
         nxt = view["next"]
-        key = (tuple(nxt) if nxt else None, self.look)
+        last = not nxt and view["piece"] is not None  # the set's last domino is falling
+        key = (tuple(nxt) if nxt else last, self.look)
         if key == self.next_key or self.next_canvas is None:
             return
         self.next_key = key
@@ -579,6 +623,12 @@ class Runner:
         g = nc.getContext("2d")
         w, hgt = int(nc.width), int(nc.height)
         g.clearRect(0, 0, w, hgt)
+        if last:  # say so, rather than an empty box that looks like a fault
+            g.font = f"800 {int(hgt * 0.34)}px system-ui, -apple-system, 'Segoe UI', sans-serif"
+            g.textAlign = "center"
+            g.textBaseline = "middle"
+            g.fillStyle = self.colours["accent"]
+            g.fillText("LAST ONE", w / 2, hgt / 2, w * 0.92)
         if not nxt:
             return
         size = min(w // 2, hgt)
@@ -612,6 +662,7 @@ class Runner:
             (document, "click", self.on_click),
             (document, "contextmenu", self.on_contextmenu),
             (window, "blur", self.on_blur),
+            (window, "pagehide", self.on_pagehide),
         )
         for target, kind, handler in handlers:
             proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
@@ -646,6 +697,10 @@ class Runner:
             self.ctx.rerender()
         elif self.ctx.ui.get("demo") is None and not self.ctx.session.state.is_over():
             self.ctx.save()
+
+    def on_pagehide(self, event: Any) -> None:
+        # A reload or a closed tab: not paused, for a page restored from the back-forward cache plays on.
+        self.keep(self.screen, self.ctx, pause=False)
 
     def _pad(self, event: Any) -> str | None:
         target = _js(event.target)
@@ -848,24 +903,13 @@ def _samples_json() -> str:
 
 def _hook_script(data: Any) -> None:
     """Replace the game by a seeded one fed a recorded input log: {seed, options, log, speed}."""
-    from boneyard.games.falling import new_state
-
     spec = json.loads(str(data))
     ctx = RUNNER.ctx
-    session = ctx.session
-    options = dict(spec["options"])
-    session.state = new_state(int(spec["seed"]), **options)
-    session.seed = int(spec["seed"])
-    session.options = options
-    session.recorded = False
-    for key in ("driver", "summary", "pause_reason", "demo"):
-        ctx.ui.pop(key, None)
-    ctx.ui["paused"] = False
-    driver = Driver(session.state)
+    RUNNER.screen.new_game(ctx, int(spec["seed"]), dict(spec["options"]))  # a new deal: it counts on its own
+    driver = Driver(ctx.session.state)
     driver.load_script(spec["log"], int(spec.get("speed", 1)))
     ctx.ui["driver"] = driver
     RUNNER.stop()
-    ctx.save()
     ctx.rerender()
 
 

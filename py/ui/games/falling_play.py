@@ -71,9 +71,9 @@ class Advance:
     """What one call of ``Driver.advance`` did."""
 
     steps: int = 0
-    commands: int = 0  # accepted commands
-    locked: int = 0  # dominoes locked
-    over: bool = False  # the game ended during this call
+    commands: int = 0  # accepted commands since the last call (keys and swipes apply theirs between frames)
+    locked: int = 0  # dominoes locked since the last call
+    over: bool = False  # the game ended since the last call (a step, or a drop pressed between frames)
     changed: bool = False  # anything to redraw (a step or an accepted command)
 
 
@@ -91,6 +91,11 @@ class Driver:
         self.speed = 1  # steps per frame step (fast-forward for scripted play)
         self.autoplay_ms = 0.0  # time the autoplayer spent in the last advance (set by the caller's clock)
         self.clock: Any = None  # optional callable returning milliseconds, to time the autoplayer
+        # What ``advance`` has reported: a drop pressed between two frames locks (and may end the game)
+        # outside ``advance``, and the next call must still report it.
+        self.turns_seen = state.turns
+        self.log_seen = len(state.log)
+        self.end_seen = state.phase == "over"
 
     # -- input --------------------------------------------------------------------------------
 
@@ -134,26 +139,28 @@ class Driver:
         """Run the steps that ``elapsed_ms`` of real time holds; return what happened."""
         result = Advance()
         state = self.state
-        if state.phase == "over":
-            return result
-        self.carry += min(max(elapsed_ms, 0.0), MAX_FRAME_MS)
-        steps = int(self.carry // STEP_MS)
-        self.carry -= steps * STEP_MS
-        steps = min(steps * self.speed, MAX_STEPS_PER_FRAME if self.speed > 1 else steps)
-        turns = state.turns
-        log_len = len(state.log)
         self.autoplay_ms = 0.0
-        for _ in range(steps):
-            self._inputs()
-            state.step()
-            result.steps += 1
-            if state.phase == "over":
-                result.over = True
-                break
-        result.locked = state.turns - turns
-        result.commands = len(state.log) - log_len
+        if state.phase != "over":
+            self.carry += min(max(elapsed_ms, 0.0), MAX_FRAME_MS)
+            steps = int(self.carry // STEP_MS)
+            self.carry -= steps * STEP_MS
+            steps = min(steps * self.speed, MAX_STEPS_PER_FRAME if self.speed > 1 else steps)
+            for _ in range(steps):
+                self._inputs()
+                state.step()
+                result.steps += 1
+                if state.phase == "over":
+                    break
+        result.locked, self.turns_seen = state.turns - self.turns_seen, state.turns
+        result.commands, self.log_seen = len(state.log) - self.log_seen, len(state.log)
+        result.over = state.phase == "over" and not self.end_seen
+        self.end_seen = state.phase == "over"
         result.changed = bool(result.steps or result.commands)
         return result
+
+    def ending(self) -> bool:
+        """Tell whether the game has ended and ``advance`` has not reported it yet."""
+        return self.state.phase == "over" and not self.end_seen
 
     def _inputs(self) -> None:
         """Apply what is due before the next step: script, autoplayer, held repeats."""

@@ -151,3 +151,19 @@ def test_settings_carry_no_inline_styles_and_name_the_broker_in_one_place():
     assert 'class="code-nowrap"' in html and 'class="code-wrap"' in html
     line = re.search(r'<p class="hint" id="online-broker">(.*?)</p>', html)
     assert line and "<strong>" in line.group(1) and "peers.example.test" in line.group(1)
+
+
+def test_settings_fold_the_online_servers_under_advanced_and_name_records_aside_in_words():
+    key = "boneyard:broken:2026-12-04T20:15:00.000000Z:settings"
+    html = str(settings_view.settings_screen(Settings(), False, [key]))
+    online = html[html.index('id="online-title"') : html.index('id="your-data-title"')]
+    fold = online.index('<details class="advanced" id="online-advanced">')  # closed: the usual servers
+    assert "<summary>Advanced: connection servers</summary>" in online
+    for fid in ("online-broker", "set-online-host", "set-online-ice"):
+        assert online.index(f'id="{fid}"') > fold, f"{fid} belongs under Advanced"
+    assert key not in html.replace(f'data-value="{key}"', "")  # the key only as the button's value
+    assert "Your settings from 4\u00a0Dec\u00a02026, 20:15 (UTC), kept aside" in html
+    assert 'aria-label="Delete your settings from 4' in html
+    own = str(settings_view.settings_screen(Settings(online_host="127.0.0.1"), False, []))
+    assert '<details class="advanced" id="online-advanced" open>' in own  # your own broker: shown
+    assert settings_view.aside_text("boneyard:broken:x:y") == "A record, kept aside"

@@ -387,20 +387,7 @@ class App:
     def setup_markup(self, info: GameInfo, screen: Screen) -> Markup:
         """Return the setup screen of a game."""
         form = self.forms.setdefault(info.id, {})
-        modes = screen.modes()
-        mode, players = screen.mode_from_form(form)
-        return screens.setup(
-            info,
-            form,
-            screen.custom_fields(form),
-            players,
-            mode.players is not None,
-            [(m.key, m.label) for m in modes],
-            list(info.named_levels),
-            mode.note,
-            in_progress=self.in_progress(info.id),
-            online=not info.realtime and info.max_players > 1,
-        )
+        return screens.setup_screen(info, screen, form, self.in_progress(info.id))
 
     def in_progress(self, game_id: str) -> str:
         """Return the mode of this game's saved game when it is not over (else ""): New game replaces it."""

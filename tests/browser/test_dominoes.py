@@ -9,7 +9,7 @@ import pytest
 
 from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, local_storage, reload_ready
-from .tables import module_page, open_setup, play_fitting, play_through, viewport
+from .tables import choose_mode, module_page, open_setup, play_fitting, play_through, viewport
 
 MAX_TURNS = 400
 
@@ -17,9 +17,7 @@ MAX_TURNS = 400
 def start(page, base_url, mode, *, seed=7, opponents="computer", players=None, levels=None):
     """Open the setup screen with a seeded deal, choose the mode, and start."""
     open_setup(page, base_url, "dominoes", seed=seed, opponents=opponents, ready="#setup-mode")
-    page.select_option("#setup-mode", mode)
-    if players is not None:
-        page.select_option("#setup-players", str(players))
+    choose_mode(page, mode, players)
     for seat, level in (levels or {}).items():
         page.select_option(f"#setup-level-{seat}", level)
     page.click("#start-game")

@@ -415,21 +415,21 @@ def setup_part(pid: str, title: str, content: list[Any]) -> Markup:
 
 
 def seat_rows(form: dict[str, Any], players: int, vs: str, levels: list[str]) -> Markup:
-    """Return the seats the shell fills: each computer's level, or each person's name on this device."""
+    """Return the seats in playing order: you and each computer at its level, or each person's name."""
     rows = []
-    for seat in range(1, players) if vs == "computer" else range(players):
-        if vs == "computer":
+    for seat in range(players):
+        label = h("label", {"class_": "seat-no", "for": f"setup-level-{seat}"}, f"Seat {seat + 1}")
+        if vs == "computer" and seat == 0:
+            control: Markup = h("span", {"class_": "seat-fixed"}, "You")
+            label = h("span", {"class_": "seat-no"}, "Seat 1")
+        elif vs == "computer":
             name = f"level_{seat}"
             current = form.get(name, form.get("level", "medium" if "medium" in levels else levels[-1]))
-            control = select(
-                f"setup-level-{seat}",
-                name,
-                [(lv, LEVEL_LABELS.get(lv, lv.title())) for lv in levels],
-                current,
-            )
-            rows.append(field(f"Computer {seat}", control, fid=f"setup-level-{seat}"))
+            options = [(lv, f"Computer {seat}, {LEVEL_LABELS.get(lv, lv.title()).lower()}") for lv in levels]
+            control = select(f"setup-level-{seat}", name, options, current)
         else:
             name = f"name_{seat}"
+            label = h("label", {"class_": "seat-no", "for": f"setup-name-{seat}"}, f"Seat {seat + 1}")
             control = h(
                 "input",
                 {
@@ -439,13 +439,11 @@ def seat_rows(form: dict[str, Any], players: int, vs: str, levels: list[str]) ->
                     "value": form.get(name, f"Player {seat + 1}"),
                     "maxlength": MAX_NAME,
                     "autocomplete": "off",
+                    "aria_label": f"Seat {seat + 1}: name of the person playing",
                 },
             )
-            rows.append(field(f"Player {seat + 1}", control, fid=f"setup-name-{seat}"))
-    if not rows:
-        return Markup("")
-    legend = "Computer levels" if vs == "computer" else "Names"
-    return h("fieldset", {"class_": "seats"}, h("legend", {}, legend), rows)
+        rows.append(h("div", {"class_": "seat-row"}, label, control))
+    return h("fieldset", {"class_": "seats"}, h("legend", {}, "Seats (in playing order)"), rows)
 
 
 def not_found(what: str) -> Markup:

@@ -353,11 +353,12 @@ class GameSummary:
         return self.versus + self.solo
 
 
-def summaries(stats: Stats, games: Iterable[GameInfo], name: str) -> list[GameSummary]:
-    """Return each game's overview line, for the player ``name`` (online and solo games are theirs too)."""
+def summaries(stats: Stats, games: Iterable[GameInfo]) -> list[GameSummary]:
+    """Return each game's overview line: everything played on this device, whoever played it (as the time
+    played and the recent results are kept)."""
     rows = []
     for info in games:
-        tallies = stats.for_player(name, info.id) + stats.online_for(info.id)
+        tallies = [t for t in stats.tallies if t.game == info.id] + stats.online_for(info.id)
         won = sum(t.wins for t in tallies)
         versus = sum(t.played for t in tallies)
         best = ""
@@ -410,9 +411,9 @@ def recent_item(entry: Recent, names: dict[str, str]) -> Markup:
     )
 
 
-def overview(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
-    """Return the overview across games: totals, each game at a glance, and the latest results."""
-    rows = summaries(stats, games, name)
+def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
+    """Return the overview across games on this device: totals, each game at a glance, the latest results."""
+    rows = summaries(stats, games)
     versus = sum(r.versus for r in rows)
     won = sum(r.won for r in rows)
     total = sum(r.total for r in rows)
@@ -476,7 +477,7 @@ def overview(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
     return h(
         "section",
         {"class_": "stats-overview", "id": "stats-overview", "aria_labelledby": "overview-title"},
-        h("h2", {"id": "overview-title"}, "All games"),
+        h("h2", {"id": "overview-title"}, "All games on this device"),
         totals,
         notes,
         h("div", {"class_": "glance-wrap"}, table),
@@ -488,7 +489,7 @@ def overview(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
 def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
     """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard."""
     games = list(games)
-    sections = [overview(stats, games, name)]
+    sections = [overview(stats, games)]
     for info in games:
         bests = best_scores_table(stats, info)
         if info.realtime:

@@ -185,9 +185,9 @@ def test_the_overview_sums_every_game_with_time_played_and_the_latest_results():
         re.findall(r'<div class="overall-fact" id="([^"]+)"><dt>[^<]*</dt><dd>([^<]*)</dd>', overview)
     )
     assert facts == {
-        "overall-played": "5",  # 3 dominoes + 1 triangles + 1 solo game, not Bo's
-        "overall-won": "2",
-        "overall-rate": "50%",
+        "overall-played": "6",  # 3 dominoes + 2 triangles (Bo's too: everyone on this device) + 1 solo game
+        "overall-won": "3",
+        "overall-rate": "60%",
         "overall-time": "37 min",
     }
     glance = overview[overview.index('id="stats-glance"') :]

@@ -214,7 +214,7 @@ class DominoesScreen(Screen):
     @staticmethod
     def _game_field(form: dict[str, Any]) -> Markup:
         return field(
-            "Game",
+            "Draw or block",
             select(
                 "setup-draw",
                 "draw",

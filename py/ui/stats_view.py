@@ -450,12 +450,17 @@ def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
         (
             (
                 h("th", {"scope": "row"}, r.info.name),
-                h("td", {}, r.total),
-                h("td", {}, r.won if r.versus else "–"),
-                h("td", {}, percent(r.won / r.versus) if r.versus else "–"),
-                h("td", {}, duration(r.seconds)),
-                h("td", {}, r.best or "–"),
-                h("td", {}, short_date(r.last) if r.last else "–"),
+                *(
+                    h("td", {"data_label": label}, value)  # the label heads the cell on a phone (app.css)
+                    for label, value in (
+                        ("Played", r.total),
+                        ("Won", r.won if r.versus else "–"),
+                        ("Win rate", percent(r.won / r.versus) if r.versus else "–"),
+                        ("Time", duration(r.seconds)),
+                        ("Best", r.best or "–"),
+                        ("Last played", short_date(r.last) if r.last else "–"),
+                    )
+                ),
             )
             for r in rows
         ),

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from ui.games.dominoes import LEGACY_MODES
+
 from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, watch_page
 
@@ -36,19 +38,9 @@ def open_setup(page: Any, base_url: str, game: str, *, seed: int, opponents: str
     page.check(f"input[name=opponents][value={opponents}]")
 
 
-# Dominoes matches as tests name them, with their players: the setup's mode and player count apart.
-MATCHES = {
-    "match-2-100": ("match-100", 2),
-    "match-2-50": ("match-50", 2),
-    "block-2": ("block", 2),
-    "match-3-100": ("match-100", 3),
-    "match-4-100": ("match-100", 4),
-}
-
-
 def choose_mode(page: Any, mode: str, players: int | None = None) -> int | None:
     """Choose the setup's mode, and its players when a match names them ("match-4-100"); return the players."""
-    mode, count = MATCHES.get(mode, (mode, players))
+    mode, count = LEGACY_MODES.get(mode, (mode, players))
     page.select_option("#setup-mode", mode)
     if count is not None:
         page.select_option("#setup-players", str(count))

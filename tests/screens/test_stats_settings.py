@@ -192,9 +192,18 @@ def test_the_overview_sums_every_game_with_time_played_and_the_latest_results():
     }
     glance = overview[overview.index('id="stats-glance"') :]
     row = re.search(r"<th scope=\"row\">Dominoes</th>(.*?)</tr>", glance)
-    assert row and re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1)) == ["3", "2", "67%", "10 min", "–", "30 Nov"]
+    assert row and re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1)) == [
+        "3",
+        "2",
+        "67%",
+        "10 min",
+        "–",
+        "30 Nov",
+    ]
     bonefall = re.search(r"<th scope=\"row\">Bonefall</th>(.*?)</tr>", glance)
-    assert bonefall and "Power 25" in bonefall.group(1) and '"Win rate">–</td>' in bonefall.group(1)  # no win rate
+    assert (
+        bonefall and "Power 25" in bonefall.group(1) and '"Win rate">–</td>' in bonefall.group(1)
+    )  # no win rate
     recent = re.findall(r'<li class="recent-item" data-game="(\w+)">', overview)
     assert recent == ["falling", "triangles", "dominoes"]  # latest first
     assert ">Power 25<" in overview and ">Drawn<" in overview and ">Won<" in overview

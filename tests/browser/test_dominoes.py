@@ -116,6 +116,13 @@ def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, 
     page.wait_for_selector(".stats-game")
     stats = page.locator(".stats-game").first.inner_text()
     assert "Classic, 2 players" in stats
+    # The overview across games: the game counted, its time played (the gaps between moves), listed last.
+    assert page.locator("#overall-played dd").inner_text() == "1"
+    played = page.locator("#overall-time dd").inner_text()
+    assert played == "under a minute" or played.endswith("min"), played
+    recent = page.locator(".recent-item[data-game=dominoes]")
+    assert recent.count() == 1 and "Classic, 2 players" in recent.inner_text()
+    assert recent.locator(".result").inner_text() in ("Won", "Lost", "Drawn")
     watch.assert_clean(page)
 
 

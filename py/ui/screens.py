@@ -165,7 +165,7 @@ def home(
                         players,
                         " · real time, solo"
                         if info.realtime
-                        else " · vs computer or on one device"
+                        else " · vs computer, on one device or online"  # the setup's three opponents
                         if info.bots
                         else "",
                     ),

@@ -48,8 +48,14 @@ HEADLINE = ("power", "tiles")  # the score a mode's card leads with, when it has
 MODE_WORDS = {"norm": "Norm", "max": "Max"}
 
 
+# Heptalion's puzzle, kept by board: "fit-original" is "Puzzle, original board".
+PUZZLE_BOARDS = {"fit-original": "original board", "fit-random": "random board", "fit-lab": "other board"}
+
+
 def mode_label(mode: str, sep: str = " · ") -> str:
-    """Return a mode key in words: ``sprint-norm`` -> ``Sprint · Norm`` (``Fit Original`` with ``sep=" "``)."""
+    """Return a mode key in words: ``sprint-norm`` -> ``Sprint · Norm``, ``fit-original`` -> ``Puzzle, original board``."""
+    if mode in PUZZLE_BOARDS:
+        return f"Puzzle, {PUZZLE_BOARDS[mode]}"
     return sep.join(MODE_WORDS.get(part, part.title()) for part in mode.split("-") if part)
 
 

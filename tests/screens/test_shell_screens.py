@@ -59,7 +59,12 @@ def test_stats_show_tallies_leaderboards_and_best_scores_of_any_game():
     stats.record_scores("heptalion", "fit-original", {"tiles": 21}, "2026-11-29")
     html = stats_view.stats_screen(stats, GAMES.values(), "Ana")
     assert "Classic, 2 players" in html and "Leaderboard" not in html  # one name: no leaderboard
-    assert "255.3" in html and "tiles fitted" in html.lower() and "Fit Original" in html and ">21<" in html
+    assert (
+        "255.3" in html
+        and "tiles fitted" in html.lower()
+        and "Puzzle, original board" in html
+        and ">21<" in html
+    )
 
 
 def test_a_finished_heptalion_puzzle_gives_its_tiles_as_a_score():

@@ -519,8 +519,6 @@ def aside_text(key: str) -> str:
     stamp, _, original = rest.partition("Z:")
     names = {info.id: info.name for info in GAMES.values()}
     what = _key_name(saves.PREFIX + original, names) if original else "a record"
-    if what == saves.PREFIX + original:  # a key Boneyard does not name
-        what = "a record"
     when = f" from {_when(stamp)} (UTC)" if stamp[:4].isdigit() and stamp[5:7].isdigit() else ""
     return f"{what[0].upper()}{what[1:]}{when}, kept aside"
 
@@ -534,4 +532,4 @@ def _key_name(key: str, names: dict[str, str]) -> str:
     if ":save:" in key:
         game_id = key.rpartition(":")[2]
         return f"your saved game of {names.get(game_id, game_id.title())}"
-    return "a record kept aside" if ":broken:" in key else key
+    return "a record kept aside" if ":broken:" in key else "another Boneyard record"  # never the raw key

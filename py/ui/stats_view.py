@@ -484,7 +484,13 @@ def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
     )
     notes = []
     if seconds <= 0 or any(r.total and not r.seconds for r in rows):
-        notes.append(h("p", {"class_": "hint"}, "Time played counts the games finished since this version."))
+        notes.append(
+            h(
+                "p",
+                {"class_": "hint"},
+                "Time played is kept for games finished from now on: older ones have none.",
+            )
+        )
     return h(
         "section",
         {"class_": "stats-overview", "id": "stats-overview", "aria_labelledby": "overview-title"},

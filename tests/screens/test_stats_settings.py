@@ -220,7 +220,7 @@ def test_stats_from_before_the_overview_load_with_their_solo_games_and_no_recent
     assert stats.solo == {"falling": 2} and stats.recent == [] and stats.seconds == {}
     html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
     assert 'id="overall-played"><dt>Games played</dt><dd>5</dd>' in html
-    assert "Time played counts the games finished since this version." in html
+    assert "Time played is kept for games finished from now on: older ones have none." in html
     assert "Your next finished games will be listed here." in html
 
 

@@ -211,7 +211,7 @@ def online_fields(settings: Settings) -> list[Markup]:
             {"class_": "hint", "id": "online-broker"},
             "Rooms connect through ",
             h("strong", {}, settings.online_broker()),
-            ". Nothing is sent until you open or join a room.",
+            ".",
         ),
         h(
             "div",

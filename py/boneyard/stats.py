@@ -15,6 +15,8 @@ MAX_ENTRIES = 500  # tallies kept (game, mode, name); the oldest beyond it are d
 MAX_COUNTED = 200  # deals remembered as counted, so that no game counts twice
 MAX_DAYS = 60  # days of play each tally keeps for its chart
 MAX_RUNS = 40  # finished games each real-time mode keeps for its chart
+MAX_RECENT = 20  # latest finished games kept for the overview's Recent results
+IDLE_S = 90.0  # a longer pause between two moves counts as this much play (the player left the table)
 
 
 @dataclass
@@ -81,6 +83,18 @@ class Run:
 
 
 @dataclass
+class Recent:
+    """One finished game in the overview's Recent results: a result against the computer, or solo scores."""
+
+    game: str
+    label: str
+    date: str
+    result: str = ""  # "win", "loss" or "draw"; "" for a solo game, whose scores say how it went
+    scores: dict[str, float] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+@dataclass
 class Stats:
     """Every tally and every best score."""
 
@@ -89,6 +103,20 @@ class Stats:
     counted: list[str] = field(default_factory=list)  # ids of the latest deals counted, oldest first
     runs: dict[str, list[Run]] = field(default_factory=dict)  # "game:mode" -> its latest games, oldest first
     online: list[Tally] = field(default_factory=list)  # online games: ``name`` is the opponent's name
+    solo: dict[str, int] = field(default_factory=dict)  # game -> solo games finished (each run kept)
+    seconds: dict[str, float] = field(default_factory=dict)  # game -> time played in the games counted
+    recent: list[Recent] = field(default_factory=list)  # the latest games counted, oldest first
+
+    def record_recent(
+        self, game: str, label: str, date: str, result: str, scores: Mapping[str, float], seconds: float
+    ) -> None:
+        """Add a counted game to Recent results and its time to the game's time played."""
+        entry = Recent(
+            game, label, date, result if result in RESULTS else "", dict(scores), max(0.0, seconds)
+        )
+        self.recent.append(entry)
+        del self.recent[:-MAX_RECENT]
+        self.seconds[game] = self.seconds.get(game, 0.0) + entry.seconds
 
     def has_counted(self, deal: str) -> bool:
         """Tell whether the game of this deal id was counted already."""
@@ -137,6 +165,7 @@ class Stats:
         runs = self.runs.setdefault(f"{game}:{mode}", [])
         runs.append(Run(date, {name: float(value) for name, value in scores.items()}))
         del runs[:-MAX_RUNS]
+        self.solo[game] = self.solo.get(game, 0) + 1
         self.mark_counted(mark)
         return True
 
@@ -183,7 +212,26 @@ class Stats:
             "counted": list(self.counted),
             "runs": {key: [asdict(r) for r in runs] for key, runs in self.runs.items()},
             "online": [asdict(t) for t in self.online],
+            "solo": dict(self.solo),
+            "seconds": dict(self.seconds),
+            "recent": [asdict(r) for r in self.recent],
         }
+
+
+class PlayClock:
+    """Measure the time played in each deal from its moves: the gaps between them, each at most IDLE_S."""
+
+    def __init__(self) -> None:
+        self.deals: dict[str, tuple[float, float]] = {}  # deal id -> (seconds so far, time of its last move)
+
+    def tick(self, deal: str, now: float) -> None:
+        """Note a move of ``deal`` at ``now`` (seconds on any steady clock)."""
+        spent, last = self.deals.get(deal, (0.0, now))
+        self.deals[deal] = (spent + min(max(0.0, now - last), IDLE_S), now)
+
+    def take(self, deal: str) -> float:
+        """Return the time played in ``deal`` and forget it."""
+        return self.deals.pop(deal, (0.0, 0.0))[0]
 
 
 def _tally(row: Any) -> Tally:
@@ -243,7 +291,39 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
         if not isinstance(rows, list):
             raise ValueError("the games kept for a chart are not a list")
         stats.runs[str(key)] = [_run(row) for row in rows][-MAX_RUNS:]
+    # Absent from stats written before the overview: the solo games counted are then the runs kept.
+    solo = data.get("solo")
+    if solo is None:
+        for key, rows in stats.runs.items():
+            game = key.partition(":")[0]
+            stats.solo[game] = stats.solo.get(game, 0) + len(rows)
+    elif isinstance(solo, Mapping):
+        stats.solo = {str(game): _int(n) for game, n in solo.items()}
+    else:
+        raise ValueError("the solo games are not a record")
+    seconds = data.get("seconds", {})
+    if not isinstance(seconds, Mapping):
+        raise ValueError("the time played is not a record")
+    stats.seconds = {str(game): max(0.0, _number(s)) for game, s in seconds.items()}
+    recent = data.get("recent", [])
+    if not isinstance(recent, list):
+        raise ValueError("the recent games are not a list")
+    stats.recent = [_recent(row) for row in recent][-MAX_RECENT:]
     return stats
+
+
+def _recent(row: Any) -> Recent:
+    if not isinstance(row, Mapping) or not isinstance(row.get("scores", {}), Mapping):
+        raise ValueError("a recent game is not a record")
+    result = str(row.get("result", ""))
+    return Recent(
+        game=str(row.get("game", "")),
+        label=str(row.get("label", "")),
+        date=str(row.get("date", "")),
+        result=result if result in RESULTS else "",
+        scores={str(n): _number(v) for n, v in row.get("scores", {}).items()},
+        seconds=max(0.0, _number(row.get("seconds", 0))),
+    )
 
 
 def _number(value: Any) -> float:

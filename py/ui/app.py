@@ -11,6 +11,7 @@ reported to the player and logged; it never stops the page.
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from pyscript import document, window
 from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
+from boneyard.stats import PlayClock
 
 from . import motion, screens, settings_view, sound, stats_view
 from .games import has_screen, screen_for
@@ -105,6 +107,7 @@ class App:
         self.sessions: dict[str, Session] = {}
         self.table_ui: dict[str, dict[str, Any]] = {}
         self.written: dict[str, str | None] = {}  # each game's save text as this tab last wrote or read it
+        self.clock = PlayClock()  # time played in each deal, for the stats
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn)
         self.board_width = 640
@@ -384,20 +387,7 @@ class App:
     def setup_markup(self, info: GameInfo, screen: Screen) -> Markup:
         """Return the setup screen of a game."""
         form = self.forms.setdefault(info.id, {})
-        modes = screen.modes()
-        mode, players = screen.mode_from_form(form)
-        return screens.setup(
-            info,
-            form,
-            screen.custom_fields(form),
-            players,
-            mode.players is not None,
-            [(m.key, m.label) for m in modes],
-            list(info.named_levels),
-            mode.note,
-            in_progress=self.in_progress(info.id),
-            online=not info.realtime and info.max_players > 1,
-        )
+        return screens.setup_screen(info, screen, form, self.in_progress(info.id))
 
     def in_progress(self, game_id: str) -> str:
         """Return the mode of this game's saved game when it is not over (else ""): New game replaces it."""
@@ -549,6 +539,7 @@ class App:
         """Save, count a finished game, redraw, and start the computer if it is to move."""
         if session.online and self.online is not None:
             self.online.moved(session)  # the host sends every guest its view
+        self.clock.tick(session.uid, time.monotonic())
         if session.state.is_over():
             self.finish(session)
         else:
@@ -568,16 +559,31 @@ class App:
             final = screen.final_scores(session) if screen is not None else None  # a solo puzzle's result
             today, name = self.today(), self.settings.name
 
+            seconds = self.time_played(session)
+
             def change(stats: Any) -> bool:
                 counted = count_result(stats, session, name, today)
                 best = bool(keep_bests(stats, session, final, today))
                 game, mode, deal = session.info.id, session.mode, session.uid
                 ran = bool(final) and stats.record_run(game, mode, final or {}, today, deal)
+                if counted or ran:  # the overview's Recent results and time played
+                    result = session.result_for(session.human_seats[0]) if counted else ""
+                    stats.record_recent(game, session.mode_label, today, result or "", final or {}, seconds)
                 return best or counted or ran
 
             self.stats, _ = self.storage.update_stats(change)
         session.recorded = True
         self.drop(session)
+
+    def time_played(self, session: Session) -> float:
+        """Return the time played in a finished deal: a real-time game's unpaused steps, else its moves' gaps."""
+        measured = self.clock.take(session.uid)
+        if session.info.realtime:  # its state counts the steps played, at the rate its module names
+            per_second = getattr(sys.modules.get(type(session.state).__module__), "STEPS_PER_SECOND", 0)
+            steps = getattr(session.state, "steps", 0)
+            if per_second and isinstance(steps, int):
+                return steps / per_second
+        return measured
 
     def save(self, session: Session) -> None:
         """Save a game in progress (an online game is saved with its room, on the host's page only)."""

@@ -60,6 +60,10 @@ class Screen:
         """Return the game's own controls on the setup screen (none by default)."""
         return Markup("")
 
+    def player_fields(self, form: dict[str, Any]) -> Markup:
+        """Return the game's own controls in the setup's Players part, after the number of players (none)."""
+        return Markup("")
+
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
         """Return the mode and the number of players chosen in the setup form."""
         raise NotImplementedError

@@ -15,6 +15,7 @@ from boneyard.settings import MAX_NAME, Settings
 
 from .art import card_art, logo
 from .html import Markup, h, join, name_text
+from .screen import Screen
 
 LEVEL_LABELS = {
     "random": "Random",
@@ -164,7 +165,7 @@ def home(
                         players,
                         " · real time, solo"
                         if info.realtime
-                        else " · vs computer or on one device"
+                        else " · vs computer, on one device or online"  # the setup's three opponents
                         if info.bots
                         else "",
                     ),
@@ -282,24 +283,27 @@ def setup(
     note: str = "",
     in_progress: str = "",
     online: bool = False,
+    player_fields: Markup | str = "",
+    own_seats: bool = False,
 ) -> Markup:
-    """Return the setup screen: opponents, mode, players, computer levels or names, New game.
+    """Return the setup screen, the same two parts for every game, then its buttons.
+
+    Game: the mode with what it means, then the game's own options (``custom``). Players: solo, or the
+    opponents, how many play, the game's own player choices (``player_fields``: Partners, starting
+    player) and the seats: computer levels or names, unless the game draws its own seats (``own_seats``).
+    Nothing contradicts: a solo mode offers no opponents, a mode for a set number of players says so.
 
     ``in_progress`` describes a saved game of this game that is not over ("Classic, 2 players"): the
     screen then says that a new game replaces it, and offers Resume first. ``online`` offers a third
     choice of opponents, friends online: the seats are then set in the room's lobby.
     """
+    solo = info.max_players == 1 or (fixed_players and players == 1)
     vs = form.get("opponents", "computer")
-    if vs == "online" and not online:
+    if vs == "online" and (not online or solo):
         vs = "computer"
-    parts = []
-    if info.max_players > 1:
-        choices = [("computer", "vs Computer"), ("device", "Same device")]
-        if online:
-            choices.append(("online", "Online with friends"))
-        parts.append(radio_group("opponents", "Opponents", choices, vs))
+    game: list[Any] = []
     if mode_options:
-        parts.append(
+        game.append(
             field(
                 "Mode",
                 select("setup-mode", "mode", mode_options, form.get("mode", mode_options[0][0])),
@@ -307,65 +311,30 @@ def setup(
                 "setup-mode",
             )
         )
-    parts.append(custom)
-    if info.max_players > 1:
+    else:
+        game.append(h("p", {"class_": "hint setup-one-way"}, info.tagline))
+    game.append(custom)
+    who: list[Any] = []
+    if solo:
+        who.append(h("p", {"class_": "hint", "id": "setup-solo"}, "Solo: just you."))
+    else:
+        choices = [("computer", "vs Computer"), ("device", "Same device")]
+        if online:
+            choices.append(("online", "Online with friends"))
+        who.append(radio_group("opponents", "Opponents", choices, vs))
         if fixed_players:
-            parts.append(
-                h("p", {"class_": "hint"}, f"{players} player{'' if players == 1 else 's'} in this mode.")
-            )
+            who.append(h("p", {"class_": "hint"}, f"{players} players in this mode."))
         else:
-            counts = [(str(n), f"{n} players") for n in range(info.min_players, info.max_players + 1)]
-            parts.append(
+            counts = [(str(n), f"{n} players") for n in range(max(2, info.min_players), info.max_players + 1)]
+            who.append(
                 field(
                     "Players", select("setup-players", "players", counts, str(players)), fid="setup-players"
                 )
             )
-    seat_rows = []
-    for seat in range(1, players) if vs == "computer" else range(players) if vs == "device" else ():
-        if vs == "computer":
-            name = f"level_{seat}"
-            current = form.get(name, form.get("level", "medium" if "medium" in levels else levels[-1]))
-            seat_rows.append(
-                field(
-                    f"Computer {seat}",
-                    select(
-                        f"setup-level-{seat}",
-                        name,
-                        [(lv, LEVEL_LABELS.get(lv, lv.title())) for lv in levels],
-                        current,
-                    ),
-                    fid=f"setup-level-{seat}",
-                )
-            )
-        else:
-            name = f"name_{seat}"
-            current = form.get(name, f"Player {seat + 1}")
-            seat_rows.append(
-                field(
-                    f"Player {seat + 1}",
-                    h(
-                        "input",
-                        {
-                            "id": f"setup-name-{seat}",
-                            "type": "text",
-                            "data_field": name,
-                            "value": current,
-                            "maxlength": MAX_NAME,
-                            "autocomplete": "off",
-                        },
-                    ),
-                    fid=f"setup-name-{seat}",
-                )
-            )
-    if seat_rows:
-        parts.append(
-            h(
-                "fieldset",
-                {"class_": "seats"},
-                h("legend", {}, "Computer levels" if vs == "computer" else "Names"),
-                seat_rows,
-            )
-        )
+        who.append(player_fields)
+        if not own_seats and vs != "online":
+            who.append(seat_rows(form, players, vs, levels))
+    parts = [setup_part("setup-game", "Game", game), setup_part("setup-who", "Players", who)]
     if vs == "online":
         parts.append(
             h(
@@ -414,6 +383,67 @@ def setup(
         parts,
     )
     return frame(f"New game: {info.name}", body, back="#/")
+
+
+def setup_screen(info: GameInfo, screen: Screen, form: dict[str, Any], in_progress: str = "") -> Markup:
+    """Return a game's setup screen from its table screen's modes and fields and the form as chosen."""
+    mode, players = screen.mode_from_form(form)
+    return setup(
+        info,
+        form,
+        screen.custom_fields(form),
+        players,
+        mode.players is not None,
+        [(m.key, m.label) for m in screen.modes()],
+        list(info.named_levels),
+        mode.note,
+        in_progress=in_progress,
+        online=not info.realtime and info.max_players > 1,
+        player_fields=screen.player_fields(form),
+        own_seats=type(screen).seats_from_form is not Screen.seats_from_form,  # the game seats its players
+    )
+
+
+def setup_part(pid: str, title: str, content: list[Any]) -> Markup:
+    """Return one part of the setup screen: a heading and its controls."""
+    return h(
+        "section",
+        {"class_": "setup-part", "id": pid, "aria_labelledby": f"{pid}-title"},
+        h("h2", {"class_": "setup-head", "id": f"{pid}-title"}, title),
+        content,
+    )
+
+
+def seat_rows(form: dict[str, Any], players: int, vs: str, levels: list[str]) -> Markup:
+    """Return the seats in playing order: you and each computer at its level, or each person's name."""
+    rows = []
+    for seat in range(players):
+        label = h("label", {"class_": "seat-no", "for": f"setup-level-{seat}"}, f"Seat {seat + 1}")
+        if vs == "computer" and seat == 0:
+            control: Markup = h("span", {"class_": "seat-fixed"}, "You")
+            label = h("span", {"class_": "seat-no"}, "Seat 1")
+        elif vs == "computer":
+            name = f"level_{seat}"
+            current = form.get(name, form.get("level", "medium" if "medium" in levels else levels[-1]))
+            options = [(lv, f"Computer {seat}, {LEVEL_LABELS.get(lv, lv.title()).lower()}") for lv in levels]
+            control = select(f"setup-level-{seat}", name, options, current)
+        else:
+            name = f"name_{seat}"
+            label = h("label", {"class_": "seat-no", "for": f"setup-name-{seat}"}, f"Seat {seat + 1}")
+            control = h(
+                "input",
+                {
+                    "id": f"setup-name-{seat}",
+                    "type": "text",
+                    "data_field": name,
+                    "value": form.get(name, f"Player {seat + 1}"),
+                    "maxlength": MAX_NAME,
+                    "autocomplete": "off",
+                    "aria_label": f"Seat {seat + 1}: name of the person playing",
+                },
+            )
+        rows.append(h("div", {"class_": "seat-row"}, label, control))
+    return h("fieldset", {"class_": "seats"}, h("legend", {}, "Seats (in playing order)"), rows)
 
 
 def not_found(what: str) -> Markup:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boneyard import saves
+from boneyard.games import GAMES
 from boneyard.settings import (
     ANIMATION_LABELS,
     ANIMATIONS,
@@ -28,6 +30,7 @@ from .screens import button, field, frame, select
 
 __all__ = [
     "DataInfo",
+    "aside_text",
     "describe_import",
     "file_size",
     "online_fields",
@@ -202,13 +205,13 @@ def online_fields(settings: Settings) -> list[Markup]:
             "wss:// and https://, as a page served over https needs. Off for a broker on your own machine.",
         ),
     )
-    return [
+    advanced = [
         h(
             "p",
             {"class_": "hint", "id": "online-broker"},
             "Rooms connect through ",
             h("strong", {}, settings.online_broker()),
-            ". Nothing is sent until you open or join a room.",
+            ".",
         ),
         h(
             "div",
@@ -245,6 +248,22 @@ def online_fields(settings: Settings) -> list[Markup]:
             "They help browsers behind routers find each other. Without them only players on one network "
             "can connect.",
             "set-online-ice",
+        ),
+    ]
+    # What a player needs is the first line; the connection's details are for those who run their own.
+    changed = own or settings.online_ice != Settings().online_ice
+    return [
+        h(
+            "p",
+            {"class_": "hint", "id": "online-lead"},
+            "Play with friends on their own devices: open a room from a game's New game and send them its "
+            "code. Nothing is sent until you open or join a room.",
+        ),
+        h(
+            "details",
+            {"class_": "advanced", "id": "online-advanced", "open": changed},
+            h("summary", {}, "Advanced: connection servers"),
+            advanced,
         ),
     ]
 
@@ -411,10 +430,16 @@ def your_data(data: DataInfo, broken: list[str]) -> Markup:
                 [
                     h(
                         "li",
-                        {},
-                        h("code", {}, key),
+                        {"class_": "aside-item"},
+                        h("span", {}, aside_text(key)),
                         " ",
-                        button("Delete", "delete-broken", key, kind="ghost", aria_label=f"Delete {key}"),
+                        button(
+                            "Delete",
+                            "delete-broken",
+                            key,
+                            kind="ghost",
+                            aria_label=f"Delete {aside_text(key)[0].lower()}{aside_text(key)[1:]}",
+                        ),
                     )
                     for key in broken
                 ],
@@ -485,6 +510,19 @@ def import_panel(data: DataInfo) -> Markup:
     return Markup("")
 
 
+def aside_text(key: str) -> str:
+    """Return a record kept aside in words: "Your settings from 4 Dec 2026, 20:15 (UTC), kept aside".
+
+    The key is ``boneyard:broken:<time>[:<original key>]`` (``saves.broken_key``); the player never sees it.
+    """
+    rest = key.removeprefix(saves.PREFIX + "broken:")
+    stamp, _, original = rest.partition("Z:")
+    names = {info.id: info.name for info in GAMES.values()}
+    what = _key_name(saves.PREFIX + original, names) if original else "a record"
+    when = f" from {_when(stamp)} (UTC)" if stamp[:4].isdigit() and stamp[5:7].isdigit() else ""
+    return f"{what[0].upper()}{what[1:]}{when}, kept aside"
+
+
 def _key_name(key: str, names: dict[str, str]) -> str:
     """Return what a stored key holds, in words."""
     if key.endswith(":settings"):
@@ -494,4 +532,4 @@ def _key_name(key: str, names: dict[str, str]) -> str:
     if ":save:" in key:
         game_id = key.rpartition(":")[2]
         return f"your saved game of {names.get(game_id, game_id.title())}"
-    return "a record kept aside" if ":broken:" in key else key
+    return "a record kept aside" if ":broken:" in key else "another Boneyard record"  # never the raw key

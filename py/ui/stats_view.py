@@ -8,27 +8,34 @@ Pure Python over ``boneyard.stats.Stats``: a reload redraws the same numbers fro
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from boneyard.core import GameInfo
-from boneyard.stats import Best, Run, Stats, Tally
+from boneyard.stats import Best, Recent, Run, Stats, Tally
 
 from .html import Markup, h, join, name_text
 from .screens import frame
 
 __all__ = [
     "SCORE_LABELS",
+    "GameSummary",
     "best_scores_table",
     "days_chart",
+    "duration",
     "mode_label",
+    "overview",
     "percent",
     "runs_chart",
     "stats_screen",
+    "summaries",
 ]
 
 CHART_DAYS = 14  # days of play a mode's chart shows
 CHART_RUNS = 20  # games a real-time mode's chart shows
 CHART_W, CHART_H = 220, 64  # the chart's drawing units (it scales to the card's width)
+RECENT_SHOWN = 8  # latest games the overview lists
+RESULT_WORDS = {"win": "Won", "loss": "Lost", "draw": "Drawn"}
 
 
 def percent(value: float) -> str:
@@ -41,8 +48,14 @@ HEADLINE = ("power", "tiles")  # the score a mode's card leads with, when it has
 MODE_WORDS = {"norm": "Norm", "max": "Max"}
 
 
+# Heptalion's puzzle, kept by board: "fit-original" is "Puzzle, original board".
+PUZZLE_BOARDS = {"fit-original": "original board", "fit-random": "random board", "fit-lab": "other board"}
+
+
 def mode_label(mode: str, sep: str = " · ") -> str:
-    """Return a mode key in words: ``sprint-norm`` -> ``Sprint · Norm`` (``Fit Original`` with ``sep=" "``)."""
+    """Return a mode key in words: ``sprint-norm`` -> ``Sprint · Norm``, ``fit-original`` -> ``Puzzle, original board``."""
+    if mode in PUZZLE_BOARDS:
+        return f"Puzzle, {PUZZLE_BOARDS[mode]}"
     return sep.join(MODE_WORDS.get(part, part.title()) for part in mode.split("-") if part)
 
 
@@ -317,9 +330,183 @@ def online_table(stats: Stats, info: GameInfo) -> Markup:
     )
 
 
+def duration(seconds: float) -> str:
+    """Return a time played in a player's words: ``2 h 05 min``, ``14 min``, ``under a minute``, ``–``."""
+    if seconds <= 0:
+        return "–"
+    minutes = round(seconds / 60)
+    if minutes < 1:
+        return "under a minute"
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game's line of the overview: games played and won (against the computer and online), solo games,
+    time played, the headline best and the last day played."""
+
+    info: GameInfo
+    won: int
+    versus: int  # games with a winner or a draw (the win rate's base)
+    solo: int
+    seconds: float
+    best: str  # "Power 25" for a game with best scores, else ""
+    last: str
+
+    @property
+    def total(self) -> int:
+        """Return every game counted: against an opponent and solo."""
+        return self.versus + self.solo
+
+
+def summaries(stats: Stats, games: Iterable[GameInfo]) -> list[GameSummary]:
+    """Return each game's overview line: everything played on this device, whoever played it (as the time
+    played and the recent results are kept)."""
+    rows = []
+    for info in games:
+        tallies = [t for t in stats.tallies if t.game == info.id] + stats.online_for(info.id)
+        won = sum(t.wins for t in tallies)
+        versus = sum(t.played for t in tallies)
+        best = ""
+        bests = {k: v for k, v in stats.bests.items() if k.partition(":")[0] == info.id}
+        for score in HEADLINE:
+            values = [b[score] for b in bests.values() if score in b]
+            if values:
+                top = max(values, key=lambda b: b.value)
+                best = f"{SCORE_LABELS[score]} {score_text(top.value)}"
+                break
+        days = [t.last for t in tallies if t.last]
+        days += [
+            run.date for key, runs in stats.runs.items() if key.startswith(f"{info.id}:") for run in runs
+        ]
+        rows.append(
+            GameSummary(
+                info=info,
+                won=won,
+                versus=versus,
+                solo=stats.solo.get(info.id, 0),
+                seconds=stats.seconds.get(info.id, 0.0),
+                best=best,
+                last=max(days, default=""),
+            )
+        )
+    return rows
+
+
+def recent_item(entry: Recent, names: dict[str, str]) -> Markup:
+    """Return one line of Recent results: the day, the game and mode, and the result or the headline score."""
+    if entry.result:
+        outcome = h("span", {"class_": f"result result-{entry.result}"}, RESULT_WORDS[entry.result])
+    else:
+        score = next((n for n in HEADLINE if n in entry.scores), next(iter(entry.scores), ""))
+        words = (
+            f"{SCORE_LABELS.get(score, score.title())} {score_text(entry.scores[score])}" if score else "Done"
+        )
+        outcome = h("span", {"class_": "result result-score"}, words)
+    return h(
+        "li",
+        {"class_": "recent-item", "data_game": entry.game},
+        h("span", {"class_": "recent-date"}, short_date(entry.date)),
+        h(
+            "span",
+            {"class_": "recent-what"},
+            h("strong", {}, names.get(entry.game, entry.game)),
+            h("span", {"class_": "recent-mode"}, entry.label),
+        ),
+        outcome,
+    )
+
+
+def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
+    """Return the overview across games on this device: totals, each game at a glance, the latest results."""
+    rows = summaries(stats, games)
+    versus = sum(r.versus for r in rows)
+    won = sum(r.won for r in rows)
+    total = sum(r.total for r in rows)
+    seconds = sum(r.seconds for r in rows)
+    if not total:
+        return h(
+            "section",
+            {"class_": "stats-overview", "id": "stats-overview", "aria_labelledby": "overview-title"},
+            h("h2", {"id": "overview-title"}, "All games"),
+            h(
+                "p",
+                {"class_": "empty"},
+                "No games counted yet. Finish a game against the computer or a solo game.",
+            ),
+        )
+    tiles = [
+        ("Games played", str(total), "overall-played"),
+        ("Won", str(won), "overall-won"),
+        ("Win rate", percent(won / versus) if versus else "–", "overall-rate"),
+        ("Time played", duration(seconds), "overall-time"),
+    ]
+    totals = h(
+        "dl",
+        {"class_": "overall"},
+        [
+            h("div", {"class_": "overall-fact", "id": fid}, h("dt", {}, label), h("dd", {}, value))
+            for label, value, fid in tiles
+        ],
+    )
+    table = record_table(
+        {"class_": "stats-table glance", "id": "stats-glance"},
+        "Each game at a glance",
+        ("Game", "Played", "Won", "Win rate", "Time", "Best", "Last played"),
+        (
+            (
+                h("th", {"scope": "row"}, r.info.name),
+                *(
+                    h("td", {"data_label": label}, value)  # the label heads the cell on a phone (app.css)
+                    for label, value in (
+                        ("Played", r.total),
+                        ("Won", r.won if r.versus else "–"),
+                        ("Win rate", percent(r.won / r.versus) if r.versus else "–"),
+                        ("Time", duration(r.seconds)),
+                        ("Best", r.best or "–"),
+                        ("Last played", short_date(r.last) if r.last else "–"),
+                    )
+                ),
+            )
+            for r in rows
+        ),
+    )
+    names = {r.info.id: r.info.name for r in rows}
+    latest = list(reversed(stats.recent))[:RECENT_SHOWN]
+    recent = (
+        h(
+            "ol",
+            {"class_": "recent", "aria_label": "Recent results, latest first"},
+            [recent_item(e, names) for e in latest],
+        )
+        if latest
+        else h("p", {"class_": "hint"}, "Your next finished games will be listed here.")
+    )
+    notes = []
+    if seconds <= 0 or any(r.total and not r.seconds for r in rows):
+        notes.append(
+            h(
+                "p",
+                {"class_": "hint"},
+                "Time played is kept for games finished from now on: older ones have none.",
+            )
+        )
+    return h(
+        "section",
+        {"class_": "stats-overview", "id": "stats-overview", "aria_labelledby": "overview-title"},
+        h("h2", {"id": "overview-title"}, "All games on this device"),
+        totals,
+        notes,
+        h("div", {"class_": "glance-wrap"}, table),
+        h("h3", {"class_": "recent-title"}, "Recent results"),
+        recent,
+    )
+
+
 def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
     """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard."""
-    sections = []
+    games = list(games)
+    sections = [overview(stats, games)]
     for info in games:
         bests = best_scores_table(stats, info)
         if info.realtime:

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from ui.games.dominoes import LEGACY_MODES
+
 from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, watch_page
 
@@ -34,6 +36,15 @@ def open_setup(page: Any, base_url: str, game: str, *, seed: int, opponents: str
     page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     page.wait_for_selector(ready)
     page.check(f"input[name=opponents][value={opponents}]")
+
+
+def choose_mode(page: Any, mode: str, players: int | None = None) -> int | None:
+    """Choose the setup's mode, and its players when a match names them ("match-4-100"); return the players."""
+    mode, count = LEGACY_MODES.get(mode, (mode, players))
+    page.select_option("#setup-mode", mode)
+    if count is not None:
+        page.select_option("#setup-players", str(count))
+    return count
 
 
 @contextmanager

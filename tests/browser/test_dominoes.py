@@ -9,7 +9,7 @@ import pytest
 
 from . import fit
 from .conftest import READY, READY_TIMEOUT_MS, local_storage, reload_ready
-from .tables import module_page, open_setup, play_fitting, play_through, viewport
+from .tables import choose_mode, module_page, open_setup, play_fitting, play_through, viewport
 
 MAX_TURNS = 400
 
@@ -17,9 +17,7 @@ MAX_TURNS = 400
 def start(page, base_url, mode, *, seed=7, opponents="computer", players=None, levels=None):
     """Open the setup screen with a seeded deal, choose the mode, and start."""
     open_setup(page, base_url, "dominoes", seed=seed, opponents=opponents, ready="#setup-mode")
-    page.select_option("#setup-mode", mode)
-    if players is not None:
-        page.select_option("#setup-players", str(players))
+    choose_mode(page, mode, players)
     for seat, level in (levels or {}).items():
         page.select_option(f"#setup-level-{seat}", level)
     page.click("#start-game")
@@ -118,6 +116,13 @@ def test_a_seeded_single_round_against_the_computer_by_clicking(page, base_url, 
     page.wait_for_selector(".stats-game")
     stats = page.locator(".stats-game").first.inner_text()
     assert "Classic, 2 players" in stats
+    # The overview across games: the game counted, its time played (the gaps between moves), listed last.
+    assert page.locator("#overall-played dd").inner_text() == "1"
+    played = page.locator("#overall-time dd").inner_text()
+    assert played == "under a minute" or played.endswith("min"), played
+    recent = page.locator(".recent-item[data-game=dominoes]")
+    assert recent.count() == 1 and "Classic, 2 players" in recent.inner_text()
+    assert recent.locator(".result").inner_text() in ("Won", "Lost", "Drawn")
     watch.assert_clean(page)
 
 

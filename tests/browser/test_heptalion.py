@@ -196,7 +196,7 @@ def test_a_random_board_game_survives_a_reload(app_page, watch):
     page.wait_for_selector("#hx-board")
     page.check("input[name='opponents'][value='computer']")
     page.select_option("#setup-mode", "game")
-    page.select_option("#hx-players", "2")
+    page.select_option("#setup-players", "2")
     page.select_option("#hx-board", "random")
     page.select_option("#hx-start", "0")
     page.click("#start-game")
@@ -242,7 +242,7 @@ def test_puzzle_maximum_and_phone_width(app_page, watch):
             )
             assert over <= 0, f"{hash_} scrolls sideways by {over}px at 360px"
         page.select_option("#setup-mode", "game")
-        page.select_option("#hx-players", "4")
+        page.select_option("#setup-players", "4")
         page.click("#start-game")
         page.wait_for_selector(".hx-table")
         page.wait_for_timeout(200)

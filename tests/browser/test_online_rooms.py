@@ -19,6 +19,7 @@ import pytest
 
 from .conftest import READY, READY_TIMEOUT_MS, Watch, new_context, watch_page
 from .peer import online_settings_script, peer_broker  # noqa: F401
+from .tables import choose_mode
 from .test_dominoes import final_scores
 
 HOLD_HOOK = "boneyardOnlineHoldS"  # py/ui/online/host.py: a shorter hold of a dropped seat for a test
@@ -73,7 +74,7 @@ def create_room(
     host.wait_for_selector("input[name=opponents][value=online]")
     host.check("input[name=opponents][value=online]")
     if mode is not None:
-        host.select_option("#setup-mode", mode)
+        players = choose_mode(host, mode, players)
     if host.locator("#setup-players").is_visible():  # the form keeps the last choice: two unless told
         host.select_option("#setup-players", str(players or 2))
     host.click("#create-room")

@@ -29,6 +29,7 @@ from ui.session import Seat, Session
 from . import fit
 from .conftest import Watch, new_context, open_app, reload_ready
 from .peer import online_settings_script, peer_broker  # noqa: F401
+from .tables import choose_mode
 
 PHONE = (360, 740)
 SHOTS = os.environ.get("BONEYARD_SHOTS", "")
@@ -251,9 +252,9 @@ def test_the_hosts_room_keeps_start_in_view_on_a_phone(phone: Any, base_url: str
     page.evaluate("location.hash = '#/setup/dominoes'")
     page.wait_for_selector("input[name=opponents][value=online]")
     page.check("input[name=opponents][value=online]")
-    page.select_option("#setup-mode", mode)
+    players = choose_mode(page, mode)
     if page.locator("#setup-players").is_visible():
-        page.select_option("#setup-players", "2")
+        page.select_option("#setup-players", str(players or 2))
     page.click("#create-room")
     page.wait_for_selector("#room[data-room-status=open]", timeout=20_000)
     page.wait_for_selector(".room-qr svg")

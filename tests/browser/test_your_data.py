@@ -99,7 +99,9 @@ def test_export_then_import_on_a_fresh_profile_restores_everything(browser, base
     assert page.input_value("#set-name") == "Ana"
     assert page.input_value("#set-speed") == "fast"
     assert not page.locator("#set-sound").is_checked()
-    assert ASIDE_KEY in page.locator(".broken-list").inner_text()
+    aside = page.locator(".broken-list").inner_text()
+    assert "Your saved game of Triangles from 29\u00a0Nov\u00a02026, 10:00 (UTC), kept aside" in aside
+    assert ASIDE_KEY not in aside
     watch.assert_clean(page)
     fresh.close()
 

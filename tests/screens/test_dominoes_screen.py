@@ -157,17 +157,41 @@ def test_same_device_hides_the_hand_until_revealed():
     assert "Show my tiles" not in html and "dom-hand-tile" in html
 
 
-def test_setup_modes_name_the_rules_modes_and_custom_clamps_the_hand():
+def test_setup_modes_name_no_players_and_keep_the_stats_keys_of_the_rules_modes():
     labels = [m.label for m in SCREEN.modes()]
-    assert labels[1:6] == [
-        "2 players, to 100",
-        "2 players, to 50",
-        "2 players, block (no drawing)",
-        "3 players, to 100",
-        "4 players, to 100",
+    assert labels == [
+        "Classic (single round)",
+        "Match to 100",
+        "Match to 50",
+        "Block game, to 100 (no drawing)",
+        "All Fives (Muggins)",
+        "Custom",
     ]
-    mode, players = SCREEN.mode_from_form({"mode": "match-4-100"})
-    assert players == 4 and mode.options["target"] == 100
+    assert all(m.players is None for m in SCREEN.modes())  # the players are chosen apart, 2 to 4
+    for legacy, key, label in (
+        ("match-2-100", "match-2-100", "2 players, to 100"),
+        ("match-2-50", "match-2-50", "2 players, to 50"),
+        ("block-2", "block-2", "2 players, block (no drawing)"),
+        ("match-3-100", "match-3-100", "3 players, to 100"),
+        ("match-4-100", "match-4-100", "4 players, to 100"),
+    ):
+        form = {"mode": legacy}  # an older form or address: the same game, counted in the same stats
+        mode, players = SCREEN.mode_from_form(form)
+        assert (mode.key, mode.label, players) == (
+            key,
+            label,
+            int(legacy.split("-")[-2 if "match" in legacy else -1]),
+        )
+        assert form["mode"] in {"match-100", "match-50", "block"} and form["players"] == str(players)
+    mode, players = SCREEN.mode_from_form({"mode": "match-50", "players": "4", "teams": "yes"})
+    assert (mode.key, players, mode.options["target"], mode.options["teams"]) == (
+        "match-4-50-teams",
+        4,
+        50,
+        True,
+    )
+    mode, players = SCREEN.mode_from_form({"mode": "block", "players": "3"})
+    assert (mode.key, mode.options["draw"], mode.options["target"]) == ("block-3", False, 100)
     mode, players = SCREEN.mode_from_form(
         {"mode": "custom", "players": "4", "draw": "block", "target": "none", "hand_size": "7"}
     )

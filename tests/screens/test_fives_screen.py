@@ -64,7 +64,7 @@ def test_partners_are_offered_for_four_players_in_every_mode_with_their_own_stat
         {"mode": "match-4-100"},
         {"mode": "custom", "players": "4"},
     ):
-        assert "Partners (2 against 2)" in SCREEN.custom_fields(form)
+        assert "Partners (2 against 2)" in SCREEN.player_fields(form)
         alone, _ = SCREEN.mode_from_form(form)
         teams, players = SCREEN.mode_from_form({**form, "teams": "yes"})
         assert players == 4 and teams.options["teams"] is True and "teams" not in alone.options
@@ -74,9 +74,9 @@ def test_partners_are_offered_for_four_players_in_every_mode_with_their_own_stat
     assert len(keys) == 8
     assert SCREEN.mode_from_form({"mode": "fives", "players": "4", "teams": "yes"})[0].key == "fives-teams-4"
     # Two or three players: no partners, whatever the form says.
-    assert "setup-teams" not in SCREEN.custom_fields({"mode": "fives", "players": "3", "teams": "yes"})
+    assert "setup-teams" not in SCREEN.player_fields({"mode": "fives", "players": "3", "teams": "yes"})
     assert "teams" not in SCREEN.mode_from_form({"mode": "fives", "players": "3", "teams": "yes"})[0].options
-    note = SCREEN.custom_fields({"mode": "match-4-100", "teams": "yes"})
+    note = SCREEN.player_fields({"mode": "match-4-100", "teams": "yes"})
     assert "your partner is Computer 2" in note
 
 

@@ -98,9 +98,9 @@ def test_modes_and_default_setup():
     keys = [m.key for m in SCREEN.modes()]
     assert keys == ["game", "fit", "lab"]
     form: dict[str, Any] = {}
-    markup = SCREEN.custom_fields(form)
+    markup = SCREEN.custom_fields(form) + SCREEN.player_fields(form)  # the players count is the shell's
     assert (
-        'data-field="players"' in markup and 'data-field="who_1"' in markup and 'data-field="start"' in markup
+        'data-field="who_1"' in markup and 'data-field="start"' in markup and 'data-field="board"' in markup
     )
     mode, players = SCREEN.mode_from_form(form)
     assert players == 2 and mode.options == {
@@ -239,7 +239,7 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     form: dict[str, Any] = {}
     mode, _ = table.screen.mode_from_form(form)
     assert mode.options["start"] == loser and form["start"] == "loser"
-    assert "Loser of the previous game" in table.screen.custom_fields(form)
+    assert "Loser of the previous game" in table.screen.player_fields(form)
 
 
 def test_three_players_with_an_elimination_is_heard():
@@ -438,7 +438,7 @@ def test_who_placed_each_domino_shows_and_faces_turn_up():
 
 def test_the_copy_says_you_plain_words_and_plurals():
     form: dict[str, Any] = {}
-    setup = str(SCREEN.custom_fields(form))
+    setup = str(SCREEN.custom_fields(form) + SCREEN.player_fields(form))
     assert "Automa" not in setup and "Computer, medium" in setup
     assert "Lab" not in str(SCREEN.modes()) and "Other boards" in str(SCREEN.modes())
     table = Table({"board": "random", "start": "0"}, seed=9)

@@ -303,7 +303,7 @@ def test_heptalion_offers_every_level_of_its_bots_expert_included():
     assert LEVEL_LABEL["expert"] == "Expert" and WHO_LABEL["expert"] == "Computer, expert"
     screen = HeptalionScreen()
     form: dict[str, Any] = {"players": "2", "who_1": "expert"}
-    markup = str(screen.custom_fields(form))
+    markup = str(screen.player_fields(form))
     assert re.search(r'<option value="expert" selected>Computer, expert</option>', markup)
     seats = screen.seats_from_form(form, Settings())
     assert (seats[1].kind, seats[1].level) == ("computer", "expert")

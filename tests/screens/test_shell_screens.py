@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from boneyard.games import GAMES
 from boneyard.settings import Settings
@@ -58,7 +59,12 @@ def test_stats_show_tallies_leaderboards_and_best_scores_of_any_game():
     stats.record_scores("heptalion", "fit-original", {"tiles": 21}, "2026-11-29")
     html = stats_view.stats_screen(stats, GAMES.values(), "Ana")
     assert "Classic, 2 players" in html and "Leaderboard" not in html  # one name: no leaderboard
-    assert "255.3" in html and "tiles fitted" in html.lower() and "Fit Original" in html and ">21<" in html
+    assert (
+        "255.3" in html
+        and "tiles fitted" in html.lower()
+        and "Puzzle, original board" in html
+        and ">21<" in html
+    )
 
 
 def test_a_finished_heptalion_puzzle_gives_its_tiles_as_a_score():
@@ -83,3 +89,61 @@ def test_setup_with_a_game_in_progress_offers_resume_and_says_a_new_game_replace
     saved = str(screens.setup(info, {}, "", 2, False, [], ["easy"], in_progress="Classic, 2 players"))
     assert "You have a game in progress (Classic, 2 players). A new game replaces it." in saved
     assert 'href="#/play/dominoes"' in saved and "Start a new game" in saved
+
+
+def setup_html(game_id: str, **form: str) -> str:
+    return str(screens.setup_screen(GAMES[game_id], screen_for(game_id), dict(form)))
+
+
+SETUP_CASES = [
+    ("dominoes", {}),
+    ("dominoes", {"mode": "match-50", "players": "4", "teams": "yes"}),
+    ("dominoes", {"mode": "fives", "players": "3", "opponents": "device"}),
+    ("dominoes", {"mode": "custom", "players": "4", "opponents": "online"}),
+    ("triangles", {"players": "3"}),
+    ("heptalion", {}),
+    ("heptalion", {"mode": "lab", "players": "3", "hands": "hidden", "opponents": "device"}),
+    ("heptalion", {"mode": "fit"}),
+    ("falling", {"mode": "marathon-max"}),
+]
+
+
+def test_every_setup_has_the_same_parts_in_the_same_order_and_each_control_once():
+    for game_id, form in SETUP_CASES:
+        html = setup_html(game_id, **form)
+        where = f"{game_id} {form}"
+        game, who = html.index('id="setup-game"'), html.index('id="setup-who"')
+        assert game < who < html.index('class="actions'), where
+        assert html.count('class="setup-part"') == 2, where
+        fields = re.findall(r'<(?:select|input)[^>]*data-field="(\w+)"', html)
+        once = [f for f in fields if f not in {"opponents", "hands"}]  # radios repeat their field
+        assert len(once) == len(set(once)), f"{where}: a choice offered twice: {sorted(once)}"
+        mode = re.search(r'<select id="setup-mode"[^>]*>(.*?)</select>', html)
+        if mode:  # the mode never names the players: they are chosen in Players
+            assert html.index('id="setup-mode"') < who, where
+            assert not re.search(r">[^<]*\d players[^<]*</option>", mode.group(1)), where
+        part = html[who:]
+        if (GAMES[game_id].max_players == 1) or form.get("mode") == "fit":
+            assert 'name="opponents"' not in html and "Solo: just you." in part, where
+            continue
+        order = [part.index('name="opponents"'), part.index('id="setup-players"')]
+        if form.get("opponents") != "online":
+            seats = part.find('class="seats"') if game_id != "heptalion" else part.find('class="hx-seats"')
+            order.append(seats)
+        assert order == sorted(order) and -1 not in order, where
+
+
+def test_partners_are_offered_with_four_players_only_and_a_solo_mode_offers_no_opponents():
+    assert 'id="setup-teams"' not in setup_html("dominoes", mode="classic", players="3")
+    four = setup_html("dominoes", mode="classic", players="4")
+    assert four.index('id="setup-players"') < four.index('id="setup-teams"')  # in Players, after the count
+    puzzle = setup_html("heptalion", mode="fit", opponents="online")
+    assert "Online with friends" not in puzzle and 'id="create-room"' not in puzzle
+    assert 'id="start-game"' in puzzle
+
+
+def test_an_older_dominoes_mode_named_with_its_players_still_opens_its_setup():
+    form = {"mode": "match-4-100"}
+    html = str(screens.setup_screen(GAMES["dominoes"], screen_for("dominoes"), form))
+    assert re.search(r'<option value="match-100" selected>Match to 100</option>', html)
+    assert re.search(r'<option value="4" selected>4 players</option>', html)

@@ -151,3 +151,85 @@ def test_settings_carry_no_inline_styles_and_name_the_broker_in_one_place():
     assert 'class="code-nowrap"' in html and 'class="code-wrap"' in html
     line = re.search(r'<p class="hint" id="online-broker">(.*?)</p>', html)
     assert line and "<strong>" in line.group(1) and "peers.example.test" in line.group(1)
+
+
+def test_settings_fold_the_online_servers_under_advanced_and_name_records_aside_in_words():
+    key = "boneyard:broken:2026-12-04T20:15:00.000000Z:settings"
+    html = str(settings_view.settings_screen(Settings(), False, [key]))
+    online = html[html.index('id="online-title"') : html.index('id="your-data-title"')]
+    fold = online.index('<details class="advanced" id="online-advanced">')  # closed: the usual servers
+    assert "<summary>Advanced: connection servers</summary>" in online
+    for fid in ("online-broker", "set-online-host", "set-online-ice"):
+        assert online.index(f'id="{fid}"') > fold, f"{fid} belongs under Advanced"
+    assert key not in html.replace(f'data-value="{key}"', "")  # the key only as the button's value
+    assert "Your settings from 4\u00a0Dec\u00a02026, 20:15 (UTC), kept aside" in html
+    assert 'aria-label="Delete your settings from 4' in html
+    own = str(settings_view.settings_screen(Settings(online_host="127.0.0.1"), False, []))
+    assert '<details class="advanced" id="online-advanced" open>' in own  # your own broker: shown
+    assert settings_view.aside_text("boneyard:broken:x:y") == "A record, kept aside"
+
+
+def test_the_overview_sums_every_game_with_time_played_and_the_latest_results():
+    stats = Stats()
+    played(stats, ("2026-11-29", "win"), ("2026-11-30", "loss"), ("2026-11-30", "win"))
+    stats.record("triangles", "players-2", "2 players", "Ana", "draw", "2026-12-01")
+    stats.record("triangles", "players-2", "2 players", "Bo", "win", "2026-12-01")  # another name
+    stats.record_run("falling", "sprint-norm", {"max": 4, "power": 25, "speed": 3.5}, "2026-12-02", "d1")
+    stats.record_recent("dominoes", "Classic, 2 players", "2026-11-30", "win", {}, 600)
+    stats.record_recent("triangles", "2 players", "2026-12-01", "draw", {}, 1500)
+    stats.record_recent("falling", "Sprint · Norm", "2026-12-02", "", {"max": 4, "power": 25}, 95)
+    stats.record_scores("falling", "sprint-norm", {"power": 25}, "2026-12-02")
+    html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
+    overview = html[html.index('id="stats-overview"') : html.index("</section>")]
+    facts = dict(
+        re.findall(r'<div class="overall-fact" id="([^"]+)"><dt>[^<]*</dt><dd>([^<]*)</dd>', overview)
+    )
+    assert facts == {
+        "overall-played": "6",  # 3 dominoes + 2 triangles (Bo's too: everyone on this device) + 1 solo game
+        "overall-won": "3",
+        "overall-rate": "60%",
+        "overall-time": "37 min",
+    }
+    glance = overview[overview.index('id="stats-glance"') :]
+    row = re.search(r"<th scope=\"row\">Dominoes</th>(.*?)</tr>", glance)
+    assert row and re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1)) == [
+        "3",
+        "2",
+        "67%",
+        "10 min",
+        "–",
+        "30 Nov",
+    ]
+    bonefall = re.search(r"<th scope=\"row\">Bonefall</th>(.*?)</tr>", glance)
+    assert (
+        bonefall and "Power 25" in bonefall.group(1) and '"Win rate">–</td>' in bonefall.group(1)
+    )  # no win rate
+    recent = re.findall(r'<li class="recent-item" data-game="(\w+)">', overview)
+    assert recent == ["falling", "triangles", "dominoes"]  # latest first
+    assert ">Power 25<" in overview and ">Drawn<" in overview and ">Won<" in overview
+    again = stats_from_json(json.loads(json.dumps(stats.to_json())))
+    assert again.to_json() == stats.to_json()
+
+
+def test_stats_from_before_the_overview_load_with_their_solo_games_and_no_recent_list():
+    old = {
+        "tallies": [{"game": "dominoes", "mode": "classic-2", "name": "Ana", "wins": 2, "losses": 1}],
+        "runs": {"falling:sprint-norm": [{"date": "2026-11-01", "scores": {"power": 3}}] * 2},
+    }
+    stats = stats_from_json(old)
+    assert stats.solo == {"falling": 2} and stats.recent == [] and stats.seconds == {}
+    html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
+    assert 'id="overall-played"><dt>Games played</dt><dd>5</dd>' in html
+    assert "Time played is kept for games finished from now on: older ones have none." in html
+    assert "Your next finished games will be listed here." in html
+
+
+def test_the_play_clock_counts_the_gaps_between_moves_and_caps_a_long_pause():
+    from boneyard.stats import IDLE_S, PlayClock
+
+    clock = PlayClock()
+    for now in (100.0, 130.0, 145.0, 145.0 + 3600):  # an hour away from the table counts as IDLE_S
+        clock.tick("deal", now)
+    assert clock.take("deal") == 45 + IDLE_S and clock.take("deal") == 0.0
+    assert stats_view.duration(0) == "–" and stats_view.duration(20) == "under a minute"
+    assert stats_view.duration(14 * 60) == "14 min" and stats_view.duration(7500) == "2 h 05 min"

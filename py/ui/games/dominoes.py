@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from boneyard.games.dominoes import MODES
-
 from .. import kit
 from ..html import Markup, h, join
 from ..results import stats_note
@@ -29,13 +27,20 @@ from .dominoes_layout import (
     reach_for_width,
 )
 
-NAMED_MODES = [
-    ("match-2-100", "2 players, to 100"),
-    ("match-2-50", "2 players, to 50"),
-    ("block-2", "2 players, block (no drawing)"),
-    ("match-3-100", "3 players, to 100"),
-    ("match-4-100", "4 players, to 100"),
+# The matches the setup offers, whatever the number of players (2 to 4): key, label, target, draw game.
+MATCHES = [
+    ("match-100", "Match to 100", 100, True),
+    ("match-50", "Match to 50", 50, True),
+    ("block", "Block game, to 100 (no drawing)", 100, False),
 ]
+# Modes of older forms and addresses that named the players: the match, and how many play.
+LEGACY_MODES = {
+    "match-2-100": ("match-100", 2),
+    "match-2-50": ("match-50", 2),
+    "block-2": ("block", 2),
+    "match-3-100": ("match-100", 3),
+    "match-4-100": ("match-100", 4),
+}
 END_NAMES = {"L": "left", "R": "right", "N": "top", "S": "bottom"}
 FIVES_TARGET = 150
 FIVES_TARGETS = (100, 150, 250)
@@ -173,7 +178,7 @@ class DominoesScreen(Screen):
 
     # -- setup --------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
-        """Return the setup screen's modes: Classic, the five match modes of the rules, Custom."""
+        """Return the setup screen's modes: Classic, the matches, All Fives, Custom (the players apart)."""
         modes = [
             Mode(
                 "classic",
@@ -183,15 +188,15 @@ class DominoesScreen(Screen):
                 "One round: the first to lay their last tile wins.",
             )
         ]
-        for key, label in NAMED_MODES:
-            options = dict(MODES[label])
+        for key, label, target, draw in MATCHES:
             modes.append(
                 Mode(
                     key,
                     label,
-                    {k: v for k, v in options.items() if k != "players"},
-                    options["players"],
-                    "A points match: going out scores the pips left in the others' hands.",
+                    {"hand_size": None, "draw": draw, "target": target},
+                    None,
+                    "A points match: going out scores the pips left in the others' hands."
+                    + ("" if draw else " Nobody draws: a player who cannot lay passes."),
                 )
             )
         modes.append(
@@ -209,7 +214,7 @@ class DominoesScreen(Screen):
     @staticmethod
     def _game_field(form: dict[str, Any]) -> Markup:
         return field(
-            "Game",
+            "Draw or block",
             select(
                 "setup-draw",
                 "draw",
@@ -245,8 +250,12 @@ class DominoesScreen(Screen):
             "setup-teams",
         )
 
+    def player_fields(self, form: dict[str, Any]) -> Markup:
+        """Return Partners, offered whenever four play."""
+        return self._teams_field(form)
+
     def custom_fields(self, form: dict[str, Any]) -> Markup:
-        """Return the extra fields of All Fives and Custom, and Partners whenever four play."""
+        """Return the extra fields of All Fives and Custom."""
         mode = form.get("mode")
         if mode == "fives":
             return join(
@@ -262,11 +271,10 @@ class DominoesScreen(Screen):
                         ),
                         fid="setup-fives-target",
                     ),
-                    self._teams_field(form),
                 ]
             )
         if mode != "custom":
-            return self._teams_field(form)
+            return Markup("")
         return join(
             [
                 self._game_field(form),
@@ -292,7 +300,6 @@ class DominoesScreen(Screen):
                     "Four players with 7 each deal the whole set.",
                     "setup-hand",
                 ),
-                self._teams_field(form),
             ]
         )
 
@@ -321,14 +328,21 @@ class DominoesScreen(Screen):
         return Mode(key, label, {**mode.options, "teams": True}, mode.players, mode.note), players
 
     def _mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
+        legacy = LEGACY_MODES.get(str(form.get("mode")))
+        if legacy is not None:  # a mode named with its players: the form says the two apart from now on
+            form["mode"], form["players"] = legacy[0], str(legacy[1])
         modes = {m.key: m for m in self.modes()}
         mode = modes.get(str(form.get("mode", "classic")), modes["classic"])
-        if mode.players is not None:
-            return mode, mode.players
         try:
             players = min(4, max(2, int(form.get("players", 2))))
         except (TypeError, ValueError):
             players = 2
+        match = next((m for m in MATCHES if m[0] == mode.key), None)
+        if match is not None:  # the keys and labels of the modes that once named their players
+            _, _, points, drawing = match
+            key = f"match-{players}-{points}" if drawing else f"block-{players}"
+            label = f"{players} players, " + (f"to {points}" if drawing else "block (no drawing)")
+            return Mode(key, label, mode.options, None, mode.note), players
         if mode.key == "fives":
             fives_target = self._fives_target(form)
             draw = form.get("draw", "draw") != "block"

@@ -135,7 +135,7 @@ class HeptalionScreen(Screen):
         return players if 2 <= players <= 4 else 2
 
     def custom_fields(self, form: dict[str, Any]) -> Markup:
-        """Return the table's setup: players and seats, hands, board, starting player (or the puzzle's board)."""
+        """Return the game's setup: the board and the hands (or the puzzle's board)."""
         self._merge_again(form)
         opponents = form.get("opponents", "computer")
         if (
@@ -163,61 +163,6 @@ class HeptalionScreen(Screen):
                 )
             )
             return h("div", {"class_": "hx-setup hx-solo"}, parts)
-        players = self._players(form)
-        parts.append(
-            _sel(
-                form,
-                "hx-players",
-                "players",
-                [(str(n), f"{n} players") for n in (2, 3, 4)],
-                str(players),
-                "Players",
-                {2: "14 tiles each.", 3: "9 tiles each; one more is set aside face up.", 4: "7 tiles each."}[
-                    players
-                ],
-            )
-        )
-        rows = []
-        for seat in range(players):
-            who = self._who(form, seat)
-            if seat == 0:
-                control = h("span", {"class_": "hx-seat-fixed"}, "Person on this device (you)")
-            else:
-                control = h(
-                    "select",
-                    {
-                        "id": f"hx-who-{seat}",
-                        "data_field": f"who_{seat}",
-                        "aria_label": f"Seat {seat + 1} is played by",
-                    },
-                    [h("option", {"value": v, "selected": v == who}, t) for v, t in WHO_LABEL.items()],
-                )
-            name = ""
-            if who == "human":
-                default = "" if seat == 0 else f"Player {seat + 1}"
-                name = h(
-                    "input",
-                    {
-                        "id": f"hx-name-{seat}",
-                        "type": "text",
-                        "data_field": f"name_{seat}",
-                        "maxlength": MAX_NAME,
-                        "value": str(form.get(f"name_{seat}", default)),
-                        "placeholder": "Your name" if seat == 0 else "Name",
-                        "autocomplete": "off",
-                        "aria_label": f"Seat {seat + 1} name",
-                    },
-                )
-            rows.append(
-                h(
-                    "div",
-                    {"class_": "hx-seat-row"},
-                    h("span", {"class_": "hx-seat-no"}, f"Seat {seat + 1}"),
-                    control,
-                    name,
-                )
-            )
-        parts.append(h("fieldset", {"class_": "hx-seats"}, h("legend", {}, "Seats (in playing order)"), rows))
         parts.append(
             h(
                 "fieldset",
@@ -272,6 +217,64 @@ class HeptalionScreen(Screen):
                     "Random: a new arrangement for this game, every tile fits at least two ways.",
                 )
             )
+        return h("div", {"class_": "hx-setup"}, parts)
+
+    def player_fields(self, form: dict[str, Any]) -> Markup:
+        """Return the seats (each a person on this device or the computer at a level) and who starts."""
+        self._merge_again(form)
+        if str(form.get("mode", "game")) == "fit" or form.get("opponents") == "online":
+            return Markup("")  # a solo puzzle; or the room's lobby seats the players
+        players = self._players(form)
+        parts: list[Markup] = [
+            h(
+                "p",
+                {"class_": "hint hx-deal"},
+                {2: "14 tiles each.", 3: "9 tiles each; one more is set aside face up.", 4: "7 tiles each."}[
+                    players
+                ],
+            )
+        ]
+        rows = []
+        for seat in range(players):
+            who = self._who(form, seat)
+            if seat == 0:
+                control = h("span", {"class_": "hx-seat-fixed"}, "Person on this device (you)")
+            else:
+                control = h(
+                    "select",
+                    {
+                        "id": f"hx-who-{seat}",
+                        "data_field": f"who_{seat}",
+                        "aria_label": f"Seat {seat + 1} is played by",
+                    },
+                    [h("option", {"value": v, "selected": v == who}, t) for v, t in WHO_LABEL.items()],
+                )
+            name = ""
+            if who == "human":
+                default = "" if seat == 0 else f"Player {seat + 1}"
+                name = h(
+                    "input",
+                    {
+                        "id": f"hx-name-{seat}",
+                        "type": "text",
+                        "data_field": f"name_{seat}",
+                        "maxlength": MAX_NAME,
+                        "value": str(form.get(f"name_{seat}", default)),
+                        "placeholder": "Your name" if seat == 0 else "Name",
+                        "autocomplete": "off",
+                        "aria_label": f"Seat {seat + 1} name",
+                    },
+                )
+            rows.append(
+                h(
+                    "div",
+                    {"class_": "hx-seat-row"},
+                    h("span", {"class_": "hx-seat-no"}, f"Seat {seat + 1}"),
+                    control,
+                    name,
+                )
+            )
+        parts.append(h("fieldset", {"class_": "hx-seats"}, h("legend", {}, "Seats (in playing order)"), rows))
         start_options = [("random", "Random")] + [
             (
                 str(s),
@@ -303,7 +306,7 @@ class HeptalionScreen(Screen):
                 "Marked with ★ at the table.",
             )
         )
-        return h("div", {"class_": "hx-setup"}, parts)
+        return h("div", {"class_": "hx-setup hx-players"}, parts)
 
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
         """Return the chosen mode (options ready for the engine) and the number of players."""

@@ -218,6 +218,8 @@ class Session:
         if not self.can_offer_take_back() or self.state.is_over():
             return 0
         human = self.human_seats[0]
+        if not self.state.can_undo():
+            self._restore_undo()
         trial = self.state.clone()
         steps = 0
         while trial.can_undo():
@@ -226,6 +228,22 @@ class Session:
             if trial.current_player() == human:
                 return steps
         return 0
+
+    def _restore_undo(self) -> None:
+        """Give a state loaded from a save its undo records back, by replaying the move log on its deal.
+
+        Undo records are not saved; the log and the seed are. The replayed game replaces the loaded one
+        only when it is exactly the same, so a log that does not lead there changes nothing. Tried once.
+        """
+        if self.__dict__.get("_undo_restored") or not self.moves or self.info.realtime:
+            return
+        self.__dict__["_undo_restored"] = True
+        try:
+            replayed = self.replay(len(self.moves))
+            if replayed.to_dict() == self.state.to_dict():
+                self.state = replayed
+        except Exception:  # a log the rules refuse: take-back stays off, as before
+            return
 
     def can_take_back(self) -> bool:
         """Tell whether Take back can go back to a previous turn of the person now."""

@@ -35,14 +35,8 @@ from .session import Session
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
-from .turns import ComputerTurns, TurnKey
+from .turns import ComputerTurns, TurnKey, beat_pause
 
-COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
-COMPUTER_DELAY_FAST_S = 0.05
-# How long a computer's move stays on screen before the next (Settings.speed); with animations off the
-# "normal" and "fast" pauses shrink to COMPUTER_DELAY_FAST_S (the table does not move, nothing to watch).
-COMPUTER_DELAYS_S = {"relaxed": 1.3, "normal": COMPUTER_DELAY_S, "fast": 0.3}
-COMPUTER_DELAYS_STILL_S = {"relaxed": 0.8, "normal": COMPUTER_DELAY_FAST_S, "fast": COMPUTER_DELAY_FAST_S}
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
 ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's (#/join/CODE)
 ONLINE_ACTIONS = ("create-room", "deal-check")  # and every "room-", "join-" and "chat-" action
@@ -772,24 +766,26 @@ class App:
         self.turns.want(self.turn_key())
 
     async def computer_turn(self, key: TurnKey) -> None:
-        """Play one computer move after a short pause, unless the table or its game changes meanwhile."""
+        """Play one beat of a computer's turn, unless the table or its game changes meanwhile.
+
+        It thinks while the last move is still on show, so a long search shortens the pause instead of
+        adding to it; a run of draws (nothing fits) is one beat, and the lay after it follows sooner.
+        """
         session = self.session_of(key.game_id)
-        if session is None:
+        if session is None or self.turn_key() != key:
             return
-        delays = COMPUTER_DELAYS_S if self.animations() else COMPUTER_DELAYS_STILL_S
-        pause = delays.get(self.settings.speed, COMPUTER_DELAY_S)
+        pause = beat_pause(self.settings.speed, self.animations(), after_draw=session.just_drew())
         if session.online and self.online is not None:
             pause = self.online.bot_delay(pause)
-        await asyncio.sleep(pause)
-        if self.turn_key() != key:
-            return
+        ready = time.perf_counter() + pause
         try:
             move = await self.think_in_slices(session.computer_thinking())
+            await asyncio.sleep(max(0.0, ready - time.perf_counter()))
             if self.turn_key() != key:
                 return  # the player left, or this game changed: drop this thought
             if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
-            session.play_computer(move)
+            session.play_computer_beat(move)
             self.cue(session, by_computer=True)
         except Exception as exc:
             window.console.error("Boneyard: " + traceback.format_exc())

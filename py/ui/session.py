@@ -204,6 +204,28 @@ class Session:
         self.revision += 1
         self._log(move, before)
 
+    def play_computer_beat(self, move: Any) -> int:
+        """Play the computer's move and, after a draw, every draw (or pass) it is forced to; return the count.
+
+        The page shows them as one beat: a computer that draws ten tiles does not take ten pauses.
+        """
+        self.play_computer(move)
+        played = 1
+        while self.drawing_on():
+            self.computer_move()  # forced: no search worth the name
+            played += 1
+        return played
+
+    def just_drew(self) -> bool:
+        """Tell whether the last move was a draw and the computer moves next (the lay after its draws)."""
+        return bool(self.moves and self.moves[-1].startswith("draw")) and self.computer_to_move()
+
+    def drawing_on(self) -> bool:
+        """Tell whether the computer just drew and can only draw again or pass: one beat with that draw."""
+        return self.just_drew() and all(
+            str(m) == "pass" or str(m).startswith("draw") for m in self.state.legal_moves()
+        )
+
     # -- take-back and review -------------------------------------------------------------------
     def can_offer_take_back(self) -> bool:
         """Tell whether this game offers Take back at all: one person against the computer, turn-based."""

@@ -101,6 +101,9 @@ class App:
         self.written: dict[str, str | None] = {}  # each game's save text as this tab last wrote or read it
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn)
+        self.held_line: tuple[str, str] | None = (
+            None  # the message line to keep while a computer's tile lands
+        )
         self.board_width = 640
         self.board_height = 420
         self.route: Route = HOME
@@ -525,7 +528,7 @@ class App:
         sound.play(self.settings, "draw" if last.startswith("draw") else "pass" if last == "pass" else "lay")
         seat = session.to_move()
         if by_computer and seat is not None and not session.seats[seat].is_computer:
-            sound.play(self.settings, "turn", delay=0.18)
+            sound.play(self.settings, "turn", delay=motion.SLIDE_MS / 1000 if self.animations() else 0.18)
 
     def take_back(self, game_id: str) -> None:
         """Go back to the person's previous turn against the computer (the table's Take back)."""
@@ -785,6 +788,7 @@ class App:
                 return  # the player left, or this game changed: drop this thought
             if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
+            self.held_line = self.turn_line()  # shown until the computer's tile has landed
             session.play_computer_beat(move)
             self.cue(session, by_computer=True)
         except Exception as exc:
@@ -827,10 +831,37 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
-            motion.animate(document, self.animations())
+            moved = motion.animate(document, self.animations())
+            held, self.held_line = self.held_line, None
+            if moved and held is not None:
+                self.hold_turn_line(held)
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
         self.schedule_computer()
+
+    @staticmethod
+    def turn_line() -> tuple[str, str] | None:
+        """Return the message line as it is now (its words and its class), or None when there is none."""
+        line, words = by_id("kit-message"), by_id("kit-turn")
+        return None if line is None or words is None else (str(words.innerHTML), str(line.className))
+
+    def hold_turn_line(self, held: tuple[str, str]) -> None:
+        """Keep the message line's last words while the computer's tile slides in, then say "Your turn".
+
+        Saying it before the board is settled sends the player's eyes to a line while a tile still moves.
+        """
+        now = self.turn_line()
+        if now is None or "is-turn" not in now[1].split():
+            return  # not a person's turn (another computer moves next): nothing to hold back
+        line, words = by_id("kit-message"), by_id("kit-turn")
+        words.innerHTML, line.className = held
+
+        async def release() -> None:
+            await motion.settled()
+            if bool(words.isConnected):  # a redraw meanwhile has put the new words in already
+                words.innerHTML, line.className = now
+
+        self.releasing = asyncio.ensure_future(release())
 
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""

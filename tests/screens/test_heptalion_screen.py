@@ -499,14 +499,14 @@ def test_a_tap_on_a_space_that_is_no_target_says_why():
     symbol = {sp["id"]: sp["symbol"] for sp in view["spaces"]}
     targets = selection_targets(view["legal_moves"])
     table.act("space", "0")
-    assert "Pick a tile from your hand first" in table.html and table.heard[-1].startswith("Pick a tile")
+    assert "Pick a tile first" in table.html and table.heard[-1].startswith("Pick a tile")
     tile, first, second = first_legal(table, choices=True)
     table.act("tile", tile)
     wrong = next(s for s in symbol if symbol[s] not in tile.split("-"))
     assert f'data-action="space" data-value="{wrong}"' in table.html, "a space that is no target takes a tap"
     table.act("space", str(wrong))
     name = hv.symbol_name(symbol[wrong])
-    assert f"{hv.tile_name(tile).capitalize()} has no {name} end: tap a marked space." in table.html
+    assert f"{hv.tile_name(tile).capitalize()} has no {name} end." in table.html
     table.act("space", str(first))
     far = next(s for s in symbol if s not in targets[tile][first] and s != first and s not in targets[tile])
     table.act("space", str(far))
@@ -518,7 +518,7 @@ def test_a_tap_on_a_space_that_is_no_target_says_why():
     covered = table.session.state.covered[0][1].spaces[0]
     table.act("tile", first_legal(table)[0])
     table.act("space", str(covered))
-    assert "That space is covered already" in table.html
+    assert "That space is taken" in table.html
 
 
 def test_every_refused_space_is_worded_from_the_view():
@@ -529,8 +529,10 @@ def test_every_refused_space_is_worded_from_the_view():
         for sp in view["spaces"]:
             if sp["id"] not in targets[tile]:
                 words = hv.space_refusal(view, tile, None, sp["id"])
-                assert words.endswith("tap a marked space.") and "space 0" not in words
+                assert words.endswith(" end.") or words.endswith("tap a marked space.")
+                assert len(words) <= 60, "two lines of the message line on a phone"
         first = sorted(targets[tile])[0]
         for sp in view["spaces"]:
             if sp["id"] not in targets[tile][first] and sp["id"] != first:
-                assert hv.space_refusal(view, tile, first, sp["id"]).startswith("The other end of ")
+                words = hv.space_refusal(view, tile, first, sp["id"])
+                assert words.startswith(("The other end ", "That space is taken")) and len(words) <= 60

@@ -207,7 +207,7 @@ def test_a_marked_spot_places_the_tile_and_an_unmarked_cell_does_not():
     page = harness.act("select", tile)
     for cell in open_cells[:5]:
         page = harness.act("cell", f"{cell[0]},{cell[1]}")
-        where = lay.where(cell, lay.laid_tiles(view["table"]))
+        where = lay.where(cell, lay.laid_tiles(view["table"]), brief=True)
         assert harness.played == [] and f"{tile} does not fit {where}; try a marked spot." in page
         assert "row" not in where and any(t["tile"] in where for t in view["table"]), "by the tiles laid"
     cell = sorted(cells)[0]
@@ -588,4 +588,5 @@ def test_a_spot_is_named_by_the_tiles_beside_it():
     assert lay.where((1, 1), laid) == "touching 5-5-5 at a corner"
     assert lay.where((0, 0), {}) == "in the middle of the table"
     assert lay.where((0, 1), {(0, 0): "5-5-5", (0, 2): "2-2-2"}) == "left of 2-2-2 and right of 5-5-5"
+    assert lay.where((0, 1), {(0, 0): "5-5-5", (0, 2): "2-2-2"}, brief=True) == "left of 2-2-2"
     assert lay.place_label((0, -1), laid) == "Place left of 5-5-5"

@@ -1133,7 +1133,7 @@ class HeptalionScreen(Screen):
         elif action == "space":
             space = _int(value, -1)
             if tile is not None and second is not None:
-                self._refuse(ctx, f"Confirm to place {hv.tile_name(tile)}, or undo it first.")
+                self._refuse(ctx, f"Confirm {hv.tile_name(tile)} first, or undo it.")
                 return
             if tile is None or (first is None and space not in targets[tile]):
                 self._refuse(ctx, hv.space_refusal(view, tile, None, space))

@@ -298,27 +298,30 @@ def _domino(
 
 
 def space_refusal(view: Mapping[str, Any], tile: str | None, first: int | None, space: int) -> str:
-    """Return why a tapped space is no target for the chosen ``tile`` (``first``: its first space, if chosen)."""
+    """Return why a tapped space is no target for the chosen ``tile`` (``first``: its first space, if chosen).
+
+    Short enough for the message line's two lines on a phone.
+    """
     if tile is None:
-        return "Pick a tile from your hand first, then tap a marked space."
+        return "Pick a tile first, then tap a marked space."
     spaces = {sp["id"]: sp for sp in view["spaces"]}
     if any(space in placed["spaces"] for placed in view["covered"]) or space not in spaces:
-        return "That space is covered already: tap a marked space."
-    name, here = tile_name(tile), symbol_name(spaces[space]["symbol"])
+        return "That space is taken: tap a marked space."
+    here = symbol_name(spaces[space]["symbol"])
     ends = tile.split("-")
     if first is None:
         if spaces[space]["symbol"] not in ends:
-            return f"{name.capitalize()} has no {here} end: tap a marked space."
+            return f"{tile_name(tile).capitalize()} has no {here} end."
         other = symbol_name(ends[1] if ends[0] == spaces[space]["symbol"] else ends[0])
-        return f"No empty {other} space touches this {here}, so {name} cannot lie here: tap a marked space."
+        return f"No free {other} touches this {here}: tap a marked space."
     (r1, c1), (r2, c2) = (
         (spaces[first]["row"], spaces[first]["col"]),
         (spaces[space]["row"], spaces[space]["col"]),
     )
     if abs(r1 - r2) + abs(c1 - c2) != 1:
-        return f"The other end of {name} goes on a space touching the first: tap a marked space."
+        return "The other end goes next to the first: tap a marked space."
     other = symbol_name(ends[1] if ends[0] == spaces[first]["symbol"] else ends[0])
-    return f"The other end of {name} is {other}, not {here}: tap a marked space."
+    return f"The other end is {other}, not {here}: tap a marked space."
 
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}

@@ -691,7 +691,7 @@ class TrianglesScreen(Screen):
         rots = f["spots"].get(cell)
         if not rots:
             ui.pop("pending", None)
-            spot = lay.where(cell, lay.laid_tiles(f["view"]["table"]))
+            spot = lay.where(cell, lay.laid_tiles(f["view"]["table"]), brief=True)
             why = f"{sel} does not fit {spot}" + ("; try a marked spot." if f["spots"] else ".")
             kit.refuse(ctx, why, sel)
             ctx.announce(why)

@@ -81,12 +81,15 @@ def laid_tiles(table: Iterable[Mapping[str, Any]]) -> dict[Cell, str]:
     return {(int(item["cell"][0]), int(item["cell"][1])): str(item["tile"]) for item in table}
 
 
-def where(cell: Cell, laid: Mapping[Cell, str]) -> str:
-    """Return where a cell lies in a player's words: beside which laid tiles (``left of 2-3-5``)."""
+def where(cell: Cell, laid: Mapping[Cell, str], *, brief: bool = False) -> str:
+    """Return where a cell lies in a player's words: beside which laid tiles (``left of 2-3-5``).
+
+    ``brief`` names one of them only (enough to find it, short enough for the message line on a phone).
+    """
     words = SIDE_WORDS[grid.is_up(cell)]
     found = [f"{word} {laid[n]}" for word, n in zip(words, grid.neighbours(cell), strict=True) if n in laid]
     if found:
-        return " and ".join(found)
+        return found[0] if brief else " and ".join(found)
     touching = [laid[n] for n in grid.point_neighbours(cell) if n in laid]
     return f"touching {touching[0]} at a corner" if touching else "in the middle of the table"
 

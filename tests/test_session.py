@@ -166,6 +166,24 @@ def test_take_back_works_after_a_reload_of_a_save_written_before_it_did(game_id)
     assert Session.from_json(game_id, session.to_json()).state.to_dict() == session.state.to_dict()
 
 
+@pytest.mark.parametrize("game_id", ["dominoes", "triangles", "heptalion"])
+def test_take_back_works_after_a_reload_while_the_computer_was_to_move(game_id):
+    text = (DATA / "page-saves" / f"{game_id}-take-back.json").read_text()
+    session = Session.from_json(game_id, saves.load_save(text, expected_game=game_id).state)
+    while session.local_to_move():  # the person's moves (draws too) up to the computer's turn
+        your_turn = session.state.to_dict()
+        legal = session.state.legal_moves()
+        session.play(next((m for m in legal if str(m) not in ("draw", "pass")), legal[0]))
+    again = Session.from_json(game_id, json.loads(json.dumps(session.to_json())))  # reloaded mid-reply
+    assert again.computer_to_move()
+    while again.computer_to_move():
+        again.computer_move()
+    assert not again.state.is_over(), "the saves are chosen so that the game goes on"
+    assert again.state.can_undo(), "the computer's reply can be undone, but not what came before it"
+    assert again.can_take_back() and again.take_back() > 0 and again.local_to_move()
+    assert again.state.to_dict() == your_turn, "back to the turn before the reload"
+
+
 def test_a_move_log_that_does_not_lead_to_the_saved_game_leaves_take_back_off():
     text = (DATA / "page-saves" / "dominoes-take-back.json").read_text()
     data = saves.load_save(text, expected_game="dominoes", validate=Session.from_json).state

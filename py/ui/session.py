@@ -240,8 +240,7 @@ class Session:
         if not self.can_offer_take_back() or self.state.is_over():
             return 0
         human = self.human_seats[0]
-        if not self.state.can_undo():
-            self._restore_undo()
+        self._restore_undo()
         trial = self.state.clone()
         steps = 0
         while trial.can_undo():
@@ -255,9 +254,10 @@ class Session:
         """Give a state loaded from a save its undo records back, by replaying the move log on its deal.
 
         Undo records are not saved; the log and the seed are. The replayed game replaces the loaded one
-        only when it is exactly the same, so a log that does not lead there changes nothing. Tried once.
+        only when it is exactly the same, so a log that does not lead there changes nothing. Tried once, for
+        a session loaded from a save (the computer may have moved since: its records alone are not enough).
         """
-        if self.__dict__.get("_undo_restored") or not self.moves or self.info.realtime:
+        if self.__dict__.get("_undo_restored", True) or not self.moves or self.info.realtime:
             return
         self.__dict__["_undo_restored"] = True
         try:
@@ -361,6 +361,9 @@ class Session:
             raise SessionError(f"the saved game is missing {exc}") from None
         if not info.realtime and not state.is_over() and not 0 <= state.current_player() < len(seats):
             raise SessionError("the saved seats do not match the saved game")
+        session.__dict__["_undo_restored"] = (
+            False  # its undo records before the save are still to be replayed
+        )
         for seat in seats:
             if seat.is_computer:
                 info.bot(seat.level or "")

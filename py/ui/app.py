@@ -101,9 +101,9 @@ class App:
         self.written: dict[str, str | None] = {}  # each game's save text as this tab last wrote or read it
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn)
-        self.held_line: tuple[str, str] | None = (
-            None  # the message line to keep while a computer's tile lands
-        )
+        # The message line to keep while a computer's tile lands, and the task that then shows the new one.
+        self.held_line: tuple[str, str] | None = None
+        self.releasing: Any = None
         self.board_width = 640
         self.board_height = 420
         self.route: Route = HOME

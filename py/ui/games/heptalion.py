@@ -1170,7 +1170,7 @@ class HeptalionScreen(Screen):
         ctx.rerender()
 
     def _refuse(self, ctx: TableContext, why: str) -> None:
-        """Say why a tapped space takes no end of the chosen tile (as the other tables explain a wrong tap)."""
+        """Say why a tap on the board was not taken (as the other tables explain a wrong tap)."""
         kit.refuse(ctx, why)
         ctx.announce(why)
         ctx.rerender()

@@ -4,6 +4,7 @@ its computer levels, and the session survives the save envelope at every step.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from boneyard import saves
 from boneyard.games import GAMES
 from ui.session import Seat, Session
 
+DATA = Path(__file__).parent / "data"
 TURN_BASED = [gid for gid, info in GAMES.items() if not info.realtime]
 
 
@@ -146,3 +148,47 @@ def test_an_online_game_seats_guests_apart_from_the_people_on_this_device():
         assert not session.local_to_move() and not session.computer_to_move()
         session.play(session.state.legal_moves()[0])  # a guest's move, as the host's room plays it
         assert session.extra.get("last_human", 0) == 0, "a guest's move is not the host's last move"
+
+
+@pytest.mark.parametrize("game_id", ["dominoes", "triangles", "heptalion"])
+def test_take_back_works_after_a_reload_of_a_save_written_before_it_did(game_id):
+    # Written by the code of 2e162a2, when a reload lost take-back: the person has moved three times.
+    text = (DATA / "page-saves" / f"{game_id}-take-back.json").read_text()
+    loaded = saves.load_save(text, expected_game=game_id, validate=Session.from_json)
+    session = Session.from_json(game_id, loaded.state)
+    before = session.state.to_dict()
+    assert session.local_to_move() and session.can_take_back(), "take-back survives the reload"
+    assert session.state.to_dict() == before, "the replayed game is the saved one"
+    steps = session.take_back()
+    assert steps > 0 and session.local_to_move() and len(session.moves) == session.state.turn_number
+    assert session.can_take_back(), "and again, to the turn before"
+    session.play(session.state.legal_moves()[0])
+    assert Session.from_json(game_id, session.to_json()).state.to_dict() == session.state.to_dict()
+
+
+@pytest.mark.parametrize("game_id", ["dominoes", "triangles", "heptalion"])
+def test_take_back_works_after_a_reload_while_the_computer_was_to_move(game_id):
+    text = (DATA / "page-saves" / f"{game_id}-take-back.json").read_text()
+    session = Session.from_json(game_id, saves.load_save(text, expected_game=game_id).state)
+    while session.local_to_move():  # the person's moves (draws too) up to the computer's turn
+        your_turn = session.state.to_dict()
+        legal = session.state.legal_moves()
+        session.play(next((m for m in legal if str(m) not in ("draw", "pass")), legal[0]))
+    again = Session.from_json(game_id, json.loads(json.dumps(session.to_json())))  # reloaded mid-reply
+    assert again.computer_to_move()
+    while again.computer_to_move():
+        again.computer_move()
+    assert not again.state.is_over(), "the saves are chosen so that the game goes on"
+    assert again.state.can_undo(), "the computer's reply can be undone, but not what came before it"
+    assert again.can_take_back() and again.take_back() > 0 and again.local_to_move()
+    assert again.state.to_dict() == your_turn, "back to the turn before the reload"
+
+
+def test_a_move_log_that_does_not_lead_to_the_saved_game_leaves_take_back_off():
+    text = (DATA / "page-saves" / "dominoes-take-back.json").read_text()
+    data = saves.load_save(text, expected_game="dominoes", validate=Session.from_json).state
+    data["seed"] += 1  # another deal: the log replays elsewhere, or not at all
+    session = Session.from_json("dominoes", data)
+    before = session.state.to_dict()
+    assert not session.can_take_back() and session.take_back() == 0
+    assert session.state.to_dict() == before

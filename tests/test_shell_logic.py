@@ -9,6 +9,7 @@ import json
 import pytest
 
 from boneyard import saves
+from boneyard.core import run_thinking
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats, stats_from_json
@@ -21,7 +22,7 @@ from ui.seating import seat_players
 from ui.session import Seat, Session
 from ui.storage import Storage
 from ui.sync import Stamp, Verdict, judge, stamp_of
-from ui.turns import ComputerTurns, TurnKey
+from ui.turns import ComputerTurns, TurnKey, beat_pause
 
 from .test_saves import FakeStorage
 from .threads import on_own_loop
@@ -319,3 +320,24 @@ def test_a_turn_that_asks_for_the_next_one_as_it_ends_is_not_cancelled():
 
     on_own_loop(main)
     assert log == ["played 0", "played 1", "played 2"]
+
+
+@pytest.mark.parametrize("game_id", ["dominoes", "triangles"])
+def test_a_computer_turn_of_many_draws_takes_two_beats_at_most(game_id):
+    """A computer that draws tile after tile shows its draws as one beat; the lay follows a shorter one."""
+    info = GAMES[game_id]
+    longest = 0  # the most draws one computer turn made
+    for seed in range(12):
+        seats = [Seat("computer", f"C{i}", "hard") for i in range(2)]
+        session = Session.start(info, seats, "m", "M", {"players": 2}, seed=seed)
+        seat, spent, draws = None, 0.0, 0
+        while not session.state.is_over():
+            if session.to_move() != seat:
+                seat, spent, draws = session.to_move(), 0.0, 0
+            spent += beat_pause("normal", True, after_draw=session.just_drew())
+            before = session.move_count()
+            session.play_computer_beat(run_thinking(session.computer_thinking()))
+            draws += sum(m.startswith("draw") for m in session.moves[before:])
+            longest = max(longest, draws)
+            assert spent <= 1.2, f"a computer turn of {draws} draws took {spent:.2f} s of pauses"
+    assert longest >= 3, "some computer drew three tiles or more in one turn"

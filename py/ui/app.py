@@ -37,14 +37,8 @@ from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
-from .turns import ComputerTurns, TurnKey
+from .turns import ComputerTurns, TurnKey, beat_pause
 
-COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
-COMPUTER_DELAY_FAST_S = 0.05
-# How long a computer's move stays on screen before the next (Settings.speed); with animations off the
-# "normal" and "fast" pauses shrink to COMPUTER_DELAY_FAST_S (the table does not move, nothing to watch).
-COMPUTER_DELAYS_S = {"relaxed": 1.3, "normal": COMPUTER_DELAY_S, "fast": 0.3}
-COMPUTER_DELAYS_STILL_S = {"relaxed": 0.8, "normal": COMPUTER_DELAY_FAST_S, "fast": COMPUTER_DELAY_FAST_S}
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
 ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's (#/join/CODE)
 ONLINE_ACTIONS = ("create-room", "deal-check")  # and every "room-", "join-" and "chat-" action
@@ -110,6 +104,9 @@ class App:
         self.clock = PlayClock()  # time played in each deal, for the stats
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn)
+        # The message line to keep while a computer's tile lands, and the task that then shows the new one.
+        self.held_line: tuple[str, str] | None = None
+        self.releasing: Any = None
         self.board_width = 640
         self.board_height = 420
         self.route: Route = HOME
@@ -521,7 +518,7 @@ class App:
         sound.play(self.settings, "draw" if last.startswith("draw") else "pass" if last == "pass" else "lay")
         seat = session.to_move()
         if by_computer and seat is not None and not session.seats[seat].is_computer:
-            sound.play(self.settings, "turn", delay=0.18)
+            sound.play(self.settings, "turn", delay=motion.SLIDE_MS / 1000 if self.animations() else 0.18)
 
     def take_back(self, game_id: str) -> None:
         """Go back to the person's previous turn against the computer (the table's Take back)."""
@@ -778,24 +775,27 @@ class App:
         self.turns.want(self.turn_key())
 
     async def computer_turn(self, key: TurnKey) -> None:
-        """Play one computer move after a short pause, unless the table or its game changes meanwhile."""
+        """Play one beat of a computer's turn, unless the table or its game changes meanwhile.
+
+        It thinks while the last move is still on show, so a long search shortens the pause instead of
+        adding to it; a run of draws (nothing fits) is one beat, and the lay after it follows sooner.
+        """
         session = self.session_of(key.game_id)
-        if session is None:
+        if session is None or self.turn_key() != key:
             return
-        delays = COMPUTER_DELAYS_S if self.animations() else COMPUTER_DELAYS_STILL_S
-        pause = delays.get(self.settings.speed, COMPUTER_DELAY_S)
+        pause = beat_pause(self.settings.speed, self.animations(), after_draw=session.just_drew())
         if session.online and self.online is not None:
             pause = self.online.bot_delay(pause)
-        await asyncio.sleep(pause)
-        if self.turn_key() != key:
-            return
+        ready = time.perf_counter() + pause
         try:
             move = await self.think_in_slices(session.computer_thinking())
+            await asyncio.sleep(max(0.0, ready - time.perf_counter()))
             if self.turn_key() != key:
                 return  # the player left, or this game changed: drop this thought
             if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
-            session.play_computer(move)
+            self.held_line = self.turn_line()  # shown until the computer's tile has landed
+            session.play_computer_beat(move)
             self.cue(session, by_computer=True)
         except Exception as exc:
             window.console.error("Boneyard: " + traceback.format_exc())
@@ -837,10 +837,37 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
-            motion.animate(document, self.animations())
+            moved = motion.animate(document, self.animations())
+            held, self.held_line = self.held_line, None
+            if moved and held is not None:
+                self.hold_turn_line(held)
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
         self.schedule_computer()
+
+    @staticmethod
+    def turn_line() -> tuple[str, str] | None:
+        """Return the message line as it is now (its words and its class), or None when there is none."""
+        line, words = by_id("kit-message"), by_id("kit-turn")
+        return None if line is None or words is None else (str(words.innerHTML), str(line.className))
+
+    def hold_turn_line(self, held: tuple[str, str]) -> None:
+        """Keep the message line's last words while the computer's tile slides in, then say "Your turn".
+
+        Saying it before the board is settled sends the player's eyes to a line while a tile still moves.
+        """
+        now = self.turn_line()
+        if now is None or "is-turn" not in now[1].split():
+            return  # not a person's turn (another computer moves next): nothing to hold back
+        line, words = by_id("kit-message"), by_id("kit-turn")
+        words.innerHTML, line.className = held
+
+        async def release() -> None:
+            await motion.settled()
+            if bool(words.isConnected):  # a redraw meanwhile has put the new words in already
+                words.innerHTML, line.className = now
+
+        self.releasing = asyncio.ensure_future(release())
 
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""

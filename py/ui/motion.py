@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["animate", "arm", "remember", "slide_offset"]
+__all__ = ["animate", "arm", "remember", "settled", "slide_offset"]
 
 SLIDE_MS = 380
 
-_state: dict[str, Any] = {"armed": False, "pick": None}
+_state: dict[str, Any] = {"armed": False, "pick": None, "slides": []}
 
 
 def remember(target: Any) -> None:
@@ -44,6 +44,7 @@ def slide_offset(
 def animate(document: Any, enabled: bool) -> int:
     """Slide the elements marked ``data-kit-from`` from where they came; return how many moved."""
     armed, _state["armed"] = _state["armed"], False
+    _state["slides"] = []
     if not enabled or not armed:
         return 0
     moved = 0
@@ -65,7 +66,7 @@ def animate(document: Any, enabled: bool) -> int:
             if svg is not None and float(svg.clientWidth or 0) > 0:
                 scale = float(svg.viewBox.baseVal.width) / float(svg.clientWidth)  # px to the drawing's units
             dx, dy = slide_offset(source, target, scale)
-            _slide(element, dx, dy)
+            _state["slides"].append(_slide(element, dx, dy))
             moved += 1
         except Exception:  # motion must never break the table
             continue
@@ -73,7 +74,16 @@ def animate(document: Any, enabled: bool) -> int:
     return moved
 
 
-def _slide(element: Any, dx: float, dy: float) -> None:
+async def settled() -> None:
+    """Return once the slides the last ``animate`` started have ended (at once when none did)."""
+    for slide in list(_state["slides"]):
+        try:
+            await slide.finished
+        except Exception:  # cancelled: its element left the page with a redraw
+            continue
+
+
+def _slide(element: Any, dx: float, dy: float) -> Any:
     from pyodide.ffi import to_js  # only in the page
     from pyscript import window
 
@@ -84,7 +94,7 @@ def _slide(element: Any, dx: float, dy: float) -> None:
     options = {"duration": SLIDE_MS, "easing": "cubic-bezier(.2, .8, .2, 1)"}
     element.style.transformBox = "fill-box"
     element.style.transformOrigin = "center"
-    element.animate(
+    return element.animate(
         to_js(frames, dict_converter=window.Object.fromEntries),
         to_js(options, dict_converter=window.Object.fromEntries),
     )

@@ -205,6 +205,28 @@ class Session:
         self.revision += 1
         self._log(move, before)
 
+    def play_computer_beat(self, move: Any) -> int:
+        """Play the computer's move and, after a draw, every draw (or pass) it is forced to; return the count.
+
+        The page shows them as one beat: a computer that draws ten tiles does not take ten pauses.
+        """
+        self.play_computer(move)
+        played = 1
+        while self.drawing_on():
+            self.computer_move()  # forced: no search worth the name
+            played += 1
+        return played
+
+    def just_drew(self) -> bool:
+        """Tell whether the last move was a draw and the computer moves next (the lay after its draws)."""
+        return bool(self.moves and self.moves[-1].startswith("draw")) and self.computer_to_move()
+
+    def drawing_on(self) -> bool:
+        """Tell whether the computer just drew and can only draw again or pass: one beat with that draw."""
+        return self.just_drew() and all(
+            str(m) == "pass" or str(m).startswith("draw") for m in self.state.legal_moves()
+        )
+
     # -- take-back and review -------------------------------------------------------------------
     def can_offer_take_back(self) -> bool:
         """Tell whether this game offers Take back at all: one person against the computer, turn-based."""
@@ -219,6 +241,7 @@ class Session:
         if not self.can_offer_take_back() or self.state.is_over():
             return 0
         human = self.human_seats[0]
+        self._restore_undo()
         trial = self.state.clone()
         steps = 0
         while trial.can_undo():
@@ -227,6 +250,23 @@ class Session:
             if trial.current_player() == human:
                 return steps
         return 0
+
+    def _restore_undo(self) -> None:
+        """Give a state loaded from a save its undo records back, by replaying the move log on its deal.
+
+        Undo records are not saved; the log and the seed are. The replayed game replaces the loaded one
+        only when it is exactly the same, so a log that does not lead there changes nothing. Tried once, for
+        a session loaded from a save (the computer may have moved since: its records alone are not enough).
+        """
+        if self.__dict__.get("_undo_restored", True) or not self.moves or self.info.realtime:
+            return
+        self.__dict__["_undo_restored"] = True
+        try:
+            replayed = self.replay(len(self.moves))
+            if replayed.to_dict() == self.state.to_dict():
+                self.state = replayed
+        except Exception:  # a log the rules refuse: take-back stays off, as before
+            return
 
     def can_take_back(self) -> bool:
         """Tell whether Take back can go back to a previous turn of the person now."""
@@ -322,6 +362,9 @@ class Session:
             raise SessionError(f"the saved game is missing {exc}") from None
         if not info.realtime and not state.is_over() and not 0 <= state.current_player() < len(seats):
             raise SessionError("the saved seats do not match the saved game")
+        session.__dict__["_undo_restored"] = (
+            False  # its undo records before the save are still to be replayed
+        )
         for seat in seats:
             if seat.is_computer:
                 computer_bot(info, seat.level or "")

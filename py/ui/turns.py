@@ -18,7 +18,24 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
-__all__ = ["ComputerTurns", "TurnKey"]
+__all__ = ["AFTER_DRAW_SHARE", "ComputerTurns", "TurnKey", "beat_pause"]
+
+COMPUTER_DELAY_S = 0.7  # a computer move, with animations on
+COMPUTER_DELAY_FAST_S = 0.05
+# How long a computer's move stays on screen before the next (Settings.speed); with animations off the
+# "normal" and "fast" pauses shrink to COMPUTER_DELAY_FAST_S (the table does not move, nothing to watch).
+COMPUTER_DELAYS_S = {"relaxed": 1.3, "normal": COMPUTER_DELAY_S, "fast": 0.3}
+COMPUTER_DELAYS_STILL_S = {"relaxed": 0.8, "normal": COMPUTER_DELAY_FAST_S, "fast": COMPUTER_DELAY_FAST_S}
+# A computer's lay after its draws comes sooner (at the normal speed 0.42 s: time enough for the drawn
+# tiles to land, motion.SLIDE_MS), so a turn of draws and a lay stays under 1.2 s.
+AFTER_DRAW_SHARE = 0.6
+
+
+def beat_pause(speed: str, animations: bool, *, after_draw: bool = False) -> float:
+    """Return how long a computer's beat lasts at least (its thinking runs within it, not after it)."""
+    delays = COMPUTER_DELAYS_S if animations else COMPUTER_DELAYS_STILL_S
+    pause = delays.get(speed, COMPUTER_DELAY_S)
+    return pause * AFTER_DRAW_SHARE if after_draw else pause
 
 
 class TurnKey(NamedTuple):

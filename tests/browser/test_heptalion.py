@@ -343,6 +343,9 @@ def test_take_back_returns_to_your_previous_turn_and_the_game_is_not_counted(app
     click_first_placement(page)
     wait_turn(page)
     assert page.locator(".hx-domino").count() == 2
+    reload_ready(page)  # Take back survives a reload: the save's move log gives the undo back
+    wait_turn(page)
+    assert not page.locator("#take-back").is_disabled(), "Take back after a reload"
     page.click("#take-back")
     page.wait_for_function("document.querySelectorAll('.hx-domino').length === 0")
     assert page.locator("#kit-tray .hx-tile").evaluate_all("els => els.map(e => e.dataset.tile)") == hand

@@ -79,3 +79,33 @@ def test_a_negative_seed_deals_another_game(app_page, base_url):
         hands.setdefault(seed, []).append(hand(app_page))
     assert hands[5][0] == hands[5][1], "the same seed deals the same game"
     assert hands[-5][0] != hands[5][0], "?seed=-5 dealt the game of ?seed=5"
+
+
+# Counts, frame by frame, the frames where the message line says it is the person's turn while a tile
+# still slides in (``data-kit-from``), and the frames where one slides at all.
+WATCH_SETTLING = """() => {
+  window.__settle = {early: 0, sliding: 0, turn: 0};
+  const tick = () => {
+    const line = document.querySelector('#kit-message');
+    const sliding = document.getAnimations().some((a) => a.playState === 'running'
+      && a.effect && a.effect.target && a.effect.target.hasAttribute('data-kit-from'));
+    const turn = !!line && line.classList.contains('is-turn');
+    window.__settle.sliding += sliding ? 1 : 0;
+    window.__settle.turn += turn ? 1 : 0;
+    window.__settle.early += turn && sliding ? 1 : 0;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+@pytest.mark.parametrize("game_id", ["dominoes", "triangles"])
+def test_your_turn_shows_once_the_computers_tile_has_landed(animated, base_url, game_id):
+    page = animated
+    open_setup(page, base_url, game_id)
+    page.evaluate(WATCH_SETTLING)
+    deal(page, game_id, "classic" if game_id == "dominoes" else None)  # the computer opens
+    page.wait_for_function("window.__settle.turn > 5", timeout=15_000)
+    seen = page.evaluate("window.__settle")
+    assert seen["sliding"] > 0, "the computer's opening tile slid in"
+    assert seen["early"] == 0, f"'your turn' showed in {seen['early']} frames while the tile still moved"

@@ -70,7 +70,8 @@ class Table(TableHarness):
         return self.session.state.view(self.session.viewer())
 
     def clickable(self, kind: str) -> list[str]:
-        return re.findall(rf'data-action="{kind}" data-value="([^"]+)"', self.html)
+        """Return the values of the buttons of ``kind`` (a tap elsewhere on the board is explained, not taken)."""
+        return re.findall(rf'<button[^>]*data-action="{kind}" data-value="([^"]+)"', self.html)
 
 
 def first_legal(table: Table, choices: bool = False) -> tuple[str, int, int]:
@@ -490,3 +491,48 @@ def test_take_back_is_offered_against_the_computer_and_review_replays_the_board(
     assert table.html.count("hx-domino") == 1 and "is-face" in table.html
     table.act("kit-review", "close")
     assert 'id="kit-results"' in table.html
+
+
+def test_a_tap_on_a_space_that_is_no_target_says_why():
+    table = Table({"start": "0"}, seed=11)
+    view = table.view()
+    symbol = {sp["id"]: sp["symbol"] for sp in view["spaces"]}
+    targets = selection_targets(view["legal_moves"])
+    table.act("space", "0")
+    assert "Pick a tile first" in table.html and table.heard[-1].startswith("Pick a tile")
+    tile, first, second = first_legal(table, choices=True)
+    table.act("tile", tile)
+    wrong = next(s for s in symbol if symbol[s] not in tile.split("-"))
+    assert f'data-action="space" data-value="{wrong}"' in table.html, "a space that is no target takes a tap"
+    table.act("space", str(wrong))
+    name = hv.symbol_name(symbol[wrong])
+    assert f"{hv.tile_name(tile).capitalize()} has no {name} end." in table.html
+    table.act("space", str(first))
+    far = next(s for s in symbol if s not in targets[tile][first] and s != first and s not in targets[tile])
+    table.act("space", str(far))
+    assert "kit-refusal" in table.html and table.heard[-1].endswith("tap a marked space.")
+    assert table.screen._choice(table.ctx()) == (tile, first, None), "the choice stays as it was"
+    assert table.session.state.covered == []
+    table.act("space", str(second))
+    table.act("confirm")
+    covered = table.session.state.covered[0][1].spaces[0]
+    table.act("tile", first_legal(table)[0])
+    table.act("space", str(covered))
+    assert "That space is taken" in table.html
+
+
+def test_every_refused_space_is_worded_from_the_view():
+    table = Table({"start": "0"}, seed=11)
+    view = table.view()
+    targets = selection_targets(view["legal_moves"])
+    for tile in targets:
+        for sp in view["spaces"]:
+            if sp["id"] not in targets[tile]:
+                words = hv.space_refusal(view, tile, None, sp["id"])
+                assert words.endswith(" end.") or words.endswith("tap a marked space.")
+                assert len(words) <= 60, "two lines of the message line on a phone"
+        first = sorted(targets[tile])[0]
+        for sp in view["spaces"]:
+            if sp["id"] not in targets[tile][first] and sp["id"] != first:
+                words = hv.space_refusal(view, tile, first, sp["id"])
+                assert words.startswith(("The other end ", "That space is taken")) and len(words) <= 60

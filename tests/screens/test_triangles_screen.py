@@ -207,7 +207,9 @@ def test_a_marked_spot_places_the_tile_and_an_unmarked_cell_does_not():
     page = harness.act("select", tile)
     for cell in open_cells[:5]:
         page = harness.act("cell", f"{cell[0]},{cell[1]}")
-        assert harness.played == [] and f"{tile} does not fit at row {cell[0]}, column {cell[1]}" in page
+        where = lay.where(cell, lay.laid_tiles(view["table"]), brief=True)
+        assert harness.played == [] and f"{tile} does not fit {where}; try a marked spot." in page
+        assert "row" not in where and any(t["tile"] in where for t in view["table"]), "by the tiles laid"
     cell = sorted(cells)[0]
     harness.act("cell", f"{cell[0]},{cell[1]}")
     assert harness.played == [lay.move_text(tile, cell, cells[cell][0])]
@@ -440,7 +442,9 @@ def test_aria_labels_name_tiles_and_spots():
     tile = next(t for t in session.state.view(0)["hand"] if legal_cells(session, t))
     page = harness.act("select", tile)
     cell = sorted(legal_cells(session, tile))[0]
-    assert f'aria-label="Place at row {cell[0]}, column {cell[1]}"' in page
+    laid = lay.laid_tiles(session.state.view(0)["table"])
+    assert f'aria-label="Place {lay.where(cell, laid)}' in page and "row" not in lay.where(cell, laid)
+    assert "at row" not in page and "column" not in page, "no grid coordinates in what a player hears"
     assert f'aria-label="Tile {tile}, playable"' in page and 'aria-pressed="true"' in page
     assert 'tabindex="0" role="button"' in page
     assert harness.heard and tile in harness.heard[-1]
@@ -573,3 +577,16 @@ def test_the_others_tiles_since_your_last_turn_are_highlighted():
     page = harness.render()
     assert page.count(" tri-since") == lays_since
     assert page.count(" tri-last") == (1 if view["table"] else 0)
+
+
+def test_a_spot_is_named_by_the_tiles_beside_it():
+    laid = {(0, 0): "5-5-5", (0, 1): "1-5-5"}  # the opening (up) and a down tile on its right
+    assert lay.where((0, -1), laid) == "left of 5-5-5"
+    assert lay.where((1, 0), laid) == "below 5-5-5"  # a down cell under the up opening
+    assert lay.where((0, 2), laid) == "right of 1-5-5"
+    assert lay.where((-1, 1), laid) == "above 1-5-5"
+    assert lay.where((1, 1), laid) == "touching 5-5-5 at a corner"
+    assert lay.where((0, 0), {}) == "in the middle of the table"
+    assert lay.where((0, 1), {(0, 0): "5-5-5", (0, 2): "2-2-2"}) == "left of 2-2-2 and right of 5-5-5"
+    assert lay.where((0, 1), {(0, 0): "5-5-5", (0, 2): "2-2-2"}, brief=True) == "left of 2-2-2"
+    assert lay.place_label((0, -1), laid) == "Place left of 5-5-5"

@@ -569,6 +569,7 @@ class HeptalionScreen(Screen):
                 focus=focus,
                 board_id=None,
                 arrived_from=self._arrived_from(view),
+                tappable=my_turn and not privacy,
             )
         beats = self._beats(history)
         seats_ = "" if solo else kit.seats(self._seat_views(ctx, view, shown, beats, over), viewer)
@@ -1134,11 +1135,13 @@ class HeptalionScreen(Screen):
                 ctx.ui["focus"] = True  # the keyboard focus moves to the board
         elif action == "space":
             space = _int(value, -1)
-            if tile is None or second is not None:
+            if tile is not None and second is not None:
+                self._refuse(ctx, f"Confirm {hv.tile_name(tile)} first, or undo it.")
+                return
+            if tile is None or (first is None and space not in targets[tile]):
+                self._refuse(ctx, hv.space_refusal(view, tile, None, space))
                 return
             if first is None:
-                if space not in targets[tile]:
-                    return
                 seconds = targets[tile][space]
                 if len(seconds) == 1:  # only one way to lay it from here: no second tap needed
                     self._step(ctx, (tile, space, None))
@@ -1149,6 +1152,9 @@ class HeptalionScreen(Screen):
                 self._step(ctx, (tile, None, None))  # tapping the first space again resets it
             elif space in targets[tile][first]:
                 self._complete(ctx, view, (tile, first, space))
+                return
+            else:
+                self._refuse(ctx, hv.space_refusal(view, tile, first, space))
                 return
             ctx.ui["focus"] = True
         elif action == "undo":
@@ -1164,6 +1170,12 @@ class HeptalionScreen(Screen):
             return
         else:
             return
+        ctx.rerender()
+
+    def _refuse(self, ctx: TableContext, why: str) -> None:
+        """Say why a tap on the board was not taken (as the other tables explain a wrong tap)."""
+        kit.refuse(ctx, why)
+        ctx.announce(why)
         ctx.rerender()
 
     def _complete(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> None:

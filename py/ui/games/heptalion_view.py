@@ -122,6 +122,7 @@ def board(
     recent: Iterable[int] = (),
     focus: int | None = None,
     arrived_from: str | None = None,
+    tappable: bool = False,
 ) -> Markup:
     """Return the diamond: every space a cell, covered pairs as dominoes in their placer's colour.
 
@@ -131,7 +132,8 @@ def board(
     ``names`` name the placer of each domino, ``faces`` shows the placed symbols face up, ``recent``
     are the numbers of the dominoes placed since the viewer's last turn, ``focus`` the space that the
     keyboard focus moves to; ``arrived_from`` is where the latest domino slides in from (``data-kit-from``:
-    "pick" for the hand tile just clicked, or a seat's selector).
+    "pick" for the hand tile just clicked, or a seat's selector). When ``tappable`` (the viewer's turn), a
+    tap on any other space or domino is a ``space`` action too, so the screen can say why it is no target.
     """
     clickable = set(clickable)
     recent = set(recent)
@@ -185,6 +187,8 @@ def board(
                         "class_": cls,
                         "style": style,
                         "data_space": str(sid),
+                        "data_action": "space" if tappable else None,
+                        "data_value": str(sid) if tappable else None,
                         "role": "img",
                         "aria_label": f"{name.capitalize()} (space {sid})",
                     },
@@ -204,6 +208,7 @@ def board(
                 who=who,
                 recent=placed.get("number") in recent,
                 arrived_from=arrived_from if placed.get("latest") else None,
+                tappable=tappable,
             )
         )
     if pending is not None:
@@ -240,6 +245,7 @@ def _domino(
     who: str | None = None,
     recent: bool = False,
     arrived_from: str | None = None,
+    tappable: bool = False,
 ) -> Markup:
     a, b = placed["spaces"]
     (ra, ca), (rb, cb) = rows[a], rows[b]
@@ -281,12 +287,42 @@ def _domino(
             "aria_label": label,
             "data_covered": f"{a},{b}",
             "data_kit_from": arrived_from,
+            "data_action": "space" if tappable else None,
+            "data_value": str(a) if tappable else None,
         },
         *halves,
     )
 
 
 # -- words ------------------------------------------------------------------------------------------
+
+
+def space_refusal(view: Mapping[str, Any], tile: str | None, first: int | None, space: int) -> str:
+    """Return why a tapped space is no target for the chosen ``tile`` (``first``: its first space, if chosen).
+
+    Short enough for the message line's two lines on a phone.
+    """
+    if tile is None:
+        return "Pick a tile first, then tap a marked space."
+    spaces = {sp["id"]: sp for sp in view["spaces"]}
+    if any(space in placed["spaces"] for placed in view["covered"]) or space not in spaces:
+        return "That space is taken: tap a marked space."
+    here = symbol_name(spaces[space]["symbol"])
+    ends = tile.split("-")
+    if first is None:
+        if spaces[space]["symbol"] not in ends:
+            return f"{tile_name(tile).capitalize()} has no {here} end."
+        other = symbol_name(ends[1] if ends[0] == spaces[space]["symbol"] else ends[0])
+        return f"No free {other} touches this {here}: tap a marked space."
+    (r1, c1), (r2, c2) = (
+        (spaces[first]["row"], spaces[first]["col"]),
+        (spaces[space]["row"], spaces[space]["col"]),
+    )
+    if abs(r1 - r2) + abs(c1 - c2) != 1:
+        return "The other end goes next to the first: tap a marked space."
+    other = symbol_name(ends[1] if ends[0] == spaces[first]["symbol"] else ends[0])
+    return f"The other end is {other}, not {here}: tap a marked space."
+
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 

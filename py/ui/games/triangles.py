@@ -691,7 +691,8 @@ class TrianglesScreen(Screen):
         rots = f["spots"].get(cell)
         if not rots:
             ui.pop("pending", None)
-            why = f"{sel} does not fit at row {cell[0]}, column {cell[1]}."
+            spot = lay.where(cell, lay.laid_tiles(f["view"]["table"]), brief=True)
+            why = f"{sel} does not fit {spot}" + ("; try a marked spot." if f["spots"] else ".")
             kit.refuse(ctx, why, sel)
             ctx.announce(why)
             ctx.rerender()

@@ -7,7 +7,7 @@ drew. Plane coordinates are the engine's (``boneyard.games.triangles.grid``): un
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from boneyard.games.triangles import grid
@@ -71,9 +71,32 @@ def parse_cell(value: str) -> Cell | None:
         return None
 
 
-def place_label(cell: Cell) -> str:
-    """Return the spoken name of a spot: ``Place at row 4, column -1``."""
-    return f"Place at row {cell[0]}, column {cell[1]}"
+# Where a cell lies from each neighbour across its sides (``grid.neighbours`` order): an up cell's are
+# right, below and left of it, a down cell's above, right and left.
+SIDE_WORDS = {True: ("left of", "above", "right of"), False: ("below", "left of", "right of")}
+
+
+def laid_tiles(table: Iterable[Mapping[str, Any]]) -> dict[Cell, str]:
+    """Return the view's table as cell -> tile text."""
+    return {(int(item["cell"][0]), int(item["cell"][1])): str(item["tile"]) for item in table}
+
+
+def where(cell: Cell, laid: Mapping[Cell, str], *, brief: bool = False) -> str:
+    """Return where a cell lies in a player's words: beside which laid tiles (``left of 2-3-5``).
+
+    ``brief`` names one of them only (enough to find it, short enough for the message line on a phone).
+    """
+    words = SIDE_WORDS[grid.is_up(cell)]
+    found = [f"{word} {laid[n]}" for word, n in zip(words, grid.neighbours(cell), strict=True) if n in laid]
+    if found:
+        return found[0] if brief else " and ".join(found)
+    touching = [laid[n] for n in grid.point_neighbours(cell) if n in laid]
+    return f"touching {touching[0]} at a corner" if touching else "in the middle of the table"
+
+
+def place_label(cell: Cell, laid: Mapping[Cell, str]) -> str:
+    """Return the spoken name of a spot: ``Place left of 2-3-5``."""
+    return f"Place {where(cell, laid)}"
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -275,6 +298,7 @@ def board_svg(
     the last tile slides in from ``arrive_from`` (a selector: the seat or the tray that laid it).
     """
     last_turn = len(table) - 1
+    laid = laid_tiles(table)
     tiles = []
     for item in table:
         cell = (int(item["cell"][0]), int(item["cell"][1]))
@@ -292,7 +316,7 @@ def board_svg(
                 item["corners"],
                 cls,
                 role="img",
-                aria_label=f"Tile {item['tile']} at row {cell[0]}, column {cell[1]}",
+                aria_label=f"Tile {item['tile']}, {where(cell, laid)}",
                 data_kit_from=arriving,
             )
         )
@@ -306,7 +330,7 @@ def board_svg(
             rot = pending[1] if pending and pending[0] == cell and pending[1] in rots else rots[0]
             pts = grid.cell_points(cell)
             cls = "tri-spot" + (" tri-pending" if pending and pending[0] == cell else "")
-            label = place_label(cell) + (f", {len(rots)} ways to turn it" if len(rots) > 1 else "")
+            label = place_label(cell, laid) + (f", {len(rots)} ways to turn it" if len(rots) > 1 else "")
             marks.append(
                 h(
                     "g",

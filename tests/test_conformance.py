@@ -4,7 +4,9 @@ A game is tested here by being registered in ``boneyard.games.GAMES``: nothing i
 game except the few extra option sets below. Each check plays seeded random games to the end under
 several option sets derived from the game's ``GameInfo.options`` and holds the state to the engine API
 and the view contract of ``boneyard.core``: legal moves until the end and none after, save round trips,
-move text round trips, refusals that change nothing, clones, views, undo, sampling and loading garbage.
+move text round trips, refusals that change nothing, clones, views (each against the game's declared
+view: exact keys, types, nested shapes, public keys alike for every seat), undo, sampling, loading
+garbage, and the one leak test of every game (no seat sees another's secrets; re-deals change nothing seen).
 
 The default run plays a few games per option set (the whole module runs in well under a minute);
 ``-m slow`` runs the heavier version: many more seeds and hypothesis examples.
@@ -24,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boneyard.core import VIEW_KEYS, GameInfo, IllegalMoveError, Outcome, Termination
+from boneyard.core import VIEW_KEYS, GameInfo, IllegalMoveError, Outcome, Seen, Termination, ViewSpec
 from boneyard.games import GAMES
 
 TURN_BASED: list[GameInfo] = [info for info in GAMES.values() if not info.realtime]
@@ -426,26 +428,36 @@ def event_problem(event: Any, players: int) -> str | None:
     return None
 
 
+def declared(state: Any) -> ViewSpec:
+    """Return the game's declared view, checking that it extends the common keys of ``core.View``."""
+    spec: ViewSpec = type(state).VIEW
+    seen = spec.seen()
+    assert list(seen)[: len(VIEW_KEYS)] == list(VIEW_KEYS), f"{spec.shape.__name__} does not extend View"
+    assert spec.secret_if is None or (spec.secret_if in seen and seen[spec.secret_if] is None)
+    return spec
+
+
 def assert_views(case: Case, state: Any, where: str) -> list[dict[str, Any]]:
-    """Check every seat's view against the view contract and the state; return the views."""
+    """Check every seat's view against its declaration and the state, at one moment; return the views.
+
+    The declaration gives the exact keys, each value's type and nested shape; its public keys are the
+    same in every seat's view.
+    """
     before = state.to_dict()
     players = state.players
     over = state.is_over()
     turn = state.current_player()
     legal = texts(state.legal_moves())
     outcome = state.outcome()
+    spec = declared(state)
     views = []
     for seat in range(players):
         view = state.view(seat)
         label = f"view({seat}) at {where}"
         problem = json_problem(view)
         assert problem is None, f"{label} is not plain JSON: {problem}"
-        missing = [key for key in VIEW_KEYS if key not in view]
-        assert not missing, f"{label} lacks {missing}"
-        for key, types in VIEW_KEYS.items():
-            value = view[key]
-            wrong = not isinstance(value, types) or (isinstance(value, bool) and bool not in types)
-            assert not wrong, f"{label}[{key!r}] is {value!r}, not {' or '.join(t.__name__ for t in types)}"
+        problem = spec.problem(view)
+        assert problem is None, f"{label} breaks its declaration {spec.shape.__name__}: {problem}"
         assert view["game"] == case.info.id, label
         assert view["players"] == players, label
         assert view["seat"] == seat, label
@@ -463,9 +475,8 @@ def assert_views(case: Case, state: Any, where: str) -> list[dict[str, Any]]:
             problem = event_problem(event, players)
             assert problem is None, f"{label}: history[{i}] {event!r}: {problem}"
         views.append(view)
-    assert all(v["history"] == views[0]["history"] for v in views), (
-        f"seats see different histories at {where}"
-    )
+    for key in spec.public():
+        assert all(v[key] == views[0][key] for v in views), f"seats see different public {key!r} at {where}"
     assert state.to_dict() == before, f"view() changed the state at {where}"
     scratch = state.view(0)  # a view is the caller's to keep: changing it changes nothing
     scratch["history"].append({"seat": 0, "move": "junk"})
@@ -610,6 +621,76 @@ def check_samples_vary(case: Case, seed: int) -> None:
                     )
 
 
+# ----------------------------------------------------------------------------------------------
+# The leak test, one for every game: what the declarations mark secret stays with its seat.
+
+REDEALS = 8  # samples from each seat's view at the deal
+
+
+def contains(value: Any, part: Any) -> bool:
+    """Tell whether ``part`` is ``value`` or any value nested in it."""
+    if value == part:
+        return True
+    if isinstance(value, dict):
+        return any(contains(item, part) for item in value.values())
+    if isinstance(value, list):
+        return any(contains(item, part) for item in value)
+    return False
+
+
+def assert_no_secret_shown(spec: ViewSpec, views: list[dict[str, Any]], where: str) -> None:
+    """Check that no seat's view holds another seat's secret (a hand, legal moves: any list or dict marked so).
+
+    Keys marked ``Revealed`` are left out: they show the hands of finished hands, as the rules do.
+    """
+    revealed = [key for key, mark in spec.seen().items() if mark is Seen.REVEALED]
+    views = [{key: value for key, value in view.items() if key not in revealed} for view in views]
+    for other, theirs in enumerate(views):
+        for key in spec.secrets(theirs):
+            secret = theirs[key]
+            if not isinstance(secret, (list, dict)) or not secret:
+                continue  # a number or an empty list tells too little to look for (the re-deals cover it)
+            for seat, view in enumerate(views):
+                assert seat == other or not contains(view, secret), (
+                    f"view({seat}) at {where} shows seat {other}'s secret {key!r}: {secret}"
+                )
+
+
+def secrets_of_others(spec: ViewSpec, state: Any, seat: int) -> str:
+    """Return the other seats' secrets in ``state`` (as text, to compare re-deals)."""
+    others = [state.view(other) for other in range(state.players) if other != seat]
+    return json.dumps([[view[key] for key in spec.secrets(view)] for view in others])
+
+
+def assert_redeals_change_nothing_seen(case: Case, state: Any, seed: int, where: str, vary: bool) -> None:
+    """Re-deal what each seat cannot see (``sample``): its view is unchanged; with ``vary``, the others' secrets vary."""
+    spec = declared(state)
+    for seat in range(state.players):
+        view = state.view(seat)
+        dealt = {secrets_of_others(spec, state, seat)}
+        for r in range(REDEALS):
+            redealt = sample_of(case, view, seed * 7 + seat * 101 + r)
+            seen = redealt.view(seat)
+            differ = sorted(key for key in set(seen) | set(view) if seen.get(key) != view.get(key))
+            assert not differ, f"a re-deal at {where} changes {differ} in view({seat})"
+            dealt.add(secrets_of_others(spec, redealt, seat))
+        assert len(dealt) > 1 or not (vary and case.hides()), (
+            f"{REDEALS} re-deals for seat {seat} at {where} were all alike"
+        )
+
+
+def check_no_leaks(case: Case, seed: int) -> None:
+    """No seat's view shows another's secret at any step; re-dealing what a seat cannot see changes nothing it sees."""
+    state = case.new(seed)
+    spec = declared(state)
+    for k, _ in steps(state, chooser(seed)):
+        assert_no_secret_shown(spec, [state.view(seat) for seat in range(state.players)], f"move {k}")
+        if k == 0:
+            assert_redeals_change_nothing_seen(case, state, seed, "the deal", vary=True)
+    assert_no_secret_shown(spec, [state.view(seat) for seat in range(state.players)], "the end")
+    assert_redeals_change_nothing_seen(case, state, seed, "the end", vary=False)  # the rules show the hands
+
+
 CHECKS = [
     check_random_game,
     check_save_round_trip,
@@ -620,6 +701,7 @@ CHECKS = [
     check_undo,
     check_samples,
     check_samples_vary,
+    check_no_leaks,
 ]
 
 
@@ -670,6 +752,67 @@ def test_a_sample_shows_the_seat_its_own_view(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_samples_vary_only_what_the_seat_cannot_see(case: Case) -> None:
     each_seed(case, {"games": 2, "moves": 0}, check_samples_vary)
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_no_seat_sees_what_another_holds(case: Case) -> None:
+    each_seed(case, FAST, check_no_leaks)
+
+
+def spy_on_next_seat(whole: bool) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    """Return a leak: a view shows the next seat's hand (``whole``), or only its first tile under a new key."""
+
+    def leak(view: dict[str, Any], theirs: dict[str, Any]) -> None:
+        if whole:
+            view["history"].append(
+                {"seat": theirs["seat"], "move": None, "kind": "spy", "hand": theirs["hand"]}
+            )
+        else:
+            view["spy"] = theirs["hand"][:1]
+
+    return leak
+
+
+@pytest.mark.parametrize("whole", [True, False], ids=["a-whole-hand", "one-tile"])
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_leak_test_finds_a_planted_leak(
+    monkeypatch: pytest.MonkeyPatch, game_id: str, whole: bool
+) -> None:
+    """A view that shows another seat's hand, or a tile of it, fails: by the secret's search, or by a re-deal."""
+    case = next(case for case in CASES if case.info.id == game_id and case.hides())
+    kind = type(case.new(0))
+    real = kind.view
+    leak = spy_on_next_seat(whole)
+
+    def view(self: Any, seat: int) -> Any:
+        mine = real(self, seat)
+        leak(mine, real(self, (seat + 1) % self.players))
+        return mine
+
+    monkeypatch.setattr(kind, "view", view)
+    found = "secret 'hand'" if whole else "a re-deal at the deal changes \\['spy'\\]"
+    with pytest.raises(AssertionError, match=found):
+        check_no_leaks(case, 0)
+
+
+REALTIME: list[GameInfo] = [info for info in GAMES.values() if info.realtime]
+
+
+@pytest.mark.parametrize("info", REALTIME, ids=lambda info: info.id)
+def test_realtime_views_keep_their_declaration(info: GameInfo) -> None:
+    """A realtime game has one player: every key of its declared view is its own, and each view fits it."""
+    state = info.new_state(seed=5)
+    spec: ViewSpec = type(state).VIEW
+    assert set(spec.seen().values()) == {Seen.OWN}, "a one-player view declares keys that are not its own"
+    rng = random.Random(5)
+    for step in range(3000):
+        problem = spec.problem(state.view(0))
+        assert problem is None, f"the view at step {step} breaks {spec.shape.__name__}: {problem}"
+        legal = state.legal_moves()
+        if not legal:
+            break
+        state.play(legal[rng.randrange(len(legal))])
+    assert state.is_over(), "a random game of 3000 steps did not end"
 
 
 def test_every_turn_based_game_has_option_sets() -> None:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired
 
 import pytest
 from hypothesis import given, settings
@@ -18,12 +18,16 @@ from hypothesis import strategies as st
 from boneyard import arena, tiles
 from boneyard.core import (
     VIEW_KEYS,
+    Event,
     GameInfo,
     IllegalMoveError,
     Option,
     Outcome,
+    Secret,
     Termination,
     TurnState,
+    View,
+    ViewSpec,
     derive_seed,
     make_rng,
     random_bot,
@@ -515,6 +519,40 @@ def test_the_view_has_the_contract_keys_then_the_games_own():
     view = state.view(0)
     assert view["over"] is True and view["turn"] is None and view["legal_moves"] == []
     assert view["outcome"] == state.outcome().to_dict()
+
+
+class NimView(View[Event]):
+    """Nim's declared view: the common keys, then the piles (and a note, to test an optional secret)."""
+
+    piles: list[int]
+    note: NotRequired[Secret[str]]
+
+
+def test_a_declared_view_is_checked_key_by_key_and_nested():
+    spec = ViewSpec(NimView)
+    state = nim()
+    state.play("0:1")
+    view = state.view(1)
+    assert spec.problem(view) is None and spec.problem({**view, "note": "psst"}) is None
+    assert list(spec.seen())[: len(VIEW_KEYS)] == list(VIEW_KEYS)
+    assert spec.public() == (
+        "game", "players", "turn", "turn_number", "over", "hand_counts", "history", "outcome", "piles"
+    )  # fmt: skip
+    assert spec.secrets(view) == ("legal_moves", "note")
+    assert ViewSpec(NimView, secret_if="over").secrets(view) == ()  # nothing kept secret until it is true
+    assert VIEW_KEYS["turn"] == (int, type(None)) and VIEW_KEYS["outcome"] == (dict, type(None))
+    broken = [
+        ({**view, "extra": 1}, "$: NimView lacks [], has undeclared ['extra']"),
+        ({k: v for k, v in view.items() if k != "piles"}, "$: NimView lacks ['piles'], has undeclared []"),
+        ({**view, "piles": [1, "2"]}, "$.piles[1]: '2' is not int"),
+        ({**view, "turn": True}, "$.turn: True is not int and True is not None"),
+        ({**view, "history": [{"seat": 0, "move": "0:1", "x": 1}]}, "$.history[0]: Event lacks [], has undeclared ['x']"),
+        ({**view, "history": [{"seat": 0}]}, "$.history[0]: Event lacks ['move'], has undeclared []"),
+        ({**view, "note": 3}, "$.note: 3 is not str"),
+        ([view], "$: list, not a NimView"),
+    ]  # fmt: skip
+    for bad, problem in broken:
+        assert spec.problem(bad) == problem
 
 
 @pytest.mark.parametrize("seat", [-1, 2, True, "0", None, 0.0])

@@ -11,7 +11,7 @@ The view contract
 ``state.view(seat)`` is the one thing that leaves the engine for a seat: bots, the search, a remote
 player's table and the network receive views, never the state. A view is JSON (dicts, lists, str, int,
 float, bool, None) and hides what that seat may not see. Every turn-based game's view has these keys
-(``VIEW_KEYS`` lists them with their types), then the game's own:
+(declared by ``View``; ``VIEW_KEYS`` lists them with their types), then the game's own:
 
 - ``game``: the game id (``"dominoes"``).
 - ``players``: the number of seats.
@@ -29,6 +29,11 @@ float, bool, None) and hides what that seat may not see. Every turn-based game's
 ``sample(view, rng)`` (a game's ``GameInfo.sample``, where the game hides anything) deals a full state
 whose ``view(seat)`` equals the given view: the tiles that seat cannot see are dealt at random to the
 places it cannot see, with the right counts, never against what the public history proves.
+
+Each game declares its view once: a TypedDict extending ``View`` (its ``views`` module), with every key's
+type and who may see it (unmarked: public, the same for every seat; ``Own``: the seat's own; ``Secret``:
+hidden from the other seats; ``Revealed``: public, showing finished hands' secrets). ``ViewSpec`` wraps
+it for the state class (``VIEW``); the conformance suite checks every view against it, mypy the code.
 """
 
 from __future__ import annotations
@@ -37,19 +42,34 @@ import enum
 import importlib
 import os
 import random
+import types
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import (
+    Annotated,
     Any,
     ClassVar,
+    Generic,
+    Literal,
+    NotRequired,
     Protocol,
+    Required,
+    TypeAlias,
     TypedDict,
+    TypeVar,
+    Union,
     cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
 )
 
 __all__ = [
     "VIEW_KEYS",
     "Bot",
+    "Event",
     "GameInfo",
     "GameState",
     "IllegalMoveError",
@@ -57,8 +77,15 @@ __all__ = [
     "LazyBots",
     "Option",
     "Outcome",
+    "OutcomeView",
+    "Own",
+    "Revealed",
+    "Secret",
+    "Seen",
     "Termination",
     "TurnState",
+    "View",
+    "ViewSpec",
     "as_move",
     "derive_seed",
     "fresh_seed",
@@ -69,6 +96,7 @@ __all__ = [
     "rng_from_json",
     "rng_to_json",
     "run_thinking",
+    "shape_problem",
     "think",
 ]
 
@@ -150,16 +178,18 @@ class Outcome:
         """Return the one winning seat, or None for a draw."""
         return self.winners[0] if len(self.winners) == 1 else None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> OutcomeView:
         """Return the JSON-ready form."""
-        return {
-            "winners": list(self.winners),
-            "termination": self.termination.value,
-            "placings": list(self.placings),
-            "scores": list(self.scores),
-            "detail": self.detail,
-            **({"side": True} if self.side else {}),
-        }
+        out = OutcomeView(
+            winners=list(self.winners),
+            termination=self.termination.value,
+            placings=list(self.placings),
+            scores=list(self.scores),
+            detail=self.detail,
+        )
+        if self.side:
+            out["side"] = True
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
@@ -248,22 +278,255 @@ class GameState(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
-# The common keys of every turn-based view (see the module notes) and the types their values take.
-VIEW_KEYS: dict[str, tuple[type, ...]] = {
-    "game": (str,),
-    "players": (int,),
-    "seat": (int,),
-    "turn": (int, type(None)),
-    "turn_number": (int,),
-    "over": (bool,),
-    "hand_counts": (list,),
-    "legal_moves": (list,),
-    "history": (list,),
-    "outcome": (dict, type(None)),
-}
+# ----------------------------------------------------------------------------------------------
+# The declared views: each game declares its view once, as a TypedDict that extends ``View``.
 
 
-class TurnState:
+class Seen(enum.Enum):
+    """Mark who may see a view key's value (``Own``, ``Secret``, ``Revealed``); an unmarked key is public."""
+
+    OWN = "own"  # the seat's own: it differs from seat to seat but tells nothing another seat may not know
+    SECRET = "secret"  # the seat's own and hidden from every other seat (its hand, its legal moves)
+    REVEALED = "revealed"  # public, and shows what were secrets once a hand is over (the rules show them)
+
+
+_T = TypeVar("_T")
+Own: TypeAlias = Annotated[_T, Seen.OWN]
+Secret: TypeAlias = Annotated[_T, Seen.SECRET]
+Revealed: TypeAlias = Annotated[_T, Seen.REVEALED]
+
+
+class OutcomeView(TypedDict):
+    """Declare ``Outcome.to_dict()``'s form, as a view shows it."""
+
+    winners: list[int]
+    termination: str
+    placings: list[int]
+    scores: list[int]
+    detail: str
+    side: NotRequired[bool]
+
+
+class Event(TypedDict):
+    """Declare a public event of ``history``: a move by a seat, or (move None) an event named by ``kind``."""
+
+    seat: int | None
+    move: str | None
+    kind: NotRequired[str]
+
+
+_E = TypeVar("_E", bound=Event)
+
+
+class View(TypedDict, Generic[_E]):
+    """Declare the common keys of every turn-based view (see the module notes); a game's view extends it."""
+
+    game: str
+    players: int
+    seat: Own[int]
+    turn: int | None
+    turn_number: int
+    over: bool
+    hand_counts: list[int]
+    legal_moves: Secret[list[str]]
+    history: list[_E]
+    outcome: OutcomeView | None
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """Declare a game's view: its TypedDict (each key's type and mark) and when secrets are kept.
+
+    The public keys (unmarked, or ``Revealed``) are the same in every seat's view of one moment; ``Secret``
+    keys are hidden from the other seats while ``secret_if`` (a public bool key, None for always) is true,
+    but for what a ``Revealed`` key shows of hands that are over. ``Own`` keys are the seat's own.
+    """
+
+    shape: type
+    secret_if: str | None = None
+
+    def seen(self) -> dict[str, Seen | None]:
+        """Return each key with its mark (None for a public key), in declaration order."""
+        return {key: _mark(hint) for key, hint in _hints(self.shape).items()}
+
+    def public(self) -> tuple[str, ...]:
+        """Return the keys every seat sees alike."""
+        return tuple(key for key, mark in self.seen().items() if mark in (None, Seen.REVEALED))
+
+    def secrets(self, view: Mapping[str, Any]) -> tuple[str, ...]:
+        """Return the keys of ``view`` that no other seat may see (none while ``secret_if`` is false)."""
+        if self.secret_if is not None and not view.get(self.secret_if):
+            return ()
+        return tuple(key for key, mark in self.seen().items() if mark is Seen.SECRET)
+
+    def problem(self, view: Any) -> str | None:
+        """Return where ``view`` breaks the declaration (a key missing or extra, a value of another type), or None."""
+        return shape_problem(view, self.shape)
+
+
+@cache
+def _hints(shape: Any) -> dict[str, Any]:
+    """Return a TypedDict's keys and declared types (marks kept), generic parameters bound."""
+    hints = get_type_hints(shape, include_extras=True)
+    bound: dict[Any, Any] = {}
+    bases = list(getattr(shape, "__orig_bases__", ()))
+    while bases:  # walk up the declarations: View[DominoesEvent] binds View's event type
+        base = bases.pop()
+        origin = get_origin(base) or base
+        bound.update(zip(getattr(origin, "__parameters__", ()), get_args(base), strict=False))
+        bases += getattr(origin, "__orig_bases__", ())
+    return {key: _bind(hint, bound) for key, hint in hints.items()}
+
+
+def _bind(hint: Any, bound: Mapping[Any, Any]) -> Any:
+    """Return ``hint`` with its type variables replaced by what ``bound`` gives them (else their bound)."""
+    if isinstance(hint, TypeVar):
+        return bound.get(hint, hint.__bound__ if hint.__bound__ is not None else Any)
+    args = get_args(hint)
+    if not args or get_origin(hint) is Literal:
+        return hint
+    if get_origin(hint) is Annotated:
+        return Annotated[(_bind(args[0], bound), *hint.__metadata__)]
+    if get_origin(hint) in (Union, types.UnionType):
+        return Union[tuple(_bind(a, bound) for a in args)]  # noqa: UP007 (a tuple of alternatives)
+    new = tuple(_bind(a, bound) for a in args)
+    return get_origin(hint)[new if len(new) > 1 else new[0]]
+
+
+def _mark(hint: Any) -> Seen | None:
+    if get_origin(hint) in (NotRequired, Required):
+        return _mark(get_args(hint)[0])
+    if get_origin(hint) is Annotated:
+        return next((m for m in hint.__metadata__ if isinstance(m, Seen)), None)
+    return None
+
+
+def shape_problem(value: Any, shape: Any) -> str | None:
+    """Return where ``value`` does not have the declared ``shape`` (``$.history[2].tile: ...``), or None.
+
+    A shape is a type hint: a TypedDict (exactly its keys: all it requires, nothing it does not
+    declare), ``list[X]``, ``dict[str, X]``, ``X | None``, ``Literal[...]``, ``int``, ``float``
+    (an int will do), ``str``, ``bool``, ``None`` or ``Any``.
+    """
+    problem = _checker(shape)(value)
+    return None if problem is None else "$" + problem
+
+
+# A checker returns None, or the problem after the path to it from the value it was given (": ..." there).
+_Check: TypeAlias = Callable[[Any], "str | None"]
+
+
+@cache
+def _checker(shape: Any) -> _Check:
+    """Return a function that checks a value against ``shape`` (built once a shape: views are checked often)."""
+    origin, args = get_origin(shape), get_args(shape)
+    if origin in (Annotated, NotRequired, Required):
+        return _checker(args[0])
+    if shape is Any:
+        return lambda value: None
+    if shape is None or shape is type(None):
+        return lambda value: None if value is None else f": {value!r} is not None"
+    if origin in (Union, types.UnionType):
+        alternatives = [_checker(a) for a in args]
+
+        def either(value: Any) -> str | None:
+            problems = [check(value) for check in alternatives]
+            if None in problems:
+                return None
+            here = [p[2:] for p in problems if p and p.startswith(": ")]  # none of the types at this level
+            return ": " + " and ".join(here) if len(here) == len(problems) else problems[0]
+
+        return either
+    if origin is Literal:
+        return lambda value: (
+            None if any(value == a and type(value) is type(a) for a in args) else f": {value!r} not in {args}"
+        )
+    if is_typeddict(shape):
+        return _typeddict_checker(shape)
+    if origin is list:
+        item = _checker(args[0])
+
+        def each(value: Any) -> str | None:
+            if not isinstance(value, list):
+                return f": {type(value).__name__}, not a list"
+            for i, entry in enumerate(value):
+                problem = item(entry)
+                if problem:
+                    return f"[{i}]{problem}"
+            return None
+
+        return each
+    if origin is dict:
+        key_check, value_check = _checker(args[0]), _checker(args[1])
+
+        def mapping(value: Any) -> str | None:
+            if not isinstance(value, dict):
+                return f": {type(value).__name__}, not a dict"
+            for key, entry in value.items():
+                problem = key_check(key)
+                if problem:
+                    return f" key{problem}"
+                problem = value_check(entry)
+                if problem:
+                    return f".{key}{problem}"
+            return None
+
+        return mapping
+    wanted = (int, float) if shape is float else (shape,)
+    name = shape.__name__
+
+    def plain(value: Any) -> str | None:
+        if not isinstance(value, wanted) or (value.__class__ is bool and shape is not bool):
+            return f": {value!r} is not {name}"
+        return None
+
+    return plain
+
+
+def _typeddict_checker(shape: Any) -> _Check:
+    """Return the checker of a TypedDict: exactly its keys (all it requires), each value of its type."""
+    hints = _hints(shape)
+    checks = {key: _checker(hint) for key, hint in hints.items()}
+    # Required keys from the hints: ``__required_keys__`` misses NotRequired under postponed annotations.
+    optional = NotRequired if shape.__total__ else Required
+    required = {key for key, hint in hints.items() if (get_origin(hint) is optional) != shape.__total__}
+    name = shape.__name__
+
+    def typed_dict(value: Any) -> str | None:
+        if not isinstance(value, dict):
+            return f": {type(value).__name__}, not a {name}"
+        if not required <= value.keys() <= checks.keys():
+            missing, extra = sorted(required - set(value)), sorted(set(value) - set(checks))
+            return f": {name} lacks {missing}, has undeclared {extra}"
+        for key, entry in value.items():
+            problem = checks[key](entry)
+            if problem:
+                return f".{key}{problem}"
+        return None
+
+    return typed_dict
+
+
+def _runtime_types(hint: Any) -> tuple[type, ...]:
+    """Return the Python types a value of ``hint`` may have at its top level (for ``VIEW_KEYS``)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Annotated, NotRequired, Required):
+        return _runtime_types(args[0])
+    if origin in (Union, types.UnionType):
+        return tuple(t for a in args for t in _runtime_types(a))
+    if is_typeddict(hint):
+        return (dict,)
+    return (origin or hint,)
+
+
+# The common keys of every turn-based view and the types their values take, from ``View``.
+VIEW_KEYS: dict[str, tuple[type, ...]] = {key: _runtime_types(hint) for key, hint in _hints(View).items()}
+
+
+_V = TypeVar("_V", bound="View[Any]")
+
+
+class TurnState(Generic[_V]):
     """The frame every turn-based game's state shares; each game adds its own tables and rules.
 
     A game sets the class attributes ``GAME`` (its id), ``NAME`` (for messages), ``MOVE_TYPES`` and
@@ -275,7 +538,8 @@ class TurnState:
     - ``_apply(accepted)``: change the state and return an undo record; ``_revert(record)`` takes it back
       exactly (hands, stock order, ends, turn, scores and the generator where the move used it);
     - ``_copy_into(other)``: copy the mutable parts for ``clone()``;
-    - ``_hand_counts()``, ``_public_history()`` and ``_view(seat)`` (the game's own view keys);
+    - ``_hand_counts()``, ``_public_history()`` and ``_view(seat)`` (the game's own view keys), declared
+      by ``VIEW`` (a ``ViewSpec`` of the game's TypedDict, which is also the class's type parameter);
     - ``_from_dict(data)`` (a classmethod) for ``from_dict``.
 
     Undo records live in memory only: a state rebuilt from a save cannot take back moves made before it
@@ -284,6 +548,7 @@ class TurnState:
 
     GAME: ClassVar[str] = ""
     NAME: ClassVar[str] = ""
+    VIEW: ClassVar[ViewSpec] = ViewSpec(View)  # the game's declared view (``_V`` for the type checker)
     MOVE_TYPES: ClassVar[tuple[type, ...]] = ()
 
     @staticmethod
@@ -414,7 +679,7 @@ class TurnState:
             raise ValueError(f"no seat {seat!r} at a {self.players}-player table")
         return seat
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> _V:
         """Return what ``seat`` may see, JSON-ready: the common keys of the view contract, then the game's."""
         self.check_seat(seat)
         outcome = self._outcome
@@ -432,7 +697,7 @@ class TurnState:
             "outcome": outcome.to_dict() if outcome is not None else None,
         }
         view.update(self._view(seat))
-        return view
+        return cast("_V", view)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Any:
@@ -453,7 +718,7 @@ class Bot(Protocol):
     moves as text. A bot never receives the state itself.
     """
 
-    def __call__(self, view: dict[str, Any], rng: random.Random) -> Any: ...
+    def __call__(self, view: Mapping[str, Any], rng: random.Random) -> Any: ...
 
 
 class Lazy:
@@ -638,7 +903,7 @@ class GameInfo:
             raise ValueError(f"{self.name}: {exc}") from None
 
 
-def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Generator[None, None, Any]:
+def think(bot: Bot, view: Mapping[str, Any], rng: random.Random) -> Generator[None, None, Any]:
     """Return a generator that chooses ``bot``'s move, yielding now and then; its value is the move.
 
     A bot that searches long offers ``bot.think(view, rng)``, a generator that yields every so often,
@@ -651,7 +916,7 @@ def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> Generator[None,
     return _at_once(bot, view, rng)
 
 
-def _at_once(bot: Bot, view: dict[str, Any], rng: random.Random) -> Generator[None, None, Any]:
+def _at_once(bot: Bot, view: Mapping[str, Any], rng: random.Random) -> Generator[None, None, Any]:
     return bot(view, rng)
     yield  # never reached: the yield makes this function a generator
 
@@ -668,7 +933,7 @@ def run_thinking(thinking: Iterator[None]) -> Any:
 def random_bot(parse_move: Callable[[str], Any] | None) -> Bot:
     """Return a bot that plays a uniformly random legal move."""
 
-    def choose(view: dict[str, Any], rng: random.Random) -> Any:
+    def choose(view: Mapping[str, Any], rng: random.Random) -> Any:
         moves = view["legal_moves"]
         text = moves[rng.randrange(len(moves))]
         return parse_move(text) if parse_move else text

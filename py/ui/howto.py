@@ -746,7 +746,7 @@ def bonefall_run(name: str) -> dict[str, Any]:
     before = board.state_copy()
     land = board.drop_row(col, start_row, orient)
     cells = board.place(col, land, orient, first, second, 99)
-    events: list[dict[str, Any]] = []
+    events: list[Any] = []
     frames: list[Any] = []
     score = board.resolve(events, frames, changed=cells)
     return {

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from dominoes_helpers import hidden_twin, moves_text, position, random_games
+from dominoes_helpers import moves_text, position, random_games
 
 from boneyard.games.dominoes import GAME, MODES
 from boneyard.games.dominoes.bots import easy_bot, hard_bot, medium_bot, rival_voids
@@ -57,8 +57,7 @@ def deal_sizes():
 def stock_face_down():
     state = new_state(seed=3, players=2)
     view = state.view(0)
-    assert view["stock"] == 14 and "boneyard" not in view
-    assert hidden_twin(state, 0, random.Random(1)).view(0) == view
+    assert view["stock"] == 14 and "boneyard" not in view  # which tiles: hidden (the conformance leak test)
 
 
 def highest_double_opens():

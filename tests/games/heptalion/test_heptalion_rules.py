@@ -15,7 +15,6 @@ from boneyard.games import GAMES
 from boneyard.games.heptalion import GAME
 from boneyard.games.heptalion.board import NEIGHBOURS, ORIGINAL, SPACE_AT, TILE_INDEX, TILES, parse_tile
 from boneyard.games.heptalion.rules import (
-    HeptalionState,
     Move,
     from_dict,
     new_state,
@@ -122,32 +121,20 @@ def test_normally_all_hands_are_visible():
 
 
 def test_hidden_hands_only_the_owner_sees_unplayed_tiles():
-    """ "The invitation can instead select hidden hands: only the owner sees their unplayed tiles.\""""
+    """ "The invitation can instead select hidden hands: only the owner sees their unplayed tiles.\"
+
+    That no other view names them is the conformance suite's leak test (the view declares ``hand`` secret).
+    """
     for players in (2, 3, 4):
         state = new_state(seed=4, players=players, hidden=True)
         for me in range(players):
             view = state.view(me)
-            text = json.dumps(view)
             assert view["hand"] == [f"{a}-{b}" for a, b in (TILES[t] for t in state.hands[me])]
             for seat in view["seats"]:
                 if seat["seat"] == me:
                     assert seat["hand"] == view["hand"]
                 else:
                     assert seat["hand"] is None and seat["tile_count"] == len(state.hands[seat["seat"]])
-            # no other hand's tile is named anywhere in the view (nothing is placed yet)
-            for other in range(players):
-                if other != me:
-                    for t in state.hands[other]:
-                        assert f'"{TILES[t][0]}-{TILES[t][1]}"' not in text
-
-
-def test_hidden_views_change_only_with_what_the_seat_may_see():
-    """Two deals that differ only in the other hidden hands give seat 0 the same view."""
-    a = deal(["X-X", "C-D", "S-T", "P-L", "X-C", "D-S", "T-P", "L-L", "C-C"], players=3, hidden=True)
-    hands_b = [list(a.hands[0]), a.hands[2][:4] + a.hands[1][4:], a.hands[1][:4] + a.hands[2][4:]]
-    b = HeptalionState(ORIGINAL, hands_b, 0, True, a.discard)
-    assert a.view(0) == b.view(0)
-    assert a.view(1) != b.view(1)
 
 
 def test_three_player_discard_is_always_public():

@@ -114,25 +114,17 @@ def test_round_trips_at_every_step(seed, n):
 
 @settings(deadline=None, max_examples=25)
 @given(seeds, players)
-def test_views_hide_what_they_must(seed, n):
-    """A view shows its own hand, counts of the others, the stock size; never hidden tiles."""
+def test_views_show_the_hand_the_counts_and_the_stock_size(seed, n):
+    """A view shows its own hand, counts of the others, the stock size (that it shows no hidden tile is the
+    conformance suite's leak test)."""
 
     def check(state):
         for p in range(n):
             view = state.view(p)
-            json.dumps(view)
             assert view["hand"] == [tile_text(t) for t in state.hands[p]]
             assert view["hand_counts"] == [len(h) for h in state.hands]
             assert view["stock"] == len(state.stock)
-            hidden = {tile_text(t) for q in range(n) if q != p for t in state.hands[q]}
-            hidden |= {tile_text(t) for t in state.stock}
             public = {item["tile"] for item in view["table"]} | set(view["hand"])
-            text = json.dumps(
-                {k: v for k, v in view.items() if k not in ("table", "hand", "legal_moves", "opening")}
-            )
-            for tile in hidden:
-                assert tile not in text
-            assert not hidden & public
             assert all(
                 h["move"] in ("draw", "pass") or h["move"].split("@")[0] in public for h in view["history"]
             )

@@ -35,7 +35,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat, starmap
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from ...core import (
     IllegalMoveError,
@@ -48,6 +48,8 @@ from ...core import (
     rng_to_json,
 )
 from ...tiles import DOUBLE_SIX, Domino, domino_text, parse_domino
+from . import views
+from .views import DominoesView, Layout, Options, Piece
 
 __all__ = [
     "DRAW",
@@ -885,7 +887,7 @@ def _events_json(events: list[Event]) -> list[dict[str, Any]]:
 
 # What the view shows of a line piece and of a tile in hand. The view hands out these shared objects
 # (its lists are fresh, the entries are read-only).
-PIECE_JSON: dict[tuple[int, int], dict[str, Any]] = {
+PIECE_JSON: dict[tuple[int, int], Piece] = {
     (a, b): {"tile": [a, b], "double": a == b} for a in range(7) for b in range(7)
 }
 TILE_JSON: tuple[list[int], ...] = tuple([a, b] for a, b in TILES)
@@ -990,12 +992,13 @@ class _HandEnd:
         self.rng_state: Any = None
 
 
-class DominoesState(TurnState):
+class DominoesState(TurnState[DominoesView]):
     """A game of dominoes: a single round or a match, the draw game or the block game (``FivesState``: All Fives)."""
 
     FIVES: ClassVar[bool] = False
     _EVENT_JSON = staticmethod(_event_json)  # a history event as the view and the save show it
     GAME = GAME_ID
+    VIEW = views.VIEW
     NAME = "dominoes"
     MOVE_TYPES = (Move,)
     parse_move = staticmethod(parse_move)
@@ -1018,7 +1021,7 @@ class DominoesState(TurnState):
         self._history_of = []
         self._results_json = []
         self._results_of = []
-        self._line_cache: list[dict[str, Any]] = []
+        self._line_cache: list[Piece] = []
         self._line_of: list[tuple[int, int]] | None = None
         self._line_last: Event | None = None
 
@@ -1366,7 +1369,7 @@ class DominoesState(TurnState):
     def _public_history(self) -> list[dict[str, Any]]:
         return [self._EVENT_JSON(e) for e in self._events]
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> DominoesView:
         """Return what ``seat`` may see, JSON-ready: the view contract's keys, then own hand, line, scores.
 
         The hot path overrides ``TurnState.view`` with the same keys built in one go.
@@ -1390,7 +1393,7 @@ class DominoesState(TurnState):
             "legal_moves": [TEXT_OF[c] for c in table.moves()] if turn == seat else [],
             "history": _synced(self._history_json, self._history_of, self._events, self._EVENT_JSON),
             "outcome": outcome.to_dict() if outcome is not None else None,
-            "options": dict(self.options),
+            "options": cast("Options", dict(self.options)),
             "target": target,
             "hand_number": self.hand_number,
             "line": self._line_json(table),
@@ -1407,7 +1410,7 @@ class DominoesState(TurnState):
             "layout": None,
         }
 
-    def _line_json(self, table: Table) -> list[dict[str, Any]]:
+    def _line_json(self, table: Table) -> list[Piece]:
         """Return the line as the view shows it, cached while the line and the history stay as they were.
 
         The line changes only by a move, which pushes or pops a history event (a unique object): the
@@ -1423,7 +1426,7 @@ class DominoesState(TurnState):
         return self._line_cache[:]
 
     def _view(self, seat: int) -> dict[str, Any]:
-        view = self.view(seat)
+        view: Mapping[str, Any] = self.view(seat)
         return {key: view[key] for key in _OWN_VIEW_KEYS}
 
     # -- saving ----------------------------------------------------------------------------------
@@ -1491,7 +1494,7 @@ def _layout_save(table: FivesTable) -> dict[str, Any]:
     }
 
 
-def layout_json(table: FivesTable) -> dict[str, Any]:
+def layout_json(table: FivesTable) -> Layout:
     """Return what a view shows of an All Fives layout, for the table to draw.
 
     ``spinner``: the spinner's index in the view's ``line`` (None before a double is laid); ``north``
@@ -1578,7 +1581,7 @@ class FivesState(DominoesState):
         self.table.revert(self._events.pop())
         self.turn_number = turn - 1
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> DominoesView:
         """Return what ``seat`` may see: the view of every mode, with the count and the spinner's arms."""
         view = DominoesState.view(self, seat)
         table = self.table

@@ -22,8 +22,8 @@ the last resort. The boneyard's order is shuffled; the new state gets its own ge
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from ...core import Outcome, derive_seed
 from ...matching import max_matching
@@ -48,6 +48,7 @@ from .rules import (
     resolve_options,
     tiles_mask,
 )
+from .views import DominoesView
 
 __all__ = ["hand_slots", "sample"]
 
@@ -74,7 +75,7 @@ def _tile_of(pair: Any) -> int:
     return TILE_ID[(max(a, b), min(a, b))]
 
 
-def hand_slots(history: list[Mapping[str, Any]], players: int) -> list[list[Slot]]:
+def hand_slots(history: Sequence[Mapping[str, Any]], players: int) -> list[list[Slot]]:
     """Return each seat's slots from the hand's public history (the first slot of a seat is its rest)."""
     slots: list[list[Slot]] = [[Slot(None)] for _ in range(players)]
     previous: Mapping[str, Any] | None = None
@@ -122,7 +123,7 @@ def hand_slots(history: list[Mapping[str, Any]], players: int) -> list[list[Slot
     return slots
 
 
-def _places(view: Mapping[str, Any], seat: int, unseen_count: int) -> list[tuple[int, Slot]]:
+def _places(view: DominoesView, seat: int, unseen_count: int) -> list[tuple[int, Slot]]:
     """Return (seat, slot) for every group of unseen tiles in the other hands, counts filled in."""
     players = view["players"]
     counts = view["hand_counts"]
@@ -192,24 +193,25 @@ def _matching(
     return [*dealt, stock]
 
 
-def _rule_opened(view: Mapping[str, Any]) -> bool:
+def _rule_opened(view: DominoesView) -> bool:
     """Tell whether the hand in progress opens by the highest-double rule (not by the last winner)."""
     number = view["hand_number"]
     earlier = [r for r in view["hand_results"] if r["hand"] == number - 1]
     return number == 1 or not earlier or earlier[-1]["winner"] is None
 
 
-def sample(view: Mapping[str, Any], rng: random.Random) -> DominoesState:
+def sample(view: DominoesView, rng: random.Random) -> DominoesState:
     """Return a full state whose ``view(seat)`` is ``view``, the unseen tiles dealt at random (see the module notes)."""
     if view.get("game") != "dominoes":
         raise ValueError(f"not a dominoes view: {view.get('game')!r}")
-    options = resolve_options(**{k: view["options"][k] for k in OPTION_NAMES if k in view["options"]})
+    given: Mapping[str, Any] = view["options"]
+    options = resolve_options(**{k: given[k] for k in OPTION_NAMES if k in given})
     players = options["players"]
     fives = options["scoring"] == "fives"
     seat = view["seat"]
     mine = [_tile_of(t) for t in view["hand"]]
-    line = [tuple(piece["tile"]) for piece in view["line"]]
-    layout = view.get("layout") or {}
+    line = cast("list[tuple[int, int]]", [tuple(piece["tile"]) for piece in view["line"]])
+    layout: Mapping[str, Any] = view.get("layout") or {}
     north = [tuple(piece["tile"]) for piece in layout.get("north", ())]
     south = [tuple(piece["tile"]) for piece in layout.get("south", ())]
     results = [_check_result(r, players) for r in view["hand_results"]]

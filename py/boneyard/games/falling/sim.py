@@ -38,6 +38,8 @@ from typing import Any
 
 from ...core import IllegalMoveError, Outcome, Termination, make_rng, rng_from_json, rng_to_json
 from ...tiles import DOUBLE_NINE, DOUBLE_SIX, Domino
+from . import views
+from .views import CascadeEvent, Cell, FallingView, Piece
 
 __all__ = [
     "COMMANDS",
@@ -364,7 +366,7 @@ class Board:
 
     def resolve(
         self,
-        events: list[dict[str, Any]] | None = None,
+        events: list[CascadeEvent] | None = None,
         frames: list[Any] | None = None,
         changed: Iterable[int] | None = None,
     ) -> int:
@@ -436,12 +438,12 @@ class Board:
         val: Sequence[int] | None = None,
         pid: Sequence[int] | None = None,
         mate: Sequence[int] | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[Cell]:
         """Return the occupied cells as the view's ``cells`` list (of this board or of a saved frame)."""
         val = self.val if val is None else val
         pid = self.pid if pid is None else pid
         mate = self.mate if mate is None else mate
-        out = []
+        out: list[Cell] = []
         for i in range(SIZE):
             if val[i] >= 0:
                 m = mate[i]
@@ -488,6 +490,8 @@ FALLING, RESOLVING, OVER = "falling", "resolving", "over"
 class FallingState:
     """A game in progress: the board, the falling domino, the bag, the scores and the input log."""
 
+    VIEW = views.VIEW  # the declared view (``FallingView``)
+
     def __init__(
         self,
         seed: int,
@@ -532,7 +536,7 @@ class FallingState:
         self.scoring_turns = 0
         self.halves_annihilated = 0
         # the resolution of the last turn, for the renderer
-        self.events: list[dict[str, Any]] = []
+        self.events: list[CascadeEvent] = []
         self.frames: list[list[list[int]]] = []
         self.resolve_left = 0
         self.log: list[tuple[int, str]] = []
@@ -760,7 +764,7 @@ class FallingState:
         other.log = self.log[:] if log else []
         return other
 
-    def view(self, player: int = 0) -> dict[str, Any]:
+    def view(self, player: int = 0) -> FallingView:
         """Return everything the screen draws, JSON-ready (see the package docstring for the keys)."""
         resolving = self.phase == RESOLVING
         event_index = event_progress = 0
@@ -772,7 +776,7 @@ class FallingState:
             cells = self.board.cells_json(val, pid, mate)
         else:
             cells = self.board.cells_json()
-        piece = None
+        piece: Piece | None = None
         if self.phase == FALLING and self.piece:
             ghost = self.ghost_row()
             ca, ra, cb, rb = piece_cells(self.col, self.row, self.orientation)

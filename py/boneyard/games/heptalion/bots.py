@@ -1190,7 +1190,7 @@ def _first(item: tuple[int, Any]) -> int:
 easy_bot = random_bot(parse_move)  # a random legal placement
 
 
-def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
+def medium_bot(view: Mapping[str, Any], rng: random.Random) -> Move:
     """Play the placement that leaves the best ``evaluate`` score (ties broken at random)."""
     positions = sample_positions(view, rng, 4)
     me = view["seat"]
@@ -1212,14 +1212,14 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
 
 def make_hard_bot(
     nodes: int = HARD_NODES, deals: int = HIDDEN_DEALS, many: int | None = None
-) -> Callable[[dict[str, Any], random.Random], Move]:
+) -> Callable[[Mapping[str, Any], random.Random], Move]:
     """Return a hard bot searching ``nodes`` nodes a move (split over ``deals`` deals when hidden).
 
     ``many`` is the budget at three or four players (``HARD_NODES_MANY`` scaled with ``nodes`` if None).
     """
     many_nodes = many if many is not None else max(1, nodes * HARD_NODES_MANY // HARD_NODES)
 
-    def think(view: dict[str, Any], rng: random.Random) -> Generator[None, None, Move]:
+    def think(view: Mapping[str, Any], rng: random.Random) -> Generator[None, None, Move]:
         """Search as ``hard`` does, yielding now and then; the generator's value is the move."""
         positions = sample_positions(view, rng, deals)
         me = view["seat"]
@@ -1240,7 +1240,7 @@ def make_hard_bot(
         best = max(order, key=lambda mv: votes[mv])
         return parse_move(_move_text(board, *best))
 
-    def hard(view: dict[str, Any], rng: random.Random) -> Move:
+    def hard(view: Mapping[str, Any], rng: random.Random) -> Move:
         """Play the move alpha-beta search prefers, voting over deals of the unseen tiles."""
         move: Move = run_thinking(think(view, rng))
         return move

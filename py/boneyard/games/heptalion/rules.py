@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...core import IllegalMoveError, Outcome, Termination, TurnState, derive_seed, make_rng
+from . import views
 from .board import (
     LAB_BOARDS,
     NEIGHBOURS,
@@ -45,6 +46,7 @@ from .board import (
     random_board,
     tile_text,
 )
+from .views import HeptalionView
 
 __all__ = [
     "HAND_SIZES",
@@ -247,7 +249,7 @@ def board_moves(board: Board) -> dict[str, Move]:
     return _move_table(board)[3]
 
 
-class HeptalionState(TurnState):
+class HeptalionState(TurnState[HeptalionView]):
     """A game of Heptalion (or the solo puzzle) from the deal to the last elimination.
 
     The frame (``play``, ``undo``, ``clone``, ``view``, ``from_dict``) is ``core.TurnState``'s. Placements
@@ -256,6 +258,7 @@ class HeptalionState(TurnState):
     """
 
     GAME = GAME_ID
+    VIEW = views.VIEW
     NAME = "Heptalion"
     MOVE_TYPES = (Move,)
     parse_move = staticmethod(parse_move)

@@ -27,6 +27,7 @@ from typing import Any
 
 from .board import TILE_INDEX, TILES, Board, parse_tile, tile_text
 from .rules import HeptalionState, Move, board_moves, parse_move
+from .views import HeptalionView
 
 __all__ = ["sample"]
 
@@ -53,7 +54,7 @@ def _fits(masks: tuple[tuple[int, ...], ...], occ: int, tile: int) -> bool:
     return any(not m & occ for m in masks[tile])
 
 
-def sample(view: Mapping[str, Any], rng: random.Random) -> HeptalionState:
+def sample(view: HeptalionView, rng: random.Random) -> HeptalionState:
     """Return a full state whose ``view(seat)`` equals ``view``: unseen tiles dealt at random, consistently.
 
     Raise ValueError when the view cannot come from a game (counts that do not add up, no consistent deal).
@@ -68,9 +69,9 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> HeptalionState:
 
     hands: list[list[int] | None] = [None] * players
     hands[me] = _tiles(view["hand"])
-    for seat in view["seats"]:
-        if seat["hand"] is not None:
-            hands[seat["seat"]] = _tiles(seat["hand"])
+    for entry in view["seats"]:
+        if entry["hand"] is not None:
+            hands[entry["seat"]] = _tiles(entry["hand"])
     seen = {t for hand in hands if hand is not None for t in hand}
     by_text = board_moves(board)
     moves = [_move(by_text, text) for _, text in covered]
@@ -90,8 +91,11 @@ def sample(view: Mapping[str, Any], rng: random.Random) -> HeptalionState:
         left = set(pool)
         # The eliminated seats, earliest out first: only tiles that fitted nowhere when they went out.
         for event in view["history"]:
-            seat = event["seat"]
-            if event.get("kind") != "eliminated" or hands[seat] is not None:
+            if (
+                event.get("kind") != "eliminated"
+                or (seat := event["seat"]) is None
+                or hands[seat] is not None
+            ):
                 continue
             occ = occ_after[event["after"]]
             allowed = [t for t in sorted(left) if not _fits(masks, occ, t)]

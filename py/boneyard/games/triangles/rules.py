@@ -45,8 +45,9 @@ from typing import Any
 
 from ...core import IllegalMoveError, Outcome, Termination, TurnState, make_rng, rng_from_json, rng_to_json
 from ...tiles import TRIANGLES, Triangle
-from . import grid
+from . import grid, views
 from .grid import Cell, Vertex
+from .views import TrianglesView
 
 __all__ = [
     "HAND_SIZES",
@@ -376,7 +377,7 @@ class Laid:
     seat: int
 
 
-class TrianglesState(TurnState):
+class TrianglesState(TurnState[TrianglesView]):
     """A game of Triangles in progress (see the module notes for the rules as implemented).
 
     The frame (``play``, ``undo``, ``clone``, ``view``, ``from_dict``) is ``core.TurnState``'s; this class
@@ -385,6 +386,7 @@ class TrianglesState(TurnState):
     """
 
     GAME = "triangles"
+    VIEW = views.VIEW
     NAME = "Triangles"
     MOVE_TYPES = (Place, Draw, Pass)
     parse_move = staticmethod(parse_move)

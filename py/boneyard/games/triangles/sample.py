@@ -31,9 +31,9 @@ produced) raises ValueError.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from ...core import Outcome, derive_seed, make_rng
 from .rules import (
@@ -51,6 +51,7 @@ from .rules import (
     parse_tile,
     tile_text,
 )
+from .views import TrianglesView
 
 __all__ = ["TRIES", "sample"]
 
@@ -102,7 +103,7 @@ def _need(voids: list[tuple[int, int]], bit: int, before: int, above: bool) -> i
 
 
 def _facts(
-    view: Mapping[str, Any],
+    view: TrianglesView,
 ) -> tuple[dict[int, list[int]], dict[int, _Hand], list[Tile], Tile | None, Board]:
     """Return what a view proves: per hidden seat the slots of its hand positions (ascending) and each
     what its positions accept (``_Hand``); the unseen tiles; the opening tile when a hidden opener
@@ -115,7 +116,7 @@ def _facts(
     opening_rank = _RANK[TILE_INDEX[_tile(view["opening"])]]
     seats = {s: _Seat() for s in range(players) if s != me}
     board = Board()
-    history = view["history"]
+    history: Sequence[Mapping[str, Any]] = view["history"]  # every Triangles event names its seat and move
     last = len(history) - 1
     mask = -1  # the fit mask of the board as it is now (-1: not worked out since the last placement)
     for index, entry in enumerate(history):
@@ -228,7 +229,7 @@ class _Hand:
         return all(want <= level for want, level in zip(wants, reversed(self.level_of)))
 
 
-def sample(view: Mapping[str, Any], rng: random.Random) -> TrianglesState:
+def sample(view: TrianglesView, rng: random.Random) -> TrianglesState:
     """Return a full state whose ``view(view["seat"])`` equals ``view``, the unseen tiles dealt at random
     to the places that seat cannot see, never against what the history proves (module notes)."""
     if view.get("game") != "triangles":
@@ -374,7 +375,7 @@ def _search(
 
 
 def _build(
-    view: Mapping[str, Any],
+    view: TrianglesView,
     dealt: dict[int, list[Tile]],
     pending: Tile | None,
     unseen: list[Tile],
@@ -404,14 +405,16 @@ def _build(
         Laid(_tile(item["tile"]), (item["cell"][0], item["cell"][1]), item["rotation"], item["seat"])
         for item in view["table"]
     ]
-    state.history = [(entry["seat"], entry["move"]) for entry in view["history"]]
+    history: Sequence[Mapping[str, Any]] = view["history"]  # every Triangles event names its seat and move
+    state.history = [(entry["seat"], entry["move"]) for entry in history]
     state.turn_number = view["turn_number"]
     state.opening = _tile(view["opening"])
-    state.opener = state.laid[0].seat if state.laid else view["turn"]
+    turn = cast("int", view["turn"])  # None only once over, and a game is not over before a tile is laid
+    state.opener = state.laid[0].seat if state.laid else turn
     state.passes = view["passes"]
     state._legal = None
     if view["outcome"] is None:
-        state.current = view["turn"]
+        state.current = turn
         state.draws_left = view["draws_left"]
     else:
         # The game ended on the last move: its seat was to move, with the draws it had not used.

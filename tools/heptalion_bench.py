@@ -130,9 +130,9 @@ def bench_expert(games: int) -> None:
     print(_summary_p95(f"expert decision ({EXPERT_NODES} nodes, CPU), 2 players", times))
 
 
-def fixed_positions(count: int = 150) -> list[dict[str, object]]:
+def fixed_positions(count: int = 150) -> list[Mapping[str, object]]:
     """Return ``count`` fixed views with a choice: Mediums' seeded games, 2-4 players, visible and hidden."""
-    views: list[dict[str, object]] = []
+    views: list[Mapping[str, object]] = []
     seed = 0
     while len(views) < count:
         players, hidden = 2 + seed % 3, seed // 3 % 2 == 1
@@ -160,7 +160,7 @@ def bench_hard_cpu(count: int) -> None:
     print(_summary_p95(f"hard move ({HARD_NODES} nodes, CPU), fixed positions", times))
 
 
-def search_record(views: Sequence[dict[str, object]], expert: int = 0) -> list[object]:
+def search_record(views: Sequence[Mapping[str, object]], expert: int = 0) -> list[object]:
     """Return every search Hard (and Expert, over the first ``expert`` views) makes over ``views``.
 
     Each decision is recorded as its move and, per deal searched, the search's move, node count and
@@ -205,7 +205,7 @@ def search_record(views: Sequence[dict[str, object]], expert: int = 0) -> list[o
     return record
 
 
-def search_digest(views: Sequence[dict[str, object]], expert: int = 0) -> str:
+def search_digest(views: Sequence[Mapping[str, object]], expert: int = 0) -> str:
     """Return a short hash of ``search_record`` (to compare two versions of the search)."""
     return hashlib.sha256(repr(search_record(views, expert)).encode()).hexdigest()[:16]
 

@@ -30,7 +30,7 @@ All Fives (``scoring="fives"``; ``Layout`` reads the spinner's arms and the coun
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 
-def _forced(view: dict[str, Any]) -> Move | None:
+def _forced(view: Mapping[str, Any]) -> Move | None:
     """Return the only move when there is no choice (draw, pass, or a single lay)."""
     moves = view["legal_moves"]
     if not moves:
@@ -80,7 +80,7 @@ M_SPREAD = 0.5  # distinct numbers left in own hand
 
 
 def _walk(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     rng: random.Random,
     tastes: tuple[float, float, float, float],
     rivals: Callable[[float, tuple[int, int]], float] | None = None,
@@ -116,7 +116,7 @@ def _walk(
     return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
 
-def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
+def medium_bot(view: Mapping[str, Any], rng: random.Random) -> Move:
     """Lay doubles and heavy tiles first, keeping a tile that follows; draw or pass only when forced."""
     only = _forced(view)
     if only is not None:
@@ -126,7 +126,7 @@ def medium_bot(view: dict[str, Any], rng: random.Random) -> Move:
     return _walk(view, rng, (M_DOUBLE, M_PIPS, M_FOLLOW, M_SPREAD))
 
 
-def rival_voids(view: dict[str, Any]) -> list[set[int]]:
+def rival_voids(view: Mapping[str, Any]) -> list[set[int]]:
     """Return, for every seat, the numbers it is known to lack, read from the hand's public history.
 
     A seat that passed or drew while the ends showed a and b holds neither; a later draw may bring
@@ -174,7 +174,7 @@ def _stuck_chance(
     return comb(size - fitting, hand_count) / comb(size, hand_count)
 
 
-def hard_bot(view: dict[str, Any], rng: random.Random) -> Move:
+def hard_bot(view: Mapping[str, Any], rng: random.Random) -> Move:
     """Play like medium, but leave on the ends the numbers rivals lack, above all the next player."""
     only = _forced(view)
     if only is not None:
@@ -230,7 +230,7 @@ class Layout:
     spinner: int
 
     @classmethod
-    def of_view(cls, view: dict[str, Any]) -> Layout:
+    def of_view(cls, view: Mapping[str, Any]) -> Layout:
         """Return the layout of an All Fives view."""
         layout = view["layout"]
         line = view["line"]
@@ -326,7 +326,7 @@ F_PIPS = 0.6
 F_FOLLOW = 2.0  # own tiles left that fit what it leaves open (capped at two)
 
 
-def _fives_medium(view: dict[str, Any], rng: random.Random) -> Move:
+def _fives_medium(view: Mapping[str, Any], rng: random.Random) -> Move:
     """Take the biggest score the count gives now; else lay doubles and heavy tiles, keeping a follower."""
     moves = [parse_move(m) for m in view["legal_moves"]]
     hand = [tuple(t) for t in view["hand"]]
@@ -409,7 +409,7 @@ def _expected_best(layout: Layout, pool: list[tuple[int, int]], void: set[int], 
     return expected
 
 
-def partner_signals(view: dict[str, Any], partner: int) -> set[int]:
+def partner_signals(view: Mapping[str, Any], partner: int) -> set[int]:
     """Return the numbers the partner showed it holds: the free halves it laid out this hand."""
     shown: set[int] = set()
     for event in view["history"]:
@@ -421,7 +421,7 @@ def partner_signals(view: dict[str, Any], partner: int) -> set[int]:
     return shown
 
 
-def _fives_hard(view: dict[str, Any], rng: random.Random) -> Move:
+def _fives_hard(view: Mapping[str, Any], rng: random.Random) -> Move:
     """Score the count, deny the next player its reply, read voids, and play with the partner."""
     moves = [parse_move(m) for m in view["legal_moves"]]
     me = view["seat"]

@@ -325,6 +325,10 @@ def test_a_tampered_guest_is_refused_and_the_game_goes_on(people: tuple[Any, Any
     assert play_by_moves([host, guest]) > 0
 
 
+SAVES = """() => Object.keys(localStorage).filter((k) => k.startsWith("boneyard:save:")).sort()
+  .map((k) => [k, localStorage.getItem(k)])"""
+
+
 def test_hidden_hands_heptalion_between_two_browsers(people: tuple[Any, Any], base_url: str) -> None:
     host, guest = people
     host.goto(f"{base_url}/#/setup/heptalion")
@@ -337,6 +341,18 @@ def test_hidden_hands_heptalion_between_two_browsers(people: tuple[Any, Any], ba
     play_by_moves([host, guest], pick=1)
     guest.click("#deal-check-btn")
     guest.wait_for_selector("#deal-result.deal-ok")
+    # Play again at the online table deals the room's next game on both pages; no local game starts and
+    # no local save changes. The guest's own Play again only says that the host deals.
+    saved = [page.evaluate(SAVES) for page in (host, guest)]
+    guest.click("#hx-again")
+    guest.wait_for_selector(".toast-info")
+    assert guest.evaluate("location.hash").startswith("#/join/") and guest.locator("#kit-results").count()
+    host.click("#hx-again")
+    for page in (host, guest):
+        page.wait_for_function("document.documentElement.dataset.onlineTurn === '0'", timeout=30_000)
+    assert host.evaluate("location.hash") == "#/room/heptalion"
+    assert [page.evaluate(SAVES) for page in (host, guest)] == saved
+    play_by_moves([host, guest], stop_after=2)
 
 
 @pytest.mark.expect_error("WebSocket", "peer-unavailable", "Could not connect to peer")
@@ -403,3 +419,4 @@ def report_latency(times: list[float]) -> None:
         f"\nonline latency, click to the other page's render, {len(ordered)} moves: median {median:.0f} ms, p95 {p95:.0f} ms"
     )
     assert median < 400, ordered  # well under on an idle machine; these share two cores with other runs
+

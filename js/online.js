@@ -24,6 +24,10 @@
   var ID_PREFIX = "boneyard-";
   var JOIN_TIMEOUT_MS = 20000; // the host's channel must open within this
   var MAX_CHANNELS = 16; // a host's open channels (a room has at most three guests, some reconnecting)
+  // Messages a guest's channel may pass to the host's Python within a second; the rest are dropped here,
+  // before any work: a flood of 1,000 chat lines must not freeze the host's page. Python's own limit
+  // (HostRoom.FLOOD_LIMIT, 100 in 5 s) then removes the guest, and its channel closes.
+  var GUEST_PER_S = 50;
   var RETRY_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000]; // reconnecting to the broker, then every 30 s
   // This script's own address (js/online.js), so the vendored files are found wherever the site lives.
   var base = (document.currentScript && document.currentScript.src) || new URL("js/online.js", document.baseURI).href;
@@ -101,7 +105,20 @@
 
   // Watch one data channel: messages (strings within the limit only), its close and its errors.
   function watch(session, conn) {
+    var windowStart = 0;
+    var inWindow = 0;
     conn.on("data", function (data) {
+      if (session.role === "host") {
+        var now = Date.now();
+        if (now - windowStart >= 1000) {
+          windowStart = now;
+          inWindow = 0;
+        }
+        if (++inWindow > GUEST_PER_S) {
+          dropped += 1;
+          return;
+        }
+      }
       if (typeof data !== "string" || data.length > MAX_MESSAGE) {
         dropped += 1;
         console.warn("Boneyard online: dropped a message from " + conn.peer + " (" +

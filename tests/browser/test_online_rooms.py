@@ -420,3 +420,61 @@ def report_latency(times: list[float]) -> None:
     )
     assert median < 400, ordered  # well under on an idle machine; these share two cores with other runs
 
+
+# The host's page measures how long it could not run anything else: its long tasks (over 50 ms), and the
+# longest wait of a 10 ms timer (messages handled in many short tasks in a row freeze a page as well).
+FREEZE = """
+() => {
+  const freeze = window.boneyardFreeze = {longest: 0, gap: 0};
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) freeze.longest = Math.max(freeze.longest, entry.duration);
+  }).observe({type: "longtask"});
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    freeze.gap = Math.max(freeze.gap, now - last - 10);
+    last = now;
+  }, 10);
+}
+"""
+FLOOD = """
+([peer, count]) => {
+  const at = performance.now();
+  for (let i = 0; i < count; i++) BoneyardNet.send(peer, JSON.stringify({t: "chat", text: "spam " + i}));
+  return performance.now() - at;
+}
+"""
+
+
+@pytest.mark.expect_error("WebSocket", "peer-unavailable", "Could not connect to peer")
+def test_a_flooding_guest_is_removed_for_good_and_the_host_never_freezes(
+    people: tuple[Any, Any], base_url: str
+) -> None:
+    host, guest = people
+    join_room(guest, create_room(host, base_url, "triangles"))
+    start(host, guest)
+    while host.get_attribute("html", "data-online-mine") != "true":  # no computer moves after the flood
+        play_by_moves([guest], stop_after=1)
+    code = host_code(host)
+    host.evaluate(FREEZE)
+    time.sleep(0.5)
+    host.evaluate("Object.assign(window.boneyardFreeze, {longest: 0, gap: 0})")  # only what the flood costs
+    sent_ms = guest.evaluate(FLOOD, ["boneyard-" + code.lower(), 1000])
+    guest.wait_for_selector("#join[data-join-state=removed]", timeout=20_000)
+    host.wait_for_selector(".online-bar", timeout=5_000)
+    time.sleep(1.0)  # whatever the flood still queued on the host's page has run by now
+    freeze = host.evaluate("window.boneyardFreeze")
+    print(
+        f"\nflood of 1,000 chat messages sent in {sent_ms:.0f} ms: the host's longest task"
+        f" {freeze['longest']:.0f} ms, longest wait of a 10 ms timer {freeze['gap']:.0f} ms"
+    )
+    assert max(freeze["longest"], freeze["gap"]) < 100, f"the host's page froze: {freeze}"
+    assert host.locator("#chat-lines .chat-line").count() <= 5, "the chat's own limit held"
+    # The guest's page is hidden and reloaded: the removal holds, no seat comes back.
+    guest.reload()
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    assert guest.evaluate(f"localStorage.getItem('boneyard:online:token:{code}')") is None
+    guest.wait_for_selector("#join", timeout=10_000)
+    time.sleep(2.0)
+    assert guest.get_attribute("#join", "data-join-state") in ("form", "removed")
+    assert host.locator(".online-away").count() == 0, "the removed guest's seat is not held for it"

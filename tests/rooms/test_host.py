@@ -380,3 +380,59 @@ def test_names_that_would_not_fit_are_cut():
     guest = GuestRoom(room.code, "   ")
     outs = room.on_message("p1", guest.hello(), 0.0)
     assert kinds(outs, "p1")[0] == "welcome" and room.lobby()[1]["name"] == "Guest"
+
+
+def test_a_flooding_guest_is_removed_for_good_and_its_late_messages_are_not_read(monkeypatch):
+    table = Table("triangles", {"players": 3}, [1, 2], seed=8)
+    table.join()
+    table.start()
+    peer, guest = table.peers[1], table.guests[1]
+    token = guest.token
+    parsed = []
+    real_parse = HostRoom.__init__.__globals__["parse"]
+
+    def counting_parse(text, **kwargs):
+        parsed.append(text)
+        return real_parse(text, **kwargs)
+
+    monkeypatch.setitem(HostRoom.__init__.__globals__, "parse", counting_parse)
+    removed_at = None
+    for i in range(1000):  # 1,000 chat lines within 13 ms
+        outs = table.room.on_message(peer, guest.chat(f"spam {i}"), table.now + i * 0.000013)
+        for out in outs:
+            if out.peer == peer:
+                guest.on_message(out.text)
+        if removed_at is None and any(o.note == "removed" for o in outs):
+            removed_at = i
+            assert notes(outs).count("removed") == 1 and "lobby" in notes(outs)
+            assert any(o.peer == peer and o.drop for o in outs)
+    assert removed_at is not None and removed_at <= HostRoom.STRIKE_LIMIT + 5
+    assert len(parsed) == removed_at + 1, "nothing the removed guest sent later was even parsed"
+    assert guest.removed and guest.token is None, "the guest's page forgets its seat: nothing to write back"
+    # The seat went to a computer; the token is banned, so a reload with it finds no seat.
+    assert table.room.bot_seats() == {1: "medium"} and token in table.room.banned
+    outs = table.room.on_message("peer-1-reloaded", GuestRoom(table.room.code, "Bo", token).hello(), 2000.0)
+    assert kinds(outs, "peer-1-reloaded") == ["removed"] and table.room.bot_seats() == {1: "medium"}
+    # The other guest plays on.
+    assert table.room.seats[2].peer == table.peers[2]
+
+
+def test_the_flood_limit_comes_before_parsing(monkeypatch):
+    room = HostRoom("triangles", None, {"players": 2}, "Ana", 2, random.Random(3))
+    guest = GuestRoom(room.code, "Bo")
+    room.on_message("p1", guest.hello(), 0.0)
+    parsed = []
+    real_parse = HostRoom.__init__.__globals__["parse"]
+    monkeypatch.setitem(
+        HostRoom.__init__.__globals__, "parse", lambda text, **kw: parsed.append(1) or real_parse(text, **kw)
+    )
+    room.STRIKE_LIMIT = 10**6  # the flood limit alone: junk sent slowly enough for the refusals' limit
+    sent = 0
+    for i in range(HostRoom.FLOOD_LIMIT * 2):
+        outs = room.on_message("p1", "junk", 1.0 + i * 0.001)
+        sent += 1
+        if "removed" in notes(outs):
+            break
+    assert sent == HostRoom.FLOOD_LIMIT  # the hello was the first of the window
+    assert len(parsed) == HostRoom.FLOOD_LIMIT - 1, "the message past the limit was not parsed"
+    assert room.lobby()[1]["kind"] == "open" and room.banned

@@ -247,3 +247,61 @@ def test_the_deal_checks_out_for_an_honest_host_and_not_for_a_changed_seed() -> 
         assert not ok and reason
 
     on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
+
+
+class GuestNet(FakeNet):
+    """A guest's transport: keeps what it sends; ``up`` False is a closed channel (send says so)."""
+
+    up = True
+
+    def send(self, peer: str, text: str) -> bool:  # type: ignore[override]
+        if self.up:
+            self.sent.append((peer, text))
+        return self.up
+
+
+def guest_page(host: online_host.OnlineHost, name: str = "Bob") -> Any:
+    """Return a guest's page (OnlineGuest on a FakeApp of its own) seated in ``host``'s room as "p1"."""
+    from ui.online.join import OnlineGuest
+
+    app = FakeApp(settings=Settings(name=name), route=Route("join", host.code))
+    page = OnlineGuest(app, host.code, name)
+    page.net = GuestNet()  # type: ignore[assignment]
+    app.online = page
+    page.host_peer = "host"
+    host.on_event(NetEvent("open", "p1"))
+    page.net.send("host", page.room.hello())
+    between(host, page)
+    return page
+
+
+def between(host: online_host.OnlineHost, page: Any) -> None:
+    """Carry every text both ways between the host's page and a guest's page until quiet."""
+    while host.net.sent or page.net.sent:  # type: ignore[attr-defined]
+        while page.net.sent:
+            _to, text = page.net.sent.pop(0)
+            host.on_event(NetEvent("message", "p1", text))
+        while host.net.sent:  # type: ignore[attr-defined]
+            to, text = host.net.sent.pop(0)  # type: ignore[attr-defined]
+            if to == "p1":
+                page.on_event(NetEvent("message", "host", text))
+
+
+def test_a_removed_guests_page_never_writes_its_seat_back() -> None:
+    async def run() -> None:
+        info, screen = GAMES["triangles"], screen_for("triangles")
+        app = FakeApp()
+        host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})  # type: ignore[arg-type]
+        host.net = FakeNet()  # type: ignore[assignment]
+        app.online = host
+        page = guest_page(host)
+        key = "boneyard:online:token:" + host.code
+        assert page.state == "lobby" and key in page.app.storage.items
+        host.action("room-remove", "1")
+        between(host, page)
+        assert page.state == "removed" and key not in page.app.storage.items
+        page.save(now=True)  # what the page does when it is hidden (a reload, a closed tab)
+        assert key not in page.app.storage.items, "the removed seat's token came back"
+        assert 'id="join-retry"' not in str(page.markup()), "nothing offers to come back"
+
+    on_own_loop(run)

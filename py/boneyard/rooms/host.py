@@ -115,6 +115,8 @@ class _Peer:
     hellos: int = 0
     strikes: list[float] = field(default_factory=list)  # times of refusals, for the junk limit
     last_view: str = ""
+    window_start: float = float("-inf")  # the flood limit's window: when it began, messages in it
+    window_count: int = 0
 
 
 class HostRoom:
@@ -123,6 +125,12 @@ class HostRoom:
     HELLO_LIMIT = 4  # hellos a peer may send before it is dropped
     STRIKE_LIMIT = 20  # refusals within STRIKE_WINDOW_S before a peer is dropped
     STRIKE_WINDOW_S = 10.0
+    # Messages a peer may send within FLOOD_WINDOW_S, counted before any parsing: past it the guest is
+    # removed for good (its token banned). A person sends a few a second at most; js/online.js passes at
+    # most 50 a second from a channel. Junk is refused, and STRIKE_LIMIT refusals remove the sender sooner.
+    FLOOD_LIMIT = 100
+    FLOOD_WINDOW_S = 5.0
+    GONE_KEPT = 256  # peers removed by the host whose late messages are ignored unread
 
     def __init__(
         self,
@@ -179,6 +187,7 @@ class HostRoom:
         self.state: Any = None  # the host's game, once dealt (the last one ``views`` saw)
         self.banned: set[str] = set()  # tokens of removed guests
         self._peers: dict[str, _Peer] = {}
+        self._gone: set[str] = set()  # peers the host removed: what they still send is not read
         self._commits: dict[int, str] = {}
         self._nonces: dict[int, str] = {}
         self._deal_started: float | None = None
@@ -281,8 +290,7 @@ class HostRoom:
         kind = "refused" if known.seat is not None else "error"
         known.strikes = [t for t in known.strikes if now - t < self.STRIKE_WINDOW_S] + [now]
         if len(known.strikes) > self.STRIKE_LIMIT:
-            out = self._send(known.peer, "removed", drop=True, reason="too many refused messages")
-            return [out, *self._lost(known.peer, now)]
+            return self._expel(known, "too many refused messages", now)
         return [self._send(known.peer, kind, reason=reason[:300] or "refused")]
 
     # -- the transport's events -------------------------------------------------------------------
@@ -294,9 +302,16 @@ class HostRoom:
 
     def on_message(self, peer: str, text: Any, now: float) -> list[Out]:
         """Handle one text from ``peer``; return what to send and show. Never raises for a peer's input."""
+        if peer in self._gone:
+            return []
         known = self._peers.get(peer)
         if known is None:
             known = self._peers[peer] = _Peer(peer)
+        if now - known.window_start >= self.FLOOD_WINDOW_S:
+            known.window_start, known.window_count = now, 0
+        known.window_count += 1
+        if known.window_count > self.FLOOD_LIMIT:
+            return self._expel(known, "too many messages", now)
         try:
             message = parse(text, sender="guest")
         except ProtocolError as exc:
@@ -338,13 +353,32 @@ class HostRoom:
         )
         return outs + self._lobby_outs()
 
+    def _expel(self, known: _Peer, reason: str, now: float) -> list[Out]:
+        """Remove a peer that abused the room: a seated guest as the host's Remove does (its token is
+        banned, so a reload does not bring it back), anyone else by closing its channel."""
+        seat = self.seats[known.seat] if known.seat is not None else None
+        if seat is not None and seat.kind == "guest" and seat.peer == known.peer and seat.token is not None:
+            name = seat.name
+            outs = self.remove(seat.seat, now, reason=f"removed from the room: {reason}")
+            return outs + [
+                Out(None, note="removed", data={"seat": seat.seat, "name": name, "reason": reason})
+            ]
+        self._forget(known.peer)
+        return [self._send(known.peer, "removed", drop=True, reason=f"removed from the room: {reason}")]
+
+    def _forget(self, peer: str) -> None:
+        """Stop reading a peer the host removed (its channel is being closed)."""
+        self._peers.pop(peer, None)
+        if len(self._gone) >= self.GONE_KEPT:
+            self._gone.clear()
+        self._gone.add(peer)
+
     # -- hello, seats ---------------------------------------------------------------------------
 
     def _hello(self, known: _Peer, message: Message, now: float) -> list[Out]:
         known.hellos += 1
         if known.hellos > self.HELLO_LIMIT:
-            out = self._send(known.peer, "removed", drop=True, reason="too many hellos")
-            return [out, *self._lost(known.peer, now)]
+            return self._expel(known, "too many hellos", now)
         if known.seat is not None:
             return self._refuse(known, "you are already in the room", now)
         if message["v"] != VERSION:
@@ -446,13 +480,15 @@ class HostRoom:
         target.open_since = now if kind == "open" else None
         return outs + self._lobby_outs()
 
-    def remove(self, seat: int, now: float | None = None) -> list[Out]:
+    def remove(
+        self, seat: int, now: float | None = None, reason: str = "the host removed you from this room"
+    ) -> list[Out]:
         """Remove the guest at ``seat`` (it cannot come back with its token); in the lobby the seat opens,
         during the game a computer takes it."""
         target = self._seat(seat)
         if target.kind not in ("guest", "bot") or target.token is None:
             raise RoomError("no guest sits there")
-        outs = self._evict(target, "the host removed you from this room")
+        outs = self._evict(target, reason)
         if target.token is not None:
             self.banned.add(target.token)
         target.token = None
@@ -484,7 +520,7 @@ class HostRoom:
         outs: list[Out] = []
         if target.peer is not None:
             outs.append(self._send(target.peer, "removed", drop=True, reason=reason))
-            self._peers.pop(target.peer, None)
+            self._forget(target.peer)
             target.peer = None
         return outs
 

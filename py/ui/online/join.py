@@ -239,8 +239,9 @@ class OnlineGuest:
             self.session.recorded = True
 
     def keep(self) -> None:
-        """Keep this seat's token and the deal's secrets, so a reload takes the seat back."""
-        if self.room.token:
+        """Keep this seat's token and the deal's secrets, so a reload takes the seat back (never once the
+        host removed us: the page's save when it is hidden must not write the seat back)."""
+        if self.room.token and self.state != "removed":
             self.app.storage.set(TOKEN_KEY + self.code, json.dumps(self.room.to_dict()))
 
     # -- the table's moves ---------------------------------------------------------------------------------

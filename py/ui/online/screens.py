@@ -364,7 +364,7 @@ def join_screen(
                 )
             )
         actions = [button("Leave", "join-leave", id="join-leave")]
-        if state in ("host_left", "removed"):
+        if state == "host_left":  # a removed guest stays out: nothing here asks to come back
             actions.insert(0, button("Try again", "join-retry", kind="primary", id="join-retry"))
         parts.append(h("div", {"class_": "actions"}, actions))
     title = f"Join a room: {game_name}" if game_name else "Join a room"

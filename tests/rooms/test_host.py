@@ -436,3 +436,24 @@ def test_the_flood_limit_comes_before_parsing(monkeypatch):
     assert sent == HostRoom.FLOOD_LIMIT  # the hello was the first of the window
     assert len(parsed) == HostRoom.FLOOD_LIMIT - 1, "the message past the limit was not parsed"
     assert room.lobby()[1]["kind"] == "open" and room.banned
+
+
+def test_names_at_a_table_are_unique_and_the_host_keeps_its_own():
+    room = HostRoom("triangles", None, {"players": 4}, "Ann", 4, random.Random(4))
+    names = []
+    for peer, name in (("p1", "Ann"), ("p2", "ＡＮＮ"), ("p3", "ann (2)")):
+        guest = GuestRoom(room.code, name)
+        for out in room.on_message(peer, guest.hello(), 0.0):
+            guest.on_message(out.text)
+        names.append(guest.seats[guest.seat]["name"])
+    assert names == ["Ann (2)", "ＡＮＮ (3)", "ann (2) (2)"]
+    assert [row["name"] for row in room.lobby()] == ["Ann", *names]
+    assert [row["kind"] for row in room.lobby()] == ["host", "guest", "guest", "guest"]
+    # A chat line carries the seat's unique name, never the host's.
+    outs = room.on_message("p1", GuestRoom(room.code, "x").chat("hello"), 1.0)
+    assert {json.loads(o.text)["name"] for o in outs if o.text} == {"Ann (2)"}
+    # A long name keeps its number within the limit; a returning guest keeps its own name.
+    long_room = HostRoom("triangles", None, {"players": 2}, "A" * protocol.MAX_NAME, 2)
+    long_guest = GuestRoom(long_room.code, "a" * protocol.MAX_NAME)
+    long_room.on_message("p1", long_guest.hello(), 0.0)
+    assert long_room.lobby()[1]["name"] == "a" * (protocol.MAX_NAME - 4) + " (2)"

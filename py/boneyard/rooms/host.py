@@ -32,6 +32,7 @@ code and tokens.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ from ..games import get_game
 from . import fairdeal
 from .protocol import (
     MAX_CHAT,
+    MAX_NAME,
     MAX_SEATS,
     VERSION,
     Message,
@@ -59,6 +61,11 @@ PlayCallback = Callable[[int, str], str | None]
 
 LOBBY, DEALING, PLAYING, OVER = "lobby", "dealing", "playing", "over"
 PHASES = (LOBBY, DEALING, PLAYING, OVER)
+
+
+def _same(name: str) -> str:
+    """Return a name as two names compare: case, width and accents' encoding aside ("ＡＮＮ" is "ann")."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 class RoomError(ValueError):
@@ -405,7 +412,7 @@ class HostRoom:
             if seat.kind == "bot":  # a computer kept the seat while they were away
                 seat.kind = "guest"
                 outs.append(Out(None, note="returned", data={"seat": seat.seat, "name": seat.name}))
-            seat.name = message["name"]
+            seat.name = self._unique_name(message["name"], seat.seat)
         else:
             if not self.seating:
                 return [self._send(known.peer, "error", drop=True, reason="the game has already started")]
@@ -413,7 +420,7 @@ class HostRoom:
             if seat is None:
                 return [self._send(known.peer, "error", drop=True, reason="the room is full")]
             seat.kind = "guest"
-            seat.name = message["name"]
+            seat.name = self._unique_name(message["name"], seat.seat)
             seat.token = new_token(self.rng)
             seat.open_since = None
         assert seat.token is not None
@@ -446,6 +453,20 @@ class HostRoom:
             if self.phase == OVER and self.seed is not None:
                 outs += self._deal_proof_to(known.peer)
         return outs
+
+    def _unique_name(self, name: str, seat: int) -> str:
+        """Return ``name``, or with a number ("Ann (2)") when another seat has it already: a guest never
+        passes for the host or another guest at the table or in the chat."""
+        taken = {_same(s.name) for s in self.seats if s.seat != seat and s.name}
+        if _same(name) not in taken:
+            return name
+        number = 2
+        while True:
+            suffix = f" ({number})"
+            candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+            if _same(candidate) not in taken:
+                return candidate
+            number += 1
 
     def set_seat(self, seat: int, kind: str, level: str | None = None, now: float | None = None) -> list[Out]:
         """Make ``seat`` open or a computer at ``level`` (in the lobby; during the game only a computer,

@@ -601,10 +601,15 @@ def chat_markup(online: Any, session: Session, me: int, connected: bool) -> Mark
     log = online.log
     return join(
         [
-            chat.chat_panel(log, names, can_send=connected, people=people),
+            chat.chat_panel(log, names, can_send=connected, people=people, host=host_seat(online.seats)),
             chat.reaction_pops(log, names, positions, time.monotonic()),
         ]
     )
+
+
+def host_seat(seats: list[dict[str, Any]]) -> int | None:
+    """Return the host's seat in a room's lobby rows, or None."""
+    return next((int(row["seat"]) for row in seats if row.get("kind") == "host"), None)
 
 
 def chat_action(online: Any, action: str, value: str) -> tuple[str, str] | None:

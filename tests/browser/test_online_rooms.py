@@ -363,8 +363,16 @@ def test_the_host_reloads_and_the_room_resumes_then_a_bot_takes_a_leaving_guests
     join_room(guest, create_room(host, base_url, "triangles"))
     start(host, guest)
     play_by_moves([host, guest], stop_after=3)
+    while host.get_attribute("html", "data-online-mine") == "true":  # the guest is to move meanwhile
+        play_by_moves([host], stop_after=1)
+    guest.wait_for_selector("html[data-online-mine=true]")
+    legal = json.loads(guest.get_attribute("html", "data-online-legal") or "[]")
     turn = turn_of(host)
     host.reload()
+    # The guest's click while the host is away is refused in words, not lost.
+    guest.wait_for_selector("#online-note:has-text('host is reconnecting')", timeout=20_000)
+    assert guest.evaluate(MOVE, legal[0])["refused"] == "refused"
+    assert "your move was not sent" in guest.locator("body").inner_text()
     host.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     host.wait_for_selector("#online-bar", timeout=20_000)
     assert turn_of(host) == turn, "the host's game came back from its save"

@@ -305,3 +305,51 @@ def test_a_removed_guests_page_never_writes_its_seat_back() -> None:
         assert 'id="join-retry"' not in str(page.markup()), "nothing offers to come back"
 
     on_own_loop(run)
+
+
+def test_a_guests_move_while_the_host_reconnects_is_refused_in_words() -> None:
+    async def run() -> None:
+        from ui.online.join import LOST_MOVE, RECONNECTING_MOVE
+
+        info, screen = GAMES["triangles"], screen_for("triangles")
+        app = FakeApp()
+        host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})  # type: ignore[arg-type]
+        host.net = FakeNet()  # type: ignore[assignment]
+        app.online = host
+        page = guest_page(host)
+        host.action("room-start", "")
+        between(host, page)
+        session, mine = host.session, page.session
+        assert session is not None and mine is not None
+        while not mine.local_to_move():
+            assert host.human_move(session, session.state.legal_moves()[0])
+            between(host, page)
+        turn = mine.state.turn_number
+        # The host's page reloads: the channel closes, and the guest clicks a move meanwhile.
+        page.on_event(NetEvent("close", "host"))
+        if page.joining is not None:
+            page.joining.cancel()
+        assert page.state == "reconnecting"
+        assert "host is reconnecting" in page.bar_note()
+        move = mine.state.legal_moves()[0]
+        assert page.human_move(mine, move) is False
+        assert page.app.reports[-1] == RECONNECTING_MOVE
+        assert page.net.sent == [] and mine.pending is None, "nothing was sent, nothing is stuck"
+        # The channel is back, but a move sent just as the host went away never arrived.
+        page.host_peer, page.state = "host", "playing"
+        page.net.up = False
+        assert page.human_move(mine, move) is False and page.app.reports[-1] == RECONNECTING_MOVE
+        page.net.up = True
+        assert page.human_move(mine, move) is True
+        page.net.sent.clear()  # lost on the way: the host reloads before it reads it
+        host.on_event(NetEvent("close", "p1"))
+        host.on_event(NetEvent("open", "p1"))
+        page.net.send("host", page.room.hello())
+        between(host, page)
+        assert mine.state.turn_number == turn and mine.local_to_move()
+        assert page.app.reports[-1] == LOST_MOVE
+        assert page.human_move(mine, move) is True
+        between(host, page)
+        assert session.state.turn_number == turn + 1, "the move played the second time"
+
+    on_own_loop(run)

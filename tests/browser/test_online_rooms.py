@@ -165,6 +165,24 @@ def turn_of(page: Any) -> int:
     return int(page.evaluate("document.documentElement.dataset.onlineTurn || '-1'"))
 
 
+SAVES = """() => Object.keys(localStorage).filter((k) => k.startsWith("boneyard:save:")).sort()
+  .map((k) => [k, localStorage.getItem(k)])"""
+
+
+def play_again(host: Any, guest: Any, game: str, button: str) -> None:
+    """Click the finished online table's Play again: the guest's only says that the host deals; the
+    host's deals the room's next game on both pages. No local game starts and no local save changes."""
+    saved = [page.evaluate(SAVES) for page in (host, guest)]
+    guest.click(button)
+    guest.wait_for_selector(".toast-info:has-text('host deals')")
+    assert guest.evaluate("location.hash").startswith("#/join/") and guest.locator(button).count()
+    host.click(button)
+    for page in (host, guest):
+        page.wait_for_function("document.documentElement.dataset.onlineTurn === '0'", timeout=30_000)
+    assert host.evaluate("location.hash") == f"#/room/{game}"
+    assert [page.evaluate(SAVES) for page in (host, guest)] == saved
+
+
 def test_a_two_player_dominoes_round_between_two_browsers_by_clicking(
     people: tuple[Any, Any], base_url: str
 ) -> None:
@@ -179,6 +197,7 @@ def test_a_two_player_dominoes_round_between_two_browsers_by_clicking(
     assert turn_of(host) == turn_of(guest)
     for page in (host, guest):
         assert page.locator("#over-title").count() == 1
+    play_again(host, guest, "dominoes", "#play-again")
     # The result counts in Stats apart, by opponent.
     guest.goto(base_url + "/#/stats")
     guest.wait_for_selector(".online-record")
@@ -257,6 +276,7 @@ def test_triangles_between_two_browsers(people: tuple[Any, Any], base_url: str) 
     # Check the deal: the guest replays the game from everyone's committed numbers.
     guest.click("#deal-check-btn")
     guest.wait_for_selector("#deal-result.deal-ok")
+    play_again(host, guest, "triangles", "#tri-again")
 
 
 def host_code(host: Any) -> str:
@@ -325,10 +345,6 @@ def test_a_tampered_guest_is_refused_and_the_game_goes_on(people: tuple[Any, Any
     assert play_by_moves([host, guest]) > 0
 
 
-SAVES = """() => Object.keys(localStorage).filter((k) => k.startsWith("boneyard:save:")).sort()
-  .map((k) => [k, localStorage.getItem(k)])"""
-
-
 def test_hidden_hands_heptalion_between_two_browsers(people: tuple[Any, Any], base_url: str) -> None:
     host, guest = people
     host.goto(f"{base_url}/#/setup/heptalion")
@@ -341,17 +357,7 @@ def test_hidden_hands_heptalion_between_two_browsers(people: tuple[Any, Any], ba
     play_by_moves([host, guest], pick=1)
     guest.click("#deal-check-btn")
     guest.wait_for_selector("#deal-result.deal-ok")
-    # Play again at the online table deals the room's next game on both pages; no local game starts and
-    # no local save changes. The guest's own Play again only says that the host deals.
-    saved = [page.evaluate(SAVES) for page in (host, guest)]
-    guest.click("#hx-again")
-    guest.wait_for_selector(".toast-info")
-    assert guest.evaluate("location.hash").startswith("#/join/") and guest.locator("#kit-results").count()
-    host.click("#hx-again")
-    for page in (host, guest):
-        page.wait_for_function("document.documentElement.dataset.onlineTurn === '0'", timeout=30_000)
-    assert host.evaluate("location.hash") == "#/room/heptalion"
-    assert [page.evaluate(SAVES) for page in (host, guest)] == saved
+    play_again(host, guest, "heptalion", "#hx-again")
     play_by_moves([host, guest], stop_after=2)
 
 

@@ -275,6 +275,16 @@ def guest_page(host: online_host.OnlineHost, name: str = "Bob") -> Any:
     return page
 
 
+def host_and_guest_page() -> tuple[online_host.OnlineHost, Any]:
+    """Return a Triangles room's host and a guest's page seated in it (the lobby)."""
+    app = FakeApp()
+    info, screen = GAMES["triangles"], screen_for("triangles")
+    host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})  # type: ignore[arg-type]
+    host.net = FakeNet()  # type: ignore[assignment]
+    app.online = host
+    return host, guest_page(host)
+
+
 def between(host: online_host.OnlineHost, page: Any) -> None:
     """Carry every text both ways between the host's page and a guest's page until quiet."""
     while host.net.sent or page.net.sent:  # type: ignore[attr-defined]
@@ -289,12 +299,7 @@ def between(host: online_host.OnlineHost, page: Any) -> None:
 
 def test_a_removed_guests_page_never_writes_its_seat_back() -> None:
     async def run() -> None:
-        info, screen = GAMES["triangles"], screen_for("triangles")
-        app = FakeApp()
-        host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})  # type: ignore[arg-type]
-        host.net = FakeNet()  # type: ignore[assignment]
-        app.online = host
-        page = guest_page(host)
+        host, page = host_and_guest_page()
         key = "boneyard:online:token:" + host.code
         assert page.state == "lobby" and key in page.app.storage.items
         host.action("room-remove", "1")
@@ -311,12 +316,7 @@ def test_a_guests_move_while_the_host_reconnects_is_refused_in_words() -> None:
     async def run() -> None:
         from ui.online.join import LOST_MOVE, RECONNECTING_MOVE
 
-        info, screen = GAMES["triangles"], screen_for("triangles")
-        app = FakeApp()
-        host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})  # type: ignore[arg-type]
-        host.net = FakeNet()  # type: ignore[assignment]
-        app.online = host
-        page = guest_page(host)
+        host, page = host_and_guest_page()
         host.action("room-start", "")
         between(host, page)
         session, mine = host.session, page.session

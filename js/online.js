@@ -10,7 +10,8 @@
 //   join(roomId, configJson, onEvent) -> Promise<string>: the host's peer id, once our channel is open
 //   send(peerId, text) -> bool;  drop(peerId);  close() (leaves the broker and every channel)
 //   qrSvg(text) -> SVG markup of a QR code for text (the room's join link)
-//   stats() -> JSON {"broker": "open"|"lost"|"closed", "peers": [...], "dropped": n}
+//   stats() -> JSON {"broker": "open"|"lost"|"closed", "peers": [...], "dropped": n, "handled": n,
+//                    "busyMs": n} (events the page's handler took, and the time it spent on them)
 // onEvent(json) gets {"type": "open"|"message"|"close"|"error"|"broker", "peer", "data", "reason"}.
 // configJson: {"host", "port", "path", "secure", "key", "iceServers"}; "{}" is PeerJS's public broker
 // and its public STUN/TURN servers. Channels are reliable and ordered, with PeerJS's "raw" serialization,
@@ -24,16 +25,14 @@
   var ID_PREFIX = "boneyard-";
   var JOIN_TIMEOUT_MS = 20000; // the host's channel must open within this
   var MAX_CHANNELS = 16; // a host's open channels (a room has at most three guests, some reconnecting)
-  // Messages a guest's channel may pass to the host's Python within a second; the rest are dropped here,
-  // before any work: a flood of 1,000 chat lines must not freeze the host's page. Python's own limit
-  // (HostRoom.FLOOD_LIMIT, 100 in 5 s) then removes the guest, and its channel closes.
-  var GUEST_PER_S = 50;
   var RETRY_MS = [500, 1000, 2000, 4000, 8000, 15000, 30000]; // reconnecting to the broker, then every 30 s
   // This script's own address (js/online.js), so the vendored files are found wherever the site lives.
   var base = (document.currentScript && document.currentScript.src) || new URL("js/online.js", document.baseURI).href;
   var scripts = {}; // src -> Promise
   var current = null; // the open session: {peer, role, conns, onEvent, retries, timer, brokerUp}
   var dropped = 0;
+  var handled = 0; // events given to the page's handler, and the milliseconds it spent on them
+  var busyMs = 0;
 
   function url(path) {
     return new URL(path, base).href;
@@ -92,11 +91,14 @@
   function emit(session, type, peer, data, reason) {
     if (!session || session !== current || !session.onEvent) return;
     var event = { type: type, peer: peer || "", data: data === undefined ? "" : data, reason: reason || "" };
+    var started = performance.now();
     try {
       session.onEvent(JSON.stringify(event));
     } catch (e) {
       console.warn("Boneyard online: the event handler failed:", e);
     }
+    handled += 1;
+    busyMs += performance.now() - started;
   }
 
   function errorType(err) {
@@ -105,20 +107,7 @@
 
   // Watch one data channel: messages (strings within the limit only), its close and its errors.
   function watch(session, conn) {
-    var windowStart = 0;
-    var inWindow = 0;
     conn.on("data", function (data) {
-      if (session.role === "host") {
-        var now = Date.now();
-        if (now - windowStart >= 1000) {
-          windowStart = now;
-          inWindow = 0;
-        }
-        if (++inWindow > GUEST_PER_S) {
-          dropped += 1;
-          return;
-        }
-      }
       if (typeof data !== "string" || data.length > MAX_MESSAGE) {
         dropped += 1;
         console.warn("Boneyard online: dropped a message from " + conn.peer + " (" +
@@ -311,6 +300,8 @@
       role: current ? current.role : "",
       peers: current ? Object.keys(current.conns) : [],
       dropped: dropped,
+      handled: handled,
+      busyMs: Math.round(busyMs),
     });
   }
 

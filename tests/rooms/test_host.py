@@ -223,7 +223,7 @@ def test_chat_rate_limit_and_cleaning():
     for i in range(7):
         outs = table.room.on_message(peer, table.guests[1].chat(f"  hi <b>{i}</b>\n"), 100.0 + i * 0.1)
         sent.append(kinds(outs, peer))
-    assert sent[:5] == [["chat"]] * 5 and sent[5:] == [["refused"]] * 2
+    assert sent[:5] == [["chat"]] * 5 and sent[5:] == [["refused"], []]  # told once, then only counted
     table.deliver(table.room.on_message(peer, table.guests[1].chat("later"), 111.0))
     log = table.guests[1].chat_log
     assert log[-1] == {"seat": 1, "name": "Guest 1", "text": "later"}
@@ -408,6 +408,8 @@ def test_a_flooding_guest_is_removed_for_good_and_its_late_messages_are_not_read
             assert any(o.peer == peer and o.drop for o in outs)
     assert removed_at is not None and removed_at <= HostRoom.STRIKE_LIMIT + 5
     assert len(parsed) == removed_at + 1, "nothing the removed guest sent later was even parsed"
+    told = [text for text in guest.refusals if text.startswith("slow down")]
+    assert len(told) == 1, "told to slow down once; the other refusals were only counted"
     assert guest.removed and guest.token is None, "the guest's page forgets its seat: nothing to write back"
     # The seat went to a computer; the token is banned, so a reload with it finds no seat.
     assert table.room.bot_seats() == {1: "medium"} and token in table.room.banned

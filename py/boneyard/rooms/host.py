@@ -105,6 +105,7 @@ class _Seat:
     open_since: float | None = None
     chat_times: list[float] = field(default_factory=list)
     react_times: list[float] = field(default_factory=list)
+    slowed_at: float | None = None  # when the guest was last told to slow down (chat, reactions)
 
     @property
     def status(self) -> str:
@@ -133,8 +134,8 @@ class HostRoom:
     STRIKE_LIMIT = 20  # refusals within STRIKE_WINDOW_S before a peer is dropped
     STRIKE_WINDOW_S = 10.0
     # Messages a peer may send within FLOOD_WINDOW_S, counted before any parsing: past it the guest is
-    # removed for good (its token banned). A person sends a few a second at most; js/online.js passes at
-    # most 50 a second from a channel. Junk is refused, and STRIKE_LIMIT refusals remove the sender sooner.
+    # removed for good (its token banned). A person sends a few a second at most (moves, chat within its
+    # limit, reactions within theirs); past STRIKE_LIMIT refusals a sender is removed as well.
     FLOOD_LIMIT = 100
     FLOOD_WINDOW_S = 5.0
     GONE_KEPT = 256  # peers removed by the host whose late messages are ignored unread
@@ -293,12 +294,20 @@ class HostRoom:
         outs.append(Out(None, note="lobby", data={"seats": seats, "start_ok": start_ok}))
         return outs
 
-    def _refuse(self, known: _Peer, reason: str, now: float) -> list[Out]:
+    def _refuse(self, known: _Peer, reason: str, now: float, answer: bool = True) -> list[Out]:
         kind = "refused" if known.seat is not None else "error"
         known.strikes = [t for t in known.strikes if now - t < self.STRIKE_WINDOW_S] + [now]
         if len(known.strikes) > self.STRIKE_LIMIT:
             return self._expel(known, "too many refused messages", now)
-        return [self._send(known.peer, kind, reason=reason[:300] or "refused")]
+        return [self._send(known.peer, kind, reason=reason[:300] or "refused")] if answer else []
+
+    def _slow_down(self, known: _Peer, seat: _Seat, reason: str, now: float) -> list[Out]:
+        """Refuse a chat line or reaction over its limit: said once a window, then only counted, so a
+        flood costs the host little before it is removed."""
+        said = seat.slowed_at is not None and now - seat.slowed_at < self.chat_limit.window_s
+        if not said:
+            seat.slowed_at = now
+        return self._refuse(known, reason, now, answer=not said)
 
     # -- the transport's events -------------------------------------------------------------------
 
@@ -714,14 +723,14 @@ class HostRoom:
     def _chat(self, known: _Peer, seat: _Seat, message: Message, now: float) -> list[Out]:
         if not self._within(seat.chat_times, self.chat_limit, now):
             limit = self.chat_limit
-            return self._refuse(
-                known, f"slow down: at most {limit.count} messages in {limit.window_s:g} seconds", now
+            return self._slow_down(
+                known, seat, f"slow down: at most {limit.count} messages in {limit.window_s:g} seconds", now
             )
         return self._say(seat.seat, seat.name or "Guest", message["text"])
 
     def _react(self, known: _Peer, seat: _Seat, message: Message, now: float) -> list[Out]:
         if not self._within(seat.react_times, self.react_limit, now):
-            return self._refuse(known, "slow down with the reactions", now)
+            return self._slow_down(known, seat, "slow down with the reactions", now)
         return self._broadcast("react", seat=seat.seat, key=message["key"]) + [
             Out(None, note="react", data={"seat": seat.seat, "key": message["key"]})
         ]

@@ -307,7 +307,9 @@ def test_a_removed_guests_page_never_writes_its_seat_back() -> None:
         assert page.state == "removed" and key not in page.app.storage.items
         page.save(now=True)  # what the page does when it is hidden (a reload, a closed tab)
         assert key not in page.app.storage.items, "the removed seat's token came back"
-        assert 'id="join-retry"' not in str(page.markup()), "nothing offers to come back"
+        shown = str(page.markup())
+        assert 'id="join-retry"' not in shown, "nothing offers to come back"
+        assert "Bob" not in shown, "the lobby it was removed from is not shown as if it were still in it"
 
     on_own_loop(run)
 

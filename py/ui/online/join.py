@@ -18,7 +18,7 @@ from boneyard.games import GAMES
 from boneyard.rooms import protocol
 from boneyard.rooms.guest import Event, GuestRoom
 
-from ..html import Markup
+from ..html import Markup, h, join
 from ..session import Session
 from . import chat
 from . import screens as online_screens
@@ -29,8 +29,9 @@ __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token
 
 TOKEN_KEY = "boneyard:online:token:"  # + the room's code: this browser's seat in that room
 RETRY_S = (1.0, 2.0, 3.0, 5.0)  # pauses between attempts to join again, then every 5 s
-RECONNECTING_MOVE = "The host is reconnecting: your move was not sent. Play it again when they are back."
-LOST_MOVE = "Your last move did not reach the host before it reconnected: play it again."
+# Refusals in the table's message line: two lines on a phone.
+RECONNECTING_MOVE = "The host is reconnecting: your move was not sent."
+LOST_MOVE = "Your move did not reach the host: play it again."
 
 
 def code_from(text: str) -> str:
@@ -365,7 +366,7 @@ class OnlineGuest:
             message=self.message,
             game_name=info.name if info is not None else "",
             mode_label=str(self.room.mode or ""),
-            seats=self.seats,
+            seats=self.seats if self.state != "removed" else [],  # no more ours to show
             me=self.room.seat,
         )
 
@@ -387,10 +388,13 @@ class OnlineGuest:
 
     def bar_note(self) -> str:
         """Return the state in words for the bar over the table."""
-        return {
-            "reconnecting": "The host is reconnecting… moves wait until they are back.",
-            "host_left": "The host left; waiting for them to reopen the room…",
-        }.get(self.state, self.message)
+        if self.state == "reconnecting":  # on a phone the first half alone: the bar stays one row
+            return join(
+                ["The host is reconnecting…", h("span", {"class_": "online-wide"}, " Moves wait for them.")]
+            )
+        return {"host_left": "The host left; waiting for them to reopen the room…"}.get(
+            self.state, self.message
+        )
 
 
 def mark_turn(app: Any, session: Session | None) -> None:

@@ -10,7 +10,8 @@
 //   join(roomId, configJson, onEvent) -> Promise<string>: the host's peer id, once our channel is open
 //   send(peerId, text) -> bool;  drop(peerId);  close() (leaves the broker and every channel)
 //   qrSvg(text) -> SVG markup of a QR code for text (the room's join link)
-//   stats() -> JSON {"broker": "open"|"lost"|"closed", "peers": [...], "dropped": n}
+//   stats() -> JSON {"broker": "open"|"lost"|"closed", "peers": [...], "dropped": n, "handled": n,
+//                    "busyMs": n} (events the page's handler took, and the time it spent on them)
 // onEvent(json) gets {"type": "open"|"message"|"close"|"error"|"broker", "peer", "data", "reason"}.
 // configJson: {"host", "port", "path", "secure", "key", "iceServers"}; "{}" is PeerJS's public broker
 // and its public STUN/TURN servers. Channels are reliable and ordered, with PeerJS's "raw" serialization,
@@ -30,6 +31,8 @@
   var scripts = {}; // src -> Promise
   var current = null; // the open session: {peer, role, conns, onEvent, retries, timer, brokerUp}
   var dropped = 0;
+  var handled = 0; // events given to the page's handler, and the milliseconds it spent on them
+  var busyMs = 0;
 
   function url(path) {
     return new URL(path, base).href;
@@ -88,11 +91,14 @@
   function emit(session, type, peer, data, reason) {
     if (!session || session !== current || !session.onEvent) return;
     var event = { type: type, peer: peer || "", data: data === undefined ? "" : data, reason: reason || "" };
+    var started = performance.now();
     try {
       session.onEvent(JSON.stringify(event));
     } catch (e) {
       console.warn("Boneyard online: the event handler failed:", e);
     }
+    handled += 1;
+    busyMs += performance.now() - started;
   }
 
   function errorType(err) {
@@ -294,6 +300,8 @@
       role: current ? current.role : "",
       peers: current ? Object.keys(current.conns) : [],
       dropped: dropped,
+      handled: handled,
+      busyMs: Math.round(busyMs),
     });
   }
 

@@ -943,15 +943,15 @@ class App:
             window.boneyardBoot.update()
         elif action == "install":  # the browser's install dialog (js/boot.js keeps the offer)
             window.boneyardBoot.install()
-        elif action == "start-game":
-            self.start_game(value)
         elif (
-            action in ("play-again", "new-game")
+            action in ("play-again", "new-game", "start-game")  # Heptalion's Play again is "start-game"
             and self.online is not None
             and self.table
             and self.session_of(self.table) is getattr(self.online, "session", None)
         ):
             self.online_action("room-again", value, target)  # at an online table: the room's next game
+        elif action == "start-game":
+            self.start_game(value)
         elif action == "play-again" and value in GAMES:
             self.play_again(value)
         elif action == "delete-broken":

@@ -166,6 +166,24 @@ def turn_of(page: Any) -> int:
     return int(page.evaluate("document.documentElement.dataset.onlineTurn || '-1'"))
 
 
+SAVES = """() => Object.keys(localStorage).filter((k) => k.startsWith("boneyard:save:")).sort()
+  .map((k) => [k, localStorage.getItem(k)])"""
+
+
+def play_again(host: Any, guest: Any, game: str, button: str) -> None:
+    """Click the finished online table's Play again: the guest's only says that the host deals; the
+    host's deals the room's next game on both pages. No local game starts and no local save changes."""
+    saved = [page.evaluate(SAVES) for page in (host, guest)]
+    guest.click(button)
+    guest.wait_for_selector(".toast-info:has-text('host deals')")
+    assert guest.evaluate("location.hash").startswith("#/join/") and guest.locator(button).count()
+    host.click(button)
+    for page in (host, guest):
+        page.wait_for_function("document.documentElement.dataset.onlineTurn === '0'", timeout=30_000)
+    assert host.evaluate("location.hash") == f"#/room/{game}"
+    assert [page.evaluate(SAVES) for page in (host, guest)] == saved
+
+
 def test_a_two_player_dominoes_round_between_two_browsers_by_clicking(
     people: tuple[Any, Any], base_url: str
 ) -> None:
@@ -180,6 +198,7 @@ def test_a_two_player_dominoes_round_between_two_browsers_by_clicking(
     assert turn_of(host) == turn_of(guest)
     for page in (host, guest):
         assert page.locator("#over-title").count() == 1
+    play_again(host, guest, "dominoes", "#play-again")
     # The result counts in Stats apart, by opponent.
     guest.goto(base_url + "/#/stats")
     guest.wait_for_selector(".online-record")
@@ -258,6 +277,7 @@ def test_triangles_between_two_browsers(people: tuple[Any, Any], base_url: str) 
     # Check the deal: the guest replays the game from everyone's committed numbers.
     guest.click("#deal-check-btn")
     guest.wait_for_selector("#deal-result.deal-ok")
+    play_again(host, guest, "triangles", "#tri-again")
 
 
 def host_code(host: Any) -> str:
@@ -338,6 +358,8 @@ def test_hidden_hands_heptalion_between_two_browsers(people: tuple[Any, Any], ba
     play_by_moves([host, guest], pick=1)
     guest.click("#deal-check-btn")
     guest.wait_for_selector("#deal-result.deal-ok")
+    play_again(host, guest, "heptalion", "#hx-again")
+    play_by_moves([host, guest], stop_after=2)
 
 
 @pytest.mark.expect_error("WebSocket", "peer-unavailable", "Could not connect to peer")
@@ -348,8 +370,16 @@ def test_the_host_reloads_and_the_room_resumes_then_a_bot_takes_a_leaving_guests
     join_room(guest, create_room(host, base_url, "triangles"))
     start(host, guest)
     play_by_moves([host, guest], stop_after=3)
+    while host.get_attribute("html", "data-online-mine") == "true":  # the guest is to move meanwhile
+        play_by_moves([host], stop_after=1)
+    guest.wait_for_selector("html[data-online-mine=true]")
+    legal = json.loads(guest.get_attribute("html", "data-online-legal") or "[]")
     turn = turn_of(host)
     host.reload()
+    # The guest's click while the host is away is refused in words, not lost.
+    guest.wait_for_selector("#online-note:has-text('host is reconnecting')", timeout=20_000)
+    assert guest.evaluate(MOVE, legal[0])["refused"] == "refused"
+    assert "your move was not sent" in guest.locator("body").inner_text()
     host.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
     host.wait_for_selector("#online-bar", timeout=20_000)
     assert turn_of(host) == turn, "the host's game came back from its save"
@@ -404,3 +434,76 @@ def report_latency(times: list[float]) -> None:
         f"\nonline latency, click to the other page's render, {len(ordered)} moves: median {median:.0f} ms, p95 {p95:.0f} ms"
     )
     assert median < 400, ordered  # well under on an idle machine; these share two cores with other runs
+
+
+# The host's page measures how long it could not run anything else: its long tasks (over 50 ms), and the
+# longest wait of a 10 ms timer (messages handled in many short tasks in a row freeze a page as well).
+FREEZE = """
+() => {
+  const freeze = window.boneyardFreeze = {longest: 0, gap: 0};
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) freeze.longest = Math.max(freeze.longest, entry.duration);
+  }).observe({type: "longtask"});
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    freeze.gap = Math.max(freeze.gap, now - last - 10);
+    last = now;
+  }, 10);
+}
+"""
+FLOOD = """
+([peer, count]) => {
+  const at = performance.now();
+  for (let i = 0; i < count; i++) BoneyardNet.send(peer, JSON.stringify({t: "chat", text: "spam " + i}));
+  return performance.now() - at;
+}
+"""
+
+
+@pytest.mark.expect_error("WebSocket", "peer-unavailable", "Could not connect to peer")
+def test_a_flooding_guest_is_removed_for_good_and_the_host_never_freezes(
+    people: tuple[Any, Any], base_url: str
+) -> None:
+    host, guest = people
+    join_room(guest, create_room(host, base_url, "triangles"))
+    start(host, guest)
+    host.evaluate(FREEZE)
+    while host.get_attribute("html", "data-online-mine") == "true":
+        play_by_moves([host], stop_after=1)
+    # What an ordinary move costs the host's page (its redraw), on this machine and under its load now.
+    time.sleep(0.3)
+    host.evaluate("Object.assign(window.boneyardFreeze, {longest: 0, gap: 0})")
+    play_by_moves([guest], stop_after=1)
+    while host.get_attribute("html", "data-online-mine") != "true":  # no computer moves after the flood
+        play_by_moves([guest], stop_after=1)
+    time.sleep(0.3)
+    ordinary = host.evaluate("window.boneyardFreeze")
+    code = host_code(host)
+    host.evaluate("Object.assign(window.boneyardFreeze, {longest: 0, gap: 0})")  # only what the flood costs
+    before = json.loads(host.evaluate("BoneyardNet.stats()"))
+    sent_ms = guest.evaluate(FLOOD, ["boneyard-" + code.lower(), 1000])
+    guest.wait_for_selector("#join[data-join-state=removed]", timeout=20_000)
+    host.wait_for_selector(".online-bar", timeout=5_000)
+    time.sleep(1.0)  # whatever the flood still queued on the host's page has run by now
+    freeze = host.evaluate("window.boneyardFreeze")
+    after = json.loads(host.evaluate("BoneyardNet.stats()"))
+    handled, busy = after["handled"] - before["handled"], after["busyMs"] - before["busyMs"]
+    print(
+        f"\nflood of 1,000 chat messages sent in {sent_ms:.0f} ms: {handled} reached the room, which spent"
+        f" {busy} ms on them; the host's longest task {freeze['longest']:.0f} ms (an ordinary move's"
+        f" {ordinary['longest']:.0f} ms), longest wait of a 10 ms timer {freeze['gap']:.0f} ms"
+        f" ({ordinary['gap']:.0f} ms)"
+    )
+    assert handled <= 30 and busy < 100, "the room stops reading a flood early, and cheaply"
+    # Besides the flood, the page redraws the table once (the seat is a computer's now), as for a move.
+    assert freeze["longest"] < 100 + ordinary["longest"], f"the host's page froze: {freeze}"
+    assert host.locator("#chat-lines .chat-line").count() <= 5, "the chat's own limit held"
+    # The guest's page is hidden and reloaded: the removal holds, no seat comes back.
+    guest.reload()
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    assert guest.evaluate(f"localStorage.getItem('boneyard:online:token:{code}')") is None
+    guest.wait_for_selector("#join", timeout=10_000)
+    time.sleep(2.0)
+    assert guest.get_attribute("#join", "data-join-state") in ("form", "removed")
+    assert host.locator(".online-away").count() == 0, "the removed guest's seat is not held for it"

@@ -223,7 +223,7 @@ def test_chat_rate_limit_and_cleaning():
     for i in range(7):
         outs = table.room.on_message(peer, table.guests[1].chat(f"  hi <b>{i}</b>\n"), 100.0 + i * 0.1)
         sent.append(kinds(outs, peer))
-    assert sent[:5] == [["chat"]] * 5 and sent[5:] == [["refused"]] * 2
+    assert sent[:5] == [["chat"]] * 5 and sent[5:] == [["refused"], []]  # told once, then only counted
     table.deliver(table.room.on_message(peer, table.guests[1].chat("later"), 111.0))
     log = table.guests[1].chat_log
     assert log[-1] == {"seat": 1, "name": "Guest 1", "text": "later"}
@@ -380,3 +380,82 @@ def test_names_that_would_not_fit_are_cut():
     guest = GuestRoom(room.code, "   ")
     outs = room.on_message("p1", guest.hello(), 0.0)
     assert kinds(outs, "p1")[0] == "welcome" and room.lobby()[1]["name"] == "Guest"
+
+
+def test_a_flooding_guest_is_removed_for_good_and_its_late_messages_are_not_read(monkeypatch):
+    table = Table("triangles", {"players": 3}, [1, 2], seed=8)
+    table.join()
+    table.start()
+    peer, guest = table.peers[1], table.guests[1]
+    token = guest.token
+    parsed = []
+    real_parse = HostRoom.__init__.__globals__["parse"]
+
+    def counting_parse(text, **kwargs):
+        parsed.append(text)
+        return real_parse(text, **kwargs)
+
+    monkeypatch.setitem(HostRoom.__init__.__globals__, "parse", counting_parse)
+    removed_at = None
+    for i in range(1000):  # 1,000 chat lines within 13 ms
+        outs = table.room.on_message(peer, guest.chat(f"spam {i}"), table.now + i * 0.000013)
+        for out in outs:
+            if out.peer == peer:
+                guest.on_message(out.text)
+        if removed_at is None and any(o.note == "removed" for o in outs):
+            removed_at = i
+            assert notes(outs).count("removed") == 1 and "lobby" in notes(outs)
+            assert any(o.peer == peer and o.drop for o in outs)
+    assert removed_at is not None and removed_at <= HostRoom.STRIKE_LIMIT + 5
+    assert len(parsed) == removed_at + 1, "nothing the removed guest sent later was even parsed"
+    told = [text for text in guest.refusals if text.startswith("slow down")]
+    assert len(told) == 1, "told to slow down once; the other refusals were only counted"
+    assert guest.removed and guest.token is None, "the guest's page forgets its seat: nothing to write back"
+    # The seat went to a computer; the token is banned, so a reload with it finds no seat.
+    assert table.room.bot_seats() == {1: "medium"} and token in table.room.banned
+    outs = table.room.on_message("peer-1-reloaded", GuestRoom(table.room.code, "Bo", token).hello(), 2000.0)
+    assert kinds(outs, "peer-1-reloaded") == ["removed"] and table.room.bot_seats() == {1: "medium"}
+    # The other guest plays on.
+    assert table.room.seats[2].peer == table.peers[2]
+
+
+def test_the_flood_limit_comes_before_parsing(monkeypatch):
+    room = HostRoom("triangles", None, {"players": 2}, "Ana", 2, random.Random(3))
+    guest = GuestRoom(room.code, "Bo")
+    room.on_message("p1", guest.hello(), 0.0)
+    parsed = []
+    real_parse = HostRoom.__init__.__globals__["parse"]
+    monkeypatch.setitem(
+        HostRoom.__init__.__globals__, "parse", lambda text, **kw: parsed.append(1) or real_parse(text, **kw)
+    )
+    room.STRIKE_LIMIT = 10**6  # the flood limit alone: junk sent slowly enough for the refusals' limit
+    sent = 0
+    for i in range(HostRoom.FLOOD_LIMIT * 2):
+        outs = room.on_message("p1", "junk", 1.0 + i * 0.001)
+        sent += 1
+        if "removed" in notes(outs):
+            break
+    assert sent == HostRoom.FLOOD_LIMIT  # the hello was the first of the window
+    assert len(parsed) == HostRoom.FLOOD_LIMIT - 1, "the message past the limit was not parsed"
+    assert room.lobby()[1]["kind"] == "open" and room.banned
+
+
+def test_names_at_a_table_are_unique_and_the_host_keeps_its_own():
+    room = HostRoom("triangles", None, {"players": 4}, "Ann", 4, random.Random(4))
+    names = []
+    for peer, name in (("p1", "Ann"), ("p2", "ＡＮＮ"), ("p3", "ann (2)")):
+        guest = GuestRoom(room.code, name)
+        for out in room.on_message(peer, guest.hello(), 0.0):
+            guest.on_message(out.text)
+        names.append(guest.seats[guest.seat]["name"])
+    assert names == ["Ann (2)", "ＡＮＮ (3)", "ann (2) (2)"]
+    assert [row["name"] for row in room.lobby()] == ["Ann", *names]
+    assert [row["kind"] for row in room.lobby()] == ["host", "guest", "guest", "guest"]
+    # A chat line carries the seat's unique name, never the host's.
+    outs = room.on_message("p1", GuestRoom(room.code, "x").chat("hello"), 1.0)
+    assert {json.loads(o.text)["name"] for o in outs if o.text} == {"Ann (2)"}
+    # A long name keeps its number within the limit; a returning guest keeps its own name.
+    long_room = HostRoom("triangles", None, {"players": 2}, "A" * protocol.MAX_NAME, 2)
+    long_guest = GuestRoom(long_room.code, "a" * protocol.MAX_NAME)
+    long_room.on_message("p1", long_guest.hello(), 0.0)
+    assert long_room.lobby()[1]["name"] == "a" * (protocol.MAX_NAME - 4) + " (2)"

@@ -257,40 +257,21 @@ def test_a_tampered_guest_changes_nothing(game, options):
         named = tiles_in(game, json.loads(text)["move"], set())
         named |= tiles_in(game, fixed_words(game, options, json.loads(text)["move"]), set())  # its examples
         assert not (tiles_in(game, reason, set()) - named) & truth_of(table.state, 1)["hidden"], reason
-    # Hello spam from fresh pages, then a chat flood: refused or dropped, never a crash.
+    # Hello spam from fresh pages: refused, and past the hello limit the page is removed. These pages hold
+    # the guest's own token (they take its seat over first), so the guest is removed for good: its token
+    # is banned and a computer plays on in its seat (a chat flood: tests/rooms/test_host.py).
     table.now += 60
     for i in range(30):
         outs = room.on_message(f"spam-{i}", guest.hello(), table.now)
         for _ in range(6):
             room.on_message(f"spam-{i}", '{"t":"hello","name":"x","v":1}', table.now)
-    assert room.seats[1].peer == f"spam-{29}" or room.seats[1].peer is None or room.seats[1].peer == peer
+    assert guest.token in room.banned and room.bot_seats() == {1: "medium"}
+    assert all(seat.peer is None for seat in room.seats)
     for i in range(50):
         room.on_message(f"stranger-{i}", protocol.encode("move", move=legal, turn_number=number), table.now)
     assert json.dumps(table.state.to_dict(), sort_keys=True) == before
-    # The real guest comes back and floods the chat: five lines go out, the rest are refused, and past the
-    # junk limit the channel is dropped (its seat held as for any drop).
-    table.peers[1] = "peer-1-back"
-    table.deliver(room.on_message("peer-1-back", guest.hello(), table.now))
-    sent, last = 0, []
-    for i in range(40):
-        last = room.on_message("peer-1-back", guest.chat(f"spam {i}"), table.now + i * 0.01)
-        sent += replies(last, "peer-1-back") == ["chat"]
-    assert sent == 5
-    assert room.lobby()[1]["status"] == "reconnecting" and room.seat_of("peer-1-back") is None
-    assert json.dumps(table.state.to_dict(), sort_keys=True) == before
-    # Junk beyond the limit from a seated guest: dropped the same way.
-    table.now += 60
-    table.peers[1] = "peer-1-junk"
-    table.deliver(room.on_message("peer-1-junk", guest.hello(), table.now))
-    outs = []
-    for _ in range(room.STRIKE_LIMIT + 1):
-        outs = room.on_message("peer-1-junk", "junk", table.now + 1)
-    assert outs and outs[0].drop and replies(outs, "peer-1-junk") == ["removed"]
-    assert room.lobby()[1]["status"] == "reconnecting"
     # The game plays on unharmed.
-    table.now += 60
-    table.peers[1] = "peer-1-last"
-    table.deliver(room.on_message("peer-1-last", guest.hello(), table.now))
+    del table.guests[1]
     table.play_out()
     assert table.state.is_over()
 

@@ -247,3 +247,111 @@ def test_the_deal_checks_out_for_an_honest_host_and_not_for_a_changed_seed() -> 
         assert not ok and reason
 
     on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
+
+
+class GuestNet(FakeNet):
+    """A guest's transport: keeps what it sends; ``up`` False is a closed channel (send says so)."""
+
+    up = True
+
+    def send(self, peer: str, text: str) -> bool:  # type: ignore[override]
+        if self.up:
+            self.sent.append((peer, text))
+        return self.up
+
+
+def guest_page(host: online_host.OnlineHost, name: str = "Bob") -> Any:
+    """Return a guest's page (OnlineGuest on a FakeApp of its own) seated in ``host``'s room as "p1"."""
+    from ui.online.join import OnlineGuest
+
+    app = FakeApp(settings=Settings(name=name), route=Route("join", host.code))
+    page = OnlineGuest(app, host.code, name)
+    page.net = GuestNet()  # type: ignore[assignment]
+    app.online = page
+    page.host_peer = "host"
+    host.on_event(NetEvent("open", "p1"))
+    page.net.send("host", page.room.hello())
+    between(host, page)
+    return page
+
+
+def host_and_guest_page() -> tuple[online_host.OnlineHost, Any]:
+    """Return a Triangles room's host and a guest's page seated in it (the lobby)."""
+    app = FakeApp()
+    info, screen = GAMES["triangles"], screen_for("triangles")
+    host = online_host.OnlineHost.create(app, info, screen, {"players": "2"})  # type: ignore[arg-type]
+    host.net = FakeNet()  # type: ignore[assignment]
+    app.online = host
+    return host, guest_page(host)
+
+
+def between(host: online_host.OnlineHost, page: Any) -> None:
+    """Carry every text both ways between the host's page and a guest's page until quiet."""
+    while host.net.sent or page.net.sent:  # type: ignore[attr-defined]
+        while page.net.sent:
+            _to, text = page.net.sent.pop(0)
+            host.on_event(NetEvent("message", "p1", text))
+        while host.net.sent:  # type: ignore[attr-defined]
+            to, text = host.net.sent.pop(0)  # type: ignore[attr-defined]
+            if to == "p1":
+                page.on_event(NetEvent("message", "host", text))
+
+
+def test_a_removed_guests_page_never_writes_its_seat_back() -> None:
+    async def run() -> None:
+        host, page = host_and_guest_page()
+        key = "boneyard:online:token:" + host.code
+        assert page.state == "lobby" and key in page.app.storage.items
+        host.action("room-remove", "1")
+        between(host, page)
+        assert page.state == "removed" and key not in page.app.storage.items
+        page.save(now=True)  # what the page does when it is hidden (a reload, a closed tab)
+        assert key not in page.app.storage.items, "the removed seat's token came back"
+        shown = str(page.markup())
+        assert 'id="join-retry"' not in shown, "nothing offers to come back"
+        assert "Bob" not in shown, "the lobby it was removed from is not shown as if it were still in it"
+
+    on_own_loop(run)
+
+
+def test_a_guests_move_while_the_host_reconnects_is_refused_in_words() -> None:
+    async def run() -> None:
+        from ui.online.join import LOST_MOVE, RECONNECTING_MOVE
+
+        host, page = host_and_guest_page()
+        host.action("room-start", "")
+        between(host, page)
+        session, mine = host.session, page.session
+        assert session is not None and mine is not None
+        while not mine.local_to_move():
+            assert host.human_move(session, session.state.legal_moves()[0])
+            between(host, page)
+        turn = mine.state.turn_number
+        # The host's page reloads: the channel closes, and the guest clicks a move meanwhile.
+        page.on_event(NetEvent("close", "host"))
+        if page.joining is not None:
+            page.joining.cancel()
+        assert page.state == "reconnecting"
+        assert "host is reconnecting" in page.bar_note()
+        move = mine.state.legal_moves()[0]
+        assert page.human_move(mine, move) is False
+        assert page.app.reports[-1] == RECONNECTING_MOVE
+        assert page.net.sent == [] and mine.pending is None, "nothing was sent, nothing is stuck"
+        # The channel is back, but a move sent just as the host went away never arrived.
+        page.host_peer, page.state = "host", "playing"
+        page.net.up = False
+        assert page.human_move(mine, move) is False and page.app.reports[-1] == RECONNECTING_MOVE
+        page.net.up = True
+        assert page.human_move(mine, move) is True
+        page.net.sent.clear()  # lost on the way: the host reloads before it reads it
+        host.on_event(NetEvent("close", "p1"))
+        host.on_event(NetEvent("open", "p1"))
+        page.net.send("host", page.room.hello())
+        between(host, page)
+        assert mine.state.turn_number == turn and mine.local_to_move()
+        assert page.app.reports[-1] == LOST_MOVE
+        assert page.human_move(mine, move) is True
+        between(host, page)
+        assert session.state.turn_number == turn + 1, "the move played the second time"
+
+    on_own_loop(run)

@@ -104,3 +104,18 @@ def test_the_bar_offers_the_deal_check_in_one_line():
         "ABCD-EFGH", SEATS, 0, tools=online.deal_button(True), extra=online.deal_words((True, ""))
     )
     assert 'id="deal-check-btn"' in bar and 'id="deal-result"' in bar
+
+
+def test_the_host_is_marked_on_a_guests_bar_and_in_the_chat():
+    from ui.online import chat
+
+    seats = [{**SEATS[0]}, {"seat": 1, "name": "Ann (2)", "kind": "guest", "status": "connected"}]
+    bar = online.online_bar("ABCD EFGH", seats, 1)
+    assert 'id="online-host"' in bar and "Host: " in bar.split('id="online-host"')[1][:80]
+    assert 'id="online-host"' not in online.online_bar("ABCD EFGH", seats, 0), "the host knows"
+    log = chat.ChatLog(me=2)
+    log.add(0, "Ann", "from the host")
+    log.add(1, "Ann (2)", "from a guest")
+    panel = str(chat.chat_panel(log, ["Ann", "Ann (2)", "Cy"], host=0))
+    host_line, guest_line = panel.split('id="chat-line-')[1:3]
+    assert "chat-host" in host_line and "chat-host" not in guest_line

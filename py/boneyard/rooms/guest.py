@@ -138,6 +138,7 @@ class GuestRoom:
             return [Event("host_left")]
         if kind == "removed":
             self.removed = fields["reason"]
+            self.token = None  # the seat is not ours any more: nothing saved may bring us back to it
             return [Event("removed", fields)]
         self.error = fields["reason"]
         return [Event("error", fields)]

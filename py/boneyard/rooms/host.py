@@ -32,6 +32,7 @@ code and tokens.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ from ..games import get_game
 from . import fairdeal
 from .protocol import (
     MAX_CHAT,
+    MAX_NAME,
     MAX_SEATS,
     VERSION,
     Message,
@@ -59,6 +61,11 @@ PlayCallback = Callable[[int, str], str | None]
 
 LOBBY, DEALING, PLAYING, OVER = "lobby", "dealing", "playing", "over"
 PHASES = (LOBBY, DEALING, PLAYING, OVER)
+
+
+def _same(name: str) -> str:
+    """Return a name as two names compare: case, width and accents' encoding aside ("ＡＮＮ" is "ann")."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 class RoomError(ValueError):
@@ -98,6 +105,7 @@ class _Seat:
     open_since: float | None = None
     chat_times: list[float] = field(default_factory=list)
     react_times: list[float] = field(default_factory=list)
+    slowed_at: float | None = None  # when the guest was last told to slow down (chat, reactions)
 
     @property
     def status(self) -> str:
@@ -115,6 +123,8 @@ class _Peer:
     hellos: int = 0
     strikes: list[float] = field(default_factory=list)  # times of refusals, for the junk limit
     last_view: str = ""
+    window_start: float = float("-inf")  # the flood limit's window: when it began, messages in it
+    window_count: int = 0
 
 
 class HostRoom:
@@ -123,6 +133,12 @@ class HostRoom:
     HELLO_LIMIT = 4  # hellos a peer may send before it is dropped
     STRIKE_LIMIT = 20  # refusals within STRIKE_WINDOW_S before a peer is dropped
     STRIKE_WINDOW_S = 10.0
+    # Messages a peer may send within FLOOD_WINDOW_S, counted before any parsing: past it the guest is
+    # removed for good (its token banned). A person sends a few a second at most (moves, chat within its
+    # limit, reactions within theirs); past STRIKE_LIMIT refusals a sender is removed as well.
+    FLOOD_LIMIT = 100
+    FLOOD_WINDOW_S = 5.0
+    GONE_KEPT = 256  # peers removed by the host whose late messages are ignored unread
 
     def __init__(
         self,
@@ -179,6 +195,7 @@ class HostRoom:
         self.state: Any = None  # the host's game, once dealt (the last one ``views`` saw)
         self.banned: set[str] = set()  # tokens of removed guests
         self._peers: dict[str, _Peer] = {}
+        self._gone: set[str] = set()  # peers the host removed: what they still send is not read
         self._commits: dict[int, str] = {}
         self._nonces: dict[int, str] = {}
         self._deal_started: float | None = None
@@ -277,13 +294,20 @@ class HostRoom:
         outs.append(Out(None, note="lobby", data={"seats": seats, "start_ok": start_ok}))
         return outs
 
-    def _refuse(self, known: _Peer, reason: str, now: float) -> list[Out]:
+    def _refuse(self, known: _Peer, reason: str, now: float, answer: bool = True) -> list[Out]:
         kind = "refused" if known.seat is not None else "error"
         known.strikes = [t for t in known.strikes if now - t < self.STRIKE_WINDOW_S] + [now]
         if len(known.strikes) > self.STRIKE_LIMIT:
-            out = self._send(known.peer, "removed", drop=True, reason="too many refused messages")
-            return [out, *self._lost(known.peer, now)]
-        return [self._send(known.peer, kind, reason=reason[:300] or "refused")]
+            return self._expel(known, "too many refused messages", now)
+        return [self._send(known.peer, kind, reason=reason[:300] or "refused")] if answer else []
+
+    def _slow_down(self, known: _Peer, seat: _Seat, reason: str, now: float) -> list[Out]:
+        """Refuse a chat line or reaction over its limit: said once a window, then only counted, so a
+        flood costs the host little before it is removed."""
+        said = seat.slowed_at is not None and now - seat.slowed_at < self.chat_limit.window_s
+        if not said:
+            seat.slowed_at = now
+        return self._refuse(known, reason, now, answer=not said)
 
     # -- the transport's events -------------------------------------------------------------------
 
@@ -294,9 +318,16 @@ class HostRoom:
 
     def on_message(self, peer: str, text: Any, now: float) -> list[Out]:
         """Handle one text from ``peer``; return what to send and show. Never raises for a peer's input."""
+        if peer in self._gone:
+            return []
         known = self._peers.get(peer)
         if known is None:
             known = self._peers[peer] = _Peer(peer)
+        if now - known.window_start >= self.FLOOD_WINDOW_S:
+            known.window_start, known.window_count = now, 0
+        known.window_count += 1
+        if known.window_count > self.FLOOD_LIMIT:
+            return self._expel(known, "too many messages", now)
         try:
             message = parse(text, sender="guest")
         except ProtocolError as exc:
@@ -338,13 +369,32 @@ class HostRoom:
         )
         return outs + self._lobby_outs()
 
+    def _expel(self, known: _Peer, reason: str, now: float) -> list[Out]:
+        """Remove a peer that abused the room: a seated guest as the host's Remove does (its token is
+        banned, so a reload does not bring it back), anyone else by closing its channel."""
+        seat = self.seats[known.seat] if known.seat is not None else None
+        if seat is not None and seat.kind == "guest" and seat.peer == known.peer and seat.token is not None:
+            name = seat.name
+            outs = self.remove(seat.seat, now, reason=f"removed from the room: {reason}")
+            return outs + [
+                Out(None, note="removed", data={"seat": seat.seat, "name": name, "reason": reason})
+            ]
+        self._forget(known.peer)
+        return [self._send(known.peer, "removed", drop=True, reason=f"removed from the room: {reason}")]
+
+    def _forget(self, peer: str) -> None:
+        """Stop reading a peer the host removed (its channel is being closed)."""
+        self._peers.pop(peer, None)
+        if len(self._gone) >= self.GONE_KEPT:
+            self._gone.clear()
+        self._gone.add(peer)
+
     # -- hello, seats ---------------------------------------------------------------------------
 
     def _hello(self, known: _Peer, message: Message, now: float) -> list[Out]:
         known.hellos += 1
         if known.hellos > self.HELLO_LIMIT:
-            out = self._send(known.peer, "removed", drop=True, reason="too many hellos")
-            return [out, *self._lost(known.peer, now)]
+            return self._expel(known, "too many hellos", now)
         if known.seat is not None:
             return self._refuse(known, "you are already in the room", now)
         if message["v"] != VERSION:
@@ -371,7 +421,7 @@ class HostRoom:
             if seat.kind == "bot":  # a computer kept the seat while they were away
                 seat.kind = "guest"
                 outs.append(Out(None, note="returned", data={"seat": seat.seat, "name": seat.name}))
-            seat.name = message["name"]
+            seat.name = self._unique_name(message["name"], seat.seat)
         else:
             if not self.seating:
                 return [self._send(known.peer, "error", drop=True, reason="the game has already started")]
@@ -379,7 +429,7 @@ class HostRoom:
             if seat is None:
                 return [self._send(known.peer, "error", drop=True, reason="the room is full")]
             seat.kind = "guest"
-            seat.name = message["name"]
+            seat.name = self._unique_name(message["name"], seat.seat)
             seat.token = new_token(self.rng)
             seat.open_since = None
         assert seat.token is not None
@@ -412,6 +462,20 @@ class HostRoom:
             if self.phase == OVER and self.seed is not None:
                 outs += self._deal_proof_to(known.peer)
         return outs
+
+    def _unique_name(self, name: str, seat: int) -> str:
+        """Return ``name``, or with a number ("Ann (2)") when another seat has it already: a guest never
+        passes for the host or another guest at the table or in the chat."""
+        taken = {_same(s.name) for s in self.seats if s.seat != seat and s.name}
+        if _same(name) not in taken:
+            return name
+        number = 2
+        while True:
+            suffix = f" ({number})"
+            candidate = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+            if _same(candidate) not in taken:
+                return candidate
+            number += 1
 
     def set_seat(self, seat: int, kind: str, level: str | None = None, now: float | None = None) -> list[Out]:
         """Make ``seat`` open or a computer at ``level`` (in the lobby; during the game only a computer,
@@ -446,13 +510,15 @@ class HostRoom:
         target.open_since = now if kind == "open" else None
         return outs + self._lobby_outs()
 
-    def remove(self, seat: int, now: float | None = None) -> list[Out]:
+    def remove(
+        self, seat: int, now: float | None = None, reason: str = "the host removed you from this room"
+    ) -> list[Out]:
         """Remove the guest at ``seat`` (it cannot come back with its token); in the lobby the seat opens,
         during the game a computer takes it."""
         target = self._seat(seat)
         if target.kind not in ("guest", "bot") or target.token is None:
             raise RoomError("no guest sits there")
-        outs = self._evict(target, "the host removed you from this room")
+        outs = self._evict(target, reason)
         if target.token is not None:
             self.banned.add(target.token)
         target.token = None
@@ -484,7 +550,7 @@ class HostRoom:
         outs: list[Out] = []
         if target.peer is not None:
             outs.append(self._send(target.peer, "removed", drop=True, reason=reason))
-            self._peers.pop(target.peer, None)
+            self._forget(target.peer)
             target.peer = None
         return outs
 
@@ -657,14 +723,14 @@ class HostRoom:
     def _chat(self, known: _Peer, seat: _Seat, message: Message, now: float) -> list[Out]:
         if not self._within(seat.chat_times, self.chat_limit, now):
             limit = self.chat_limit
-            return self._refuse(
-                known, f"slow down: at most {limit.count} messages in {limit.window_s:g} seconds", now
+            return self._slow_down(
+                known, seat, f"slow down: at most {limit.count} messages in {limit.window_s:g} seconds", now
             )
         return self._say(seat.seat, seat.name or "Guest", message["text"])
 
     def _react(self, known: _Peer, seat: _Seat, message: Message, now: float) -> list[Out]:
         if not self._within(seat.react_times, self.react_limit, now):
-            return self._refuse(known, "slow down with the reactions", now)
+            return self._slow_down(known, seat, "slow down with the reactions", now)
         return self._broadcast("react", seat=seat.seat, key=message["key"]) + [
             Out(None, note="react", data={"seat": seat.seat, "key": message["key"]})
         ]

@@ -361,8 +361,10 @@ def reactions_bar(enabled: bool = True) -> Markup:
     )
 
 
-def _said(line: ChatLine, names: Sequence[str], me: int) -> Markup:
+def _said(line: ChatLine, names: Sequence[str], me: int, host: int | None = None) -> Markup:
     who = "You" if line.seat == me else (names[line.seat] if 0 <= line.seat < len(names) else line.name)
+    # The host's lines say so: a guest's never pass for them, whatever name it chose.
+    mark = h("span", {"class_": "chat-host"}, " · Host") if line.seat == host and line.seat != me else ""
     return h(
         "li",
         {
@@ -370,21 +372,27 @@ def _said(line: ChatLine, names: Sequence[str], me: int) -> Markup:
             "data_seat": line.seat,
             "id": f"chat-line-{line.number}",
         },
-        h("span", {"class_": "chat-who"}, name_attr(who)),
+        h("span", {"class_": "chat-who"}, name_attr(who), mark),
         h("span", {"class_": "chat-text"}, line.text),
     )
 
 
 def chat_panel(
-    log: ChatLog, names: Sequence[str], *, can_send: bool = True, people: Sequence[int] = ()
+    log: ChatLog,
+    names: Sequence[str],
+    *,
+    can_send: bool = True,
+    people: Sequence[int] = (),
+    host: int | None = None,
 ) -> Markup:
     """Return the chat panel: the last messages, the input (200 characters), reactions, mutes.
 
     ``names`` are the seats' names (as the table shows them); ``people`` the seats of the other people
     at the table (computers do not chat, so they get no mute); ``can_send`` False while the room is
-    not connected (the input and buttons stay in place, disabled).
+    not connected (the input and buttons stay in place, disabled); ``host`` the host's seat, whose
+    lines are marked.
     """
-    lines = [_said(line, names, log.me) for line in log.lines]
+    lines = [_said(line, names, log.me, host) for line in log.lines]
     # The scroller lays out from its bottom (css: column-reverse), so the newest message is in view
     # without a script scrolling it there.
     body = h(

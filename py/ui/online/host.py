@@ -40,6 +40,7 @@ HOLD_HOOK = (
 )
 REOPEN_TRIES = 12  # attempts to take the room's code back at the broker after a reload
 BOT_PAUSE_S = 0.2  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
+CHAT_REDRAW_S = 0.1  # chat lines and reactions arriving within this are drawn in one redraw
 
 
 def hold_seconds() -> float:
@@ -109,6 +110,7 @@ class OnlineHost:
         self.retries = 0
         self.popping = False
         self.saving = False
+        self.redraw_task: Any = None
 
     # -- creating and reopening -------------------------------------------------------------------
     @classmethod
@@ -184,7 +186,7 @@ class OnlineHost:
 
     def handle(self, outs: list[Out]) -> None:
         """Send the texts and act on the notes the room returned, in order."""
-        redraw = False
+        redraw = later = False
         for out in outs:
             if out.peer is not None:
                 if out.text:
@@ -193,7 +195,8 @@ class OnlineHost:
                     self.net.drop(out.peer)
                 continue
             redraw = self.note(out.note, dict(out.data)) or redraw
-        if redraw:
+            later = later or out.note == "removed"  # a flood's last message: redraw in a task of its own
+        if redraw and (not later or redraw_soon(self)):
             self.rerender()
 
     def note(self, kind: str, data: dict[str, Any]) -> bool:
@@ -218,9 +221,13 @@ class OnlineHost:
             return True
         if kind == "chat":
             self.log.add(int(data["seat"]), str(data.get("name", "")), str(data["text"]))
-            return True
+            return redraw_soon(self)
         if kind == "react":
             self.log.react(int(data["seat"]), str(data["key"]), time.monotonic())
+            return redraw_soon(self)
+        if kind == "removed":  # the room removed a guest that flooded it or sent junk
+            name = str(data.get("name") or "A player")
+            self.app.report("warning", f"{name} was removed from the room ({data.get('reason', 'abuse')}).")
             return True
         if kind == "error":
             self.app.report("warning", str(data.get("reason", "The room refused that.")))
@@ -531,6 +538,27 @@ def mark_turn(app: Any, session: Session | None) -> None:
         window.boneyardOnlineDrawn = window.Date.now()
 
 
+def redraw_soon(online: Any) -> bool:
+    """Redraw once ``CHAT_REDRAW_S`` from now, however many chat lines and reactions arrive till then (a
+    burst must not redraw the table a line at a time); return True when the caller must redraw now
+    instead (no event loop runs, as in the CPython tests)."""
+    task = online.redraw_task
+    if task is not None and not task.done():
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return True
+
+    async def later() -> None:
+        await asyncio.sleep(CHAT_REDRAW_S)
+        if online.app.online is online:
+            online.rerender()
+
+    online.redraw_task = asyncio.ensure_future(later())
+    return False
+
+
 def keep_popping(online: Any) -> None:
     """Redraw every half second while reactions are popping over the table (each redraw continues them)."""
     if online.popping or not online.log.live_pops(time.monotonic()):
@@ -591,10 +619,15 @@ def chat_markup(online: Any, session: Session, me: int, connected: bool) -> Mark
     log = online.log
     return join(
         [
-            chat.chat_panel(log, names, can_send=connected, people=people),
+            chat.chat_panel(log, names, can_send=connected, people=people, host=host_seat(online.seats)),
             chat.reaction_pops(log, names, positions, time.monotonic()),
         ]
     )
+
+
+def host_seat(seats: list[dict[str, Any]]) -> int | None:
+    """Return the host's seat in a room's lobby rows, or None."""
+    return next((int(row["seat"]) for row in seats if row.get("kind") == "host"), None)
 
 
 def chat_action(online: Any, action: str, value: str) -> tuple[str, str] | None:

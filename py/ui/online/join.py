@@ -18,7 +18,7 @@ from boneyard.games import GAMES
 from boneyard.rooms import protocol
 from boneyard.rooms.guest import Event, GuestRoom
 
-from ..html import Markup
+from ..html import Markup, h, join
 from ..session import Session
 from . import chat
 from . import screens as online_screens
@@ -29,6 +29,9 @@ __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token
 
 TOKEN_KEY = "boneyard:online:token:"  # + the room's code: this browser's seat in that room
 RETRY_S = (1.0, 2.0, 3.0, 5.0)  # pauses between attempts to join again, then every 5 s
+# Refusals in the table's message line: two lines on a phone.
+RECONNECTING_MOVE = "The host is reconnecting: your move was not sent."
+LOST_MOVE = "Your move did not reach the host: play it again."
 
 
 def code_from(text: str) -> str:
@@ -94,6 +97,7 @@ class OnlineGuest:
         self.log = chat.ChatLog(int(self.room.seat or 0))
         self.deciding: dict[int, str] = {}
         self.popping = False
+        self.unanswered: int | None = None  # the turn of the move sent last, until a view answers it
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -136,6 +140,7 @@ class OnlineGuest:
             for item in self.room.on_message(event.data):
                 self.on_room(item)
         elif event.type == "close":
+            self.host_peer = None  # nothing sent now would arrive: moves wait for the next channel
             if self.state not in ("removed", "failed") and not self.closed:
                 if self.state != "host_left":
                     self.state = (
@@ -172,6 +177,11 @@ class OnlineGuest:
         elif kind == "view":
             self.take_view(data["view"])
             self.keep()
+            if self.unanswered is not None and self.session is not None:
+                if self.session.local_to_move() and self.session.state.turn_number == self.unanswered:
+                    # the host reloaded before it played our move: it never arrived
+                    self.app.refused(self.session, LOST_MOVE)
+                self.unanswered = None
         elif kind == "refused":
             if self.session is not None:
                 self.app.refused(self.session, str(data.get("reason", "")))
@@ -239,8 +249,9 @@ class OnlineGuest:
             self.session.recorded = True
 
     def keep(self) -> None:
-        """Keep this seat's token and the deal's secrets, so a reload takes the seat back."""
-        if self.room.token:
+        """Keep this seat's token and the deal's secrets, so a reload takes the seat back (never once the
+        host removed us: the page's save when it is hidden must not write the seat back)."""
+        if self.room.token and self.state != "removed":
             self.app.storage.set(TOKEN_KEY + self.code, json.dumps(self.room.to_dict()))
 
     # -- the table's moves ---------------------------------------------------------------------------------
@@ -254,10 +265,17 @@ class OnlineGuest:
             self.app.refused(session, str(exc))
             return False
         text = session.take_pending()  # type: ignore[attr-defined]
-        if text is None or self.host_peer is None:
-            self.app.refused(session, "The host is not connected; your move was not sent.")
+        sent = (
+            text is not None
+            and self.host_peer is not None
+            and self.state == "playing"
+            and self.net.send(self.host_peer, self.room.move(text))
+        )
+        if not sent:
+            self.app.refused(session, RECONNECTING_MOVE)
+            self.rerender()
             return False
-        self.net.send(self.host_peer, self.room.move(text))
+        self.unanswered = session.state.turn_number
         self.app.render()
         return True
 
@@ -348,7 +366,7 @@ class OnlineGuest:
             message=self.message,
             game_name=info.name if info is not None else "",
             mode_label=str(self.room.mode or ""),
-            seats=self.seats,
+            seats=self.seats if self.state != "removed" else [],  # no more ours to show
             me=self.room.seat,
         )
 
@@ -370,10 +388,13 @@ class OnlineGuest:
 
     def bar_note(self) -> str:
         """Return the state in words for the bar over the table."""
-        return {
-            "reconnecting": "Reconnecting…",
-            "host_left": "The host left; waiting for them to reopen the room…",
-        }.get(self.state, self.message)
+        if self.state == "reconnecting":  # on a phone the first half alone: the bar stays one row
+            return join(
+                ["The host is reconnecting…", h("span", {"class_": "online-wide"}, " Moves wait for them.")]
+            )
+        return {"host_left": "The host left; waiting for them to reopen the room…"}.get(
+            self.state, self.message
+        )
 
 
 def join_failure(reason: str) -> str:

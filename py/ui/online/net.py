@@ -158,18 +158,19 @@ class Net:
         finally:
             self.draining = False
 
-    def send(self, peer: str, text: str) -> None:
-        """Send a text to a peer (dropped quietly when its channel is closed)."""
+    def send(self, peer: str, text: str) -> bool:
+        """Send a text to a peer; return False when it was not sent (its channel is closed)."""
         if self.closed:
-            return
+            return False
         from pyscript import window
 
         net = getattr(window, "BoneyardNet", None)
         if net is not None:
             try:
-                net.send(peer, text)
+                return bool(net.send(peer, text))
             except Exception:
                 window.console.warn("Boneyard online: could not send: " + traceback.format_exc())
+        return False
 
     def drop(self, peer: str) -> None:
         """Close one peer's channel."""

@@ -364,7 +364,7 @@ def join_screen(
                 )
             )
         actions = [button("Leave", "join-leave", id="join-leave")]
-        if state in ("host_left", "removed"):
+        if state == "host_left":  # a removed guest stays out: nothing here asks to come back
             actions.insert(0, button("Try again", "join-retry", kind="primary", id="join-retry"))
         parts.append(h("div", {"class_": "actions"}, actions))
     title = f"Join a room: {game_name}" if game_name else "Join a room"
@@ -381,7 +381,8 @@ def online_bar(
     tools: Markup | str = "",
     extra: Markup | str = "",
 ) -> Markup:
-    """Return the strip over an online table: the room's code, who is reconnecting, Leave."""
+    """Return the strip over an online table: the room's code, its host (on a guest's page), who is
+    reconnecting, Leave."""
     away = [s for s in seats if s.get("status") == "reconnecting"]
     words: list[Any] = [
         h(
@@ -391,6 +392,16 @@ def online_bar(
             h("strong", {}, code),
         )
     ]
+    host = next((s for s in seats if s.get("kind") == "host"), None)
+    if host is not None and host.get("seat") != me:  # which "Ann" holds the game: the host, by seat
+        words.append(
+            h(
+                "span",
+                {"class_": "online-host", "id": "online-host"},
+                "Host: ",
+                name_text(host.get("name") or "Host"),
+            )
+        )
     for seat in away:
         words.append(
             h(

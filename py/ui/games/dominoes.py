@@ -429,6 +429,7 @@ class DominoesScreen(Screen):
                 beats,
                 face_up if ctx.ui.get("kit_face_up") else None,
                 live=not pending and not view["over"],
+                scored=face_up,
             ),
             seat,
         )
@@ -640,8 +641,10 @@ class DominoesScreen(Screen):
         beats: list[kit.Beat],
         face_up: list[Any] | None,
         live: bool = True,
+        scored: list[Any] | None = None,
     ) -> list[kit.SeatView]:
-        """Return every seat as the kit shows it (``live``: play goes on, so the seat to move is marked)."""
+        """Return every seat as the kit shows it (``live``: play goes on, so the seat to move is marked;
+        ``scored``: the hands of the hand just scored, whose counts the seats keep until Next hand)."""
         session = ctx.session
         last = kit.last_beats(beats)
         short = self.short_names(ctx, names)
@@ -650,7 +653,8 @@ class DominoesScreen(Screen):
         out = []
         for seat in range(view["players"]):
             player = session.seats[seat]
-            count = view["hand_counts"][seat] if face_up is None else len(face_up[seat])
+            held = face_up if face_up is not None else scored  # the state has dealt the next hand already
+            count = view["hand_counts"][seat] if held is None else len(held[seat])
             shown = None
             if face_up is not None:
                 shown = h(

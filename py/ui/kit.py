@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .html import FSI, PDI, Markup, h, name_attr
+from .html import FSI, PDI, Markup, h, join, name_attr
 from .session import Session
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "gate_needed",
     "handle",
     "hands_private",
+    "keep_whole",
     "last_beats",
     "merge_beats",
     "message_line",
@@ -40,6 +41,7 @@ __all__ = [
     "refuse",
     "results_panel",
     "review_bar",
+    "review_key",
     "review_state",
     "reviewing",
     "scoreboard",
@@ -288,7 +290,9 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
     step = reviewing(ctx)
     comment = hints.review_comment(ctx, step) if step is not None else ""
     if comment:  # it replaces the table's words, which the review bar's caption says already
-        text = h("b", {"class_": "kit-review-comment"}, comment)
+        text = h("b", {"class_": "kit-review-comment"}, keep_whole(comment))
+    elif step is not None and isinstance(text, str) and not isinstance(text, Markup):
+        text = keep_whole(text)
     hint = hints.hint_button(ctx) if step is None else Markup("")
     return h(
         "div",
@@ -659,6 +663,8 @@ def results_panel(
         if review
         else ""
     )
+    analysis = hints.analysis_section(ctx)
+    more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
     return h(
         "section",
         {
@@ -670,10 +676,9 @@ def results_panel(
         h(
             "div",
             {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
-            body,
-            h("p", {"class_": "hint"}, note) if note else "",
-            hints.analysis_section(ctx),
-            h("div", {"class_": "actions kit-results-more"}, list(more)) if more else "",
+            # The result itself, then what else there is: side by side on a wide table (css/table.css).
+            h("div", {"class_": "kit-results-main"}, body, h("p", {"class_": "hint"}, note) if note else ""),
+            h("div", {"class_": "kit-results-side"}, analysis, more_) if analysis or more else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
@@ -733,7 +738,8 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
         h(
             "span",
             {"class_": "kit-review-where", "id": "review-where", "aria_live": "polite"},
-            f"Move {step} of {total}" + (f" · {caption}" if caption else ""),
+            f"Move {step} of {total}",
+            join([" · ", keep_whole(caption)]) if caption else "",
         ),
         nav("forward", "Forward one move", icon("M4 2v12l8-6z"), step < total),
         nav("last", "Last move", icon("M11 2h2v12h-2zM2 2v12l8-6z"), step < total),
@@ -749,6 +755,32 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
             "Close",
         ),
     )
+
+
+REVIEW_KEYS = {"ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"}
+
+
+def review_key(ctx: Any, key: str) -> bool:
+    """Step the open review by keyboard (left and right arrows: back and forward; Home, End); return True
+    when the key was used."""
+    if reviewing(ctx) is None or key not in REVIEW_KEYS:
+        return False
+    return handle(ctx, "kit-review", REVIEW_KEYS[key])
+
+
+# A tile's name: "6-4", "2-4-5", "cross–plus" (its hyphen or dash must not end a line).
+_TILE_NAME = re.compile(r"\b\d(?:-\d)+\b|\b[a-z]+–[a-z]+\b")
+
+
+def keep_whole(text: str) -> Markup:
+    """Return ``text`` with each tile name in it kept on one line."""
+    out: list[Any] = []
+    at = 0
+    for found in _TILE_NAME.finditer(text):
+        out += [text[at : found.start()], h("span", {"class_": "kit-tile-name"}, found.group())]
+        at = found.end()
+    out.append(text[at:])
+    return join(out)
 
 
 def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:

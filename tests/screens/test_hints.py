@@ -5,6 +5,7 @@ review's comment). The thinking runs in one go here (no event loop), as ``ui.hin
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -182,7 +183,7 @@ def test_the_analysis_charts_your_chances_and_its_costly_moves_open_the_review(g
     kit.handle(table.ctx, "kit-review", f"at:{entry['index'] + 1}")
     assert kit.reviewing(table.ctx) == entry["index"] + 1
     comment = hints.review_comment(table.ctx, entry["index"] + 1)
-    assert comment and comment in table.html()
+    assert comment and comment in re.sub(r"<[^>]+>", "", table.html())  # its tile names kept whole
     if costly:
         assert comment.startswith("Expert: ")
 

@@ -1324,7 +1324,7 @@ class DominoesScreen(Screen):
         """Return the summary of a finished hand of a match that goes on (the hand stays on the table)."""
         return kit.results_panel(
             ctx,
-            f"Hand {result['hand']} is over",
+            f"Hand {result['hand']} is over.",
             join(
                 [
                     h("p", {}, self.hand_reason(view, names, result)),
@@ -1525,6 +1525,8 @@ class DominoesScreen(Screen):
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Offer shortcuts: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose the end,
         Escape cancels a selection."""
+        if kit.review_key(ctx, key):  # the review's arrows step through the game
+            return True
         lowered = key.lower()
         if lowered == "d" and "draw" in self._legal(ctx):
             self.on_action(ctx, "draw", "")

@@ -260,7 +260,7 @@ class HeptalionScreen(Screen):
             )
             parts.append(lab_proof(LAB_BOARDS[number]))
         else:
-            options = [("original", "Original"), ("random", "Random (Heptalion (Random))")]
+            options = [("original", "Original"), ("random", "Random")]  # the hint below says what it is
             parts.append(
                 _sel(
                     form,
@@ -990,7 +990,10 @@ class HeptalionScreen(Screen):
             },
             "Try again" if view["solo"] else "Play again",
         )
-        new = h("a", {"class_": "btn", "href": f"#/setup/{GAME_ID}", "id": "hx-new"}, "New game")
+        more = [  # as every table's result: New game and Home after the result, Play again at its foot
+            h("a", {"class_": "btn", "href": f"#/setup/{GAME_ID}", "id": "hx-new"}, "New game"),
+            h("a", {"class_": "btn btn-ghost", "href": "#/", "id": "hx-home"}, "Home"),
+        ]
         self._remember_again(ctx, view)
         review = session.move_count() > 0
         if view["solo"]:
@@ -1003,11 +1006,12 @@ class HeptalionScreen(Screen):
                 line += " That is the maximum: perfect!"
             return kit.results_panel(
                 ctx,
-                "Puzzle over",
+                "Puzzle over.",
                 h("p", {}, line),
-                [again, new],
+                [again],
                 note="Your best is kept in Stats.",
                 review=review,
+                more=more,
             )
         you = self._you(ctx)
         shown = self._shown_names(ctx)
@@ -1046,9 +1050,8 @@ class HeptalionScreen(Screen):
         )
         note = stats_note(session, "Games on one device are not counted in the stats.")
         winner = outcome["winners"][0]
-        title = "You win!" if winner == you else f"{shown[winner]} wins"
-        body = table
-        return kit.results_panel(ctx, title, body, [again, new], note=note, review=review)
+        title = "You win!" if winner == you else f"{shown[winner]} wins."
+        return kit.results_panel(ctx, title, table, [again], note=note, review=review, more=more)
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
         """Keep the finished game's setup so "Play again" (and the setup screen) start from it."""
@@ -1233,6 +1236,8 @@ class HeptalionScreen(Screen):
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Keyboard: Backspace undoes a step of the choice, Escape clears it (letters stay free for the
         browser's own shortcuts, which the app cannot tell apart: it passes no modifier keys)."""
+        if kit.review_key(ctx, key):  # the review's arrows step through the game
+            return True
         if key == "Backspace" and ctx.ui.get("at", 0) > 0:
             self.on_action(ctx, "undo", "")
             return True

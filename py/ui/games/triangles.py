@@ -523,11 +523,11 @@ class TrianglesScreen(Screen):
         return len(humans) == 1 and seat == humans[0]
 
     def result_head(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
-        """Return the headline of the result: "You win!", "Ben wins", "A draw: Ada and Ben tie"."""
+        """Return the headline of the result: "You win!", "Ben wins.", "A draw: Ada and Ben tie."."""
         winners = list(outcome["winners"])
         if len(winners) == 1:
-            return "You win!" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} wins"
-        return "A draw: " + kit.describe_list([self.name(ctx, w) for w in winners]) + " tie"
+            return "You win!" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} wins."
+        return "A draw: " + kit.describe_list([self.name(ctx, w) for w in winners]) + " tie."
 
     def result_how(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
         """Return how the game ended, worded from the facts."""
@@ -581,7 +581,7 @@ class TrianglesScreen(Screen):
                         self.place_words(place, tied) if place is not None else "",
                     ),
                     h("td", {}, scores[seat] if seat < len(scores) else ""),
-                    h("td", {"class_": "tri-left"}, left_text),
+                    h("td", {"class_": "tri-left"}, kit.keep_whole(left_text)),
                 )
             )
         table_ = h(
@@ -616,6 +616,8 @@ class TrianglesScreen(Screen):
                     },
                     "Play again",
                 ),
+            ],
+            more=[
                 button("New game", "new-game", self.game_id, id="tri-new-game"),
                 button("Home", "home", id="tri-home", kind="ghost"),
             ],
@@ -751,6 +753,8 @@ class TrianglesScreen(Screen):
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Offer shortcuts: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview, D draws,
         P passes."""
+        if kit.review_key(ctx, key):  # the review's arrows step through the game
+            return True
         if key in ("d", "D", "p", "P"):
             action = "draw" if key in ("d", "D") else "pass"
             if action not in self.facts(ctx)["legal"]:

@@ -35,6 +35,7 @@ __all__ = [
     "last_beats",
     "merge_beats",
     "message_line",
+    "plain_names",
     "plural",
     "privacy_gate",
     "refusal",
@@ -82,6 +83,22 @@ def display_names(session: Session) -> list[str]:
     solo = len(humans) == 1
     return [
         "You" if solo and i == humans[0] else name_attr(seat.name) for i, seat in enumerate(session.seats)
+    ]
+
+
+LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard|Expert)\)$")
+
+
+def plain_names(session: Session) -> list[str]:
+    """Return ``display_names`` without a computer's level ("Computer 1", not "Computer 1 (Medium)"), for
+    a results table that says who, not how strong."""
+    humans = session.human_seats
+    solo = len(humans) == 1
+    return [
+        "You"
+        if solo and i == humans[0]
+        else name_attr(LEVEL_SUFFIX.sub("", seat.name) if seat.is_computer else seat.name)
+        for i, seat in enumerate(session.seats)
     ]
 
 

@@ -14,7 +14,6 @@ mode).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -49,7 +48,6 @@ WHO_LABEL = {
 }
 MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Other boards"}
 ZOOM_MIN, ZOOM_MAX = -1, 2  # -1 the whole board; 0 cells of at least 40 px; 1, 2 bigger
-_LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard|Expert)\)$")
 
 
 def _int(value: Any, default: int) -> int:
@@ -395,16 +393,7 @@ class HeptalionScreen(Screen):
 
     def _shown_names(self, ctx: TableContext) -> list[str]:
         """Return the names as seats show them: "You" for the one person playing, no level suffix."""
-        you = self._you(ctx)
-        shown = []
-        for s, seat in enumerate(ctx.session.seats):
-            if s == you:
-                shown.append("You")
-            elif seat.is_computer:
-                shown.append(name_attr(_LEVEL_SUFFIX.sub("", seat.name)))
-            else:
-                shown.append(name_attr(seat.name))
-        return shown
+        return kit.plain_names(ctx.session)
 
     @staticmethod
     def _ui(ctx: TableContext) -> dict[str, Any]:

@@ -562,6 +562,7 @@ class TrianglesScreen(Screen):
         count = len(session.seats)
         hands = self.hands(ctx, f)
         rows = []
+        plain = kit.plain_names(session)  # who, without the level: a phone's table keeps a row a line
         for seat in range(count):
             left, hand = f["view"]["hand_counts"][seat], hands[seat]
             if hand is not None:
@@ -574,7 +575,7 @@ class TrianglesScreen(Screen):
                 h(
                     "tr",
                     {"class_": "is-winner" if seat in winners else ""},
-                    h("th", {"scope": "row"}, self.name(ctx, seat)),
+                    h("th", {"scope": "row"}, plain[seat]),
                     h(
                         "td",
                         {"data_place": place if place is not None else None},

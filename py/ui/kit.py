@@ -42,6 +42,7 @@ __all__ = [
     "refuse",
     "results_panel",
     "review_bar",
+    "review_caption",
     "review_key",
     "review_state",
     "reviewing",
@@ -713,6 +714,12 @@ def reviewing(ctx: Any) -> int | None:
 def review_state(session: Session, step: int) -> Any:
     """Return the game as it was after ``step`` moves (replayed on a fresh deal from the session's moves)."""
     return session.replay(step)
+
+
+def review_caption(beats: Sequence[Beat], names: Sequence[str]) -> str:
+    """Return what the review's move did, in words: "Ben laid 6-4" ("the deal" before the first move)."""
+    last = beats[-1] if beats else None
+    return f"{names[last.seat]} {last.text}" if last else "the deal"
 
 
 def review_bar(step: int, total: int, caption: str = "") -> Markup:

@@ -80,6 +80,15 @@ def test_the_arrow_keys_step_the_review_and_leave_the_table_alone_otherwise(key)
     assert screen.on_key(ctx, "Home") and kit.reviewing(ctx) == 0
     assert screen.on_key(ctx, "ArrowLeft") and kit.reviewing(ctx) == 0, "the first move stays the first"
     assert screen.on_key(ctx, "End") and kit.reviewing(ctx) == total
+    html = str(screen.render(ctx))  # every table's review says alike what the move shown did
+    message = re.sub(
+        r"<[^>]+>|[\u2068\u2069]", "", html.split('id="kit-turn"')[1].split("</p>")[0].split(">", 1)[1]
+    )
+    where = re.sub(
+        r"<[^>]+>|[\u2068\u2069]", "", html.split('id="review-where"')[1].split("<button")[0].split(">", 1)[1]
+    )
+    assert message.startswith("Review · ") and message.endswith("."), message
+    assert where == f"Move {total} of {total} · {message.removeprefix('Review · ').removesuffix('.')}", where
 
 
 def test_a_tile_name_is_kept_on_one_line_in_the_review():

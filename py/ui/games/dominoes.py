@@ -467,8 +467,7 @@ class DominoesScreen(Screen):
         view = state.view(seat)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         beats = self.beats(view["history"])
-        last = beats[-1] if beats else None
-        caption = f"{names[last.seat]} {last.text}" if last else "the deal"
+        caption = kit.review_caption(beats, names)
         # Not live: nobody is "thinking" in a game being looked back on.
         seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat)
         board = self.board(ctx, view, interactive=False, since=None)

@@ -610,8 +610,7 @@ class HeptalionScreen(Screen):
         view = state.view(viewer)
         shown = self._shown_names(ctx)
         beats = self._beats(view["history"])
-        last = beats[-1] if beats else None
-        caption = f"{shown[last.seat]} {last.text}" if last else "the deal"
+        caption = kit.review_caption(beats, shown)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         seats_ = (
             ""

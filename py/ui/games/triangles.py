@@ -174,8 +174,7 @@ class TrianglesScreen(Screen):
         face_up = f["review"] or (f["over"] and bool(ctx.ui.get("kit_face_up")))
         panel: Any = ""
         if f["review"]:
-            last = beats[-1] if beats else None
-            caption = f"{names[last.seat]} {last.text}" if last else "the deal"
+            caption = kit.review_caption(beats, names)
             panel = h(
                 "section",
                 {"class_": "kit-review-panel", "aria_label": "Review"},
@@ -322,8 +321,8 @@ class TrianglesScreen(Screen):
         """Return the message line's words: whose turn it is and what to do (or what just happened)."""
         view = f["view"]
         names = self.names(ctx)
-        if f["review"]:
-            return "Review: step through the game with the buttons over the board."
+        if f["review"]:  # as every table's review: what the move shown did
+            return f"Review · {kit.review_caption(self.beats(view['history']), names)}."
         if f["over"]:
             return self.result_head(ctx, view["outcome"])
         turn = f["to_move"]

@@ -9,8 +9,8 @@
   in ``session.extra["hints"]``; such a game is not counted in the stats (``ui.results``), like a
   take-back, and its result says so.
 - **Analysis** (the results panel): ``boneyard.ai.review_thinking`` over the viewer's decisions, in
-  slices with a progress bar; then a chart of the estimated chance after each of your moves and the
-  moves that cost the most, each a button that opens the table's review at that move, where the
+  slices with a progress bar; then a chart of the estimated chance after each of your moves, ending at
+  the result (a win 100%, a loss 0%), and the moves that cost the most, each a button that opens the table's review at that move, where the
   message line says what the Expert preferred.
 
 The kit (``ui.kit``) places these pieces; the thinking runs as an asyncio task in the page and in one

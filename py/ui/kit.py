@@ -1,7 +1,7 @@
 """The table kit: what every tile game's table is built from (pure, no browser).
 
 Seats around the board, the hand tray docked at the bottom, one message line, one privacy gate for
-Same device, the results panel over a visible board, the match scoreboard, the table's header tools
+Same device, the results panel over the board, the match scoreboard, the table's header tools
 ("?" and mute), take-back and review; the Expert's Hint in the message line and its analysis of a
 finished game in the results panel (``ui.hints``). A table screen describes its seats and hands with the kit's
 values and passes its own board markup in; the kit lays them out (``table``) so that every table fits
@@ -630,11 +630,12 @@ def results_panel(
     title_id: str = "over-title",
     more: Sequence[Any] = (),
 ) -> Markup:
-    """Return the results over part of a visible board: collapsible, with View board and Review.
+    """Return the results, opaque over the board: collapsible, with View board and Review.
 
     ``actions`` are the buttons of what comes next (Next hand, Play again ...), always in view at the
-    panel's foot; ``more`` are secondary links (New game, Home) at the end of its scrolling body. View board shows every
-    hand face up (``ctx.ui["kit_face_up"]``) and folds the panel; the screen draws the hands face up.
+    panel's foot; ``more`` are secondary links (New game, Home) after the result (beside it on a wide
+    table, with the Expert's analysis). View board shows every hand face up (``ctx.ui["kit_face_up"]``)
+    and folds the panel; the screen draws the hands face up.
     """
     from . import hints
 

@@ -963,7 +963,7 @@ class HeptalionScreen(Screen):
         return (news[-1] + " " + text) if news else text
 
     def _results(self, ctx: TableContext, view: Mapping[str, Any], names: list[str]) -> Markup:
-        """Return the result panel (the kit's: over part of the board, with View board and Review)."""
+        """Return the result panel (the kit's: over the board, with View board and Review)."""
         session = ctx.session
         outcome = view["outcome"]
         again = h(

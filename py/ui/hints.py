@@ -9,8 +9,8 @@
   in ``session.extra["hints"]``; such a game is not counted in the stats (``ui.results``), like a
   take-back, and its result says so.
 - **Analysis** (the results panel): ``boneyard.ai.review_thinking`` over the viewer's decisions, in
-  slices with a progress bar; then a chart of the estimated chance after each of your moves and the
-  moves that cost the most, each a button that opens the table's review at that move, where the
+  slices with a progress bar; then a chart of the estimated chance after each of your moves, ending at
+  the result (a win 100%, a loss 0%), and the moves that cost the most, each a button that opens the table's review at that move, where the
   message line says what the Expert preferred.
 
 The kit (``ui.kit``) places these pieces; the thinking runs as an asyncio task in the page and in one
@@ -530,11 +530,17 @@ def _costly(entries: list[dict[str, Any]], count: int = 3) -> list[dict[str, Any
     return sorted(worst[:count], key=lambda e: e["index"])
 
 
-def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]]) -> Markup:
-    """Return a small line chart of the estimated chance after each of the person's moves."""
+RESULT_CHANCE = {"win": 1.0, "loss": 0.0, "draw": 0.5}
+RESULT_WORDS = {"win": "you won", "loss": "you lost", "draw": "a draw"}
+
+
+def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]], result: str | None = None) -> Markup:
+    """Return a small line chart of the estimated chance after each of the person's moves, ending at the
+    game's ``result`` (a win is 100%, a loss 0%, whatever the last estimate said)."""
     width, height, pad = 300, 96, 8
     marked = {e["index"] for e in costly}
-    count = len(entries)
+    final = RESULT_CHANCE.get(result or "")
+    count = len(entries) + (final is not None)
 
     def x(i: int) -> float:
         return pad + (width - 2 * pad) * (i / (count - 1) if count > 1 else 0.5)
@@ -543,7 +549,8 @@ def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]]) -> Marku
         return pad + (height - 2 * pad) * (1 - value)
 
     points = [(x(i), y(float(e["after"]))) for i, e in enumerate(entries)]
-    line = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    end = [(x(count - 1), y(final))] if final is not None else []
+    line = " ".join(f"{px:.1f},{py:.1f}" for px, py in points + end)
     area = f"{x(0):.1f},{y(0):.1f} {line} {x(count - 1):.1f},{y(0):.1f}" if points else ""
     dots = [
         h(
@@ -557,7 +564,13 @@ def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]]) -> Marku
         )
         for (px, py), e in zip(points, entries)
     ]
+    dots += [
+        h("circle", {"cx": f"{px:.1f}", "cy": f"{py:.1f}", "r": "4.5", "class_": "kit-chart-dot is-result"})
+        for px, py in end
+    ]
     words = ", ".join(f"move {e['index'] + 1}: {_percent(float(e['after']))}" for e in entries)
+    if final is not None:
+        words += f"; the end: {_percent(final)} ({RESULT_WORDS[str(result)]})"
     return h(
         "svg",
         {
@@ -662,7 +675,11 @@ def analysis_section(ctx: Any) -> Markup:
             )
         )
     start, end = float(entries[0]["before"]), float(entries[-1]["after"])
-    summary = f"From about {_percent(start)} at your first move to {_percent(end)} at your last."
+    result = ctx.session.result_for(int(found.get("seat", ctx.session.viewer())))
+    if result in RESULT_CHANCE:  # the game is decided: the chance ends at the result, not the last estimate
+        summary = f"From about {_percent(start)} at your first move to {_percent(RESULT_CHANCE[result])} at the end: {RESULT_WORDS[result]}."
+    else:
+        summary = f"From about {_percent(start)} at your first move to {_percent(end)} at your last."
     best = sum(1 for e in entries if e["move"] == e["best"] or e["forced"])
     summary += f" The Expert agrees with {best} of your {len(entries)} moves."
     return h(
@@ -674,7 +691,7 @@ def analysis_section(ctx: Any) -> Markup:
             "data_ms": found.get("ms"),
         },
         head,
-        _chart(entries, costly),
+        _chart(entries, costly, result),
         h("p", {"class_": "kit-analysis-intro"}, summary),
         h("ul", {"class_": "kit-costly-list", "id": "kit-costly-list"}, items)
         if items

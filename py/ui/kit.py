@@ -1,7 +1,7 @@
 """The table kit: what every tile game's table is built from (pure, no browser).
 
 Seats around the board, the hand tray docked at the bottom, one message line, one privacy gate for
-Same device, the results panel over a visible board, the match scoreboard, the table's header tools
+Same device, the results panel over the board, the match scoreboard, the table's header tools
 ("?" and mute), take-back and review; the Expert's Hint in the message line and its analysis of a
 finished game in the results panel (``ui.hints``). A table screen describes its seats and hands with the kit's
 values and passes its own board markup in; the kit lays them out (``table``) so that every table fits
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .html import FSI, PDI, Markup, h, name_attr
+from .html import FSI, PDI, Markup, h, join, name_attr
 from .session import Session
 
 __all__ = [
@@ -31,15 +31,19 @@ __all__ = [
     "gate_needed",
     "handle",
     "hands_private",
+    "keep_whole",
     "last_beats",
     "merge_beats",
     "message_line",
+    "plain_names",
     "plural",
     "privacy_gate",
     "refusal",
     "refuse",
     "results_panel",
     "review_bar",
+    "review_caption",
+    "review_key",
     "review_state",
     "reviewing",
     "scoreboard",
@@ -80,6 +84,22 @@ def display_names(session: Session) -> list[str]:
     solo = len(humans) == 1
     return [
         "You" if solo and i == humans[0] else name_attr(seat.name) for i, seat in enumerate(session.seats)
+    ]
+
+
+LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard|Expert)\)$")
+
+
+def plain_names(session: Session) -> list[str]:
+    """Return ``display_names`` without a computer's level ("Computer 1", not "Computer 1 (Medium)"), for
+    a results table that says who, not how strong."""
+    humans = session.human_seats
+    solo = len(humans) == 1
+    return [
+        "You"
+        if solo and i == humans[0]
+        else name_attr(LEVEL_SUFFIX.sub("", seat.name) if seat.is_computer else seat.name)
+        for i, seat in enumerate(session.seats)
     ]
 
 
@@ -288,7 +308,9 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
     step = reviewing(ctx)
     comment = hints.review_comment(ctx, step) if step is not None else ""
     if comment:  # it replaces the table's words, which the review bar's caption says already
-        text = h("b", {"class_": "kit-review-comment"}, comment)
+        text = h("b", {"class_": "kit-review-comment"}, keep_whole(comment))
+    elif step is not None and isinstance(text, str) and not isinstance(text, Markup):
+        text = keep_whole(text)
     hint = hints.hint_button(ctx) if step is None else Markup("")
     return h(
         "div",
@@ -608,11 +630,12 @@ def results_panel(
     title_id: str = "over-title",
     more: Sequence[Any] = (),
 ) -> Markup:
-    """Return the results over part of a visible board: collapsible, with View board and Review.
+    """Return the results, opaque over the board: collapsible, with View board and Review.
 
     ``actions`` are the buttons of what comes next (Next hand, Play again ...), always in view at the
-    panel's foot; ``more`` are secondary links (New game, Home) at the end of its scrolling body. View board shows every
-    hand face up (``ctx.ui["kit_face_up"]``) and folds the panel; the screen draws the hands face up.
+    panel's foot; ``more`` are secondary links (New game, Home) after the result (beside it on a wide
+    table, with the Expert's analysis). View board shows every hand face up (``ctx.ui["kit_face_up"]``)
+    and folds the panel; the screen draws the hands face up.
     """
     from . import hints
 
@@ -659,6 +682,8 @@ def results_panel(
         if review
         else ""
     )
+    analysis = hints.analysis_section(ctx)
+    more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
     return h(
         "section",
         {
@@ -670,10 +695,9 @@ def results_panel(
         h(
             "div",
             {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
-            body,
-            h("p", {"class_": "hint"}, note) if note else "",
-            hints.analysis_section(ctx),
-            h("div", {"class_": "actions kit-results-more"}, list(more)) if more else "",
+            # The result itself, then what else there is: side by side on a wide table (css/table.css).
+            h("div", {"class_": "kit-results-main"}, body, h("p", {"class_": "hint"}, note) if note else ""),
+            h("div", {"class_": "kit-results-side"}, analysis, more_) if analysis or more else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
@@ -691,6 +715,12 @@ def reviewing(ctx: Any) -> int | None:
 def review_state(session: Session, step: int) -> Any:
     """Return the game as it was after ``step`` moves (replayed on a fresh deal from the session's moves)."""
     return session.replay(step)
+
+
+def review_caption(beats: Sequence[Beat], names: Sequence[str]) -> str:
+    """Return what the review's move did, in words: "Ben laid 6-4" ("the deal" before the first move)."""
+    last = beats[-1] if beats else None
+    return f"{names[last.seat]} {last.text}" if last else "the deal"
 
 
 def review_bar(step: int, total: int, caption: str = "") -> Markup:
@@ -733,7 +763,8 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
         h(
             "span",
             {"class_": "kit-review-where", "id": "review-where", "aria_live": "polite"},
-            f"Move {step} of {total}" + (f" · {caption}" if caption else ""),
+            f"Move {step} of {total}",
+            join([" · ", keep_whole(caption)]) if caption else "",
         ),
         nav("forward", "Forward one move", icon("M4 2v12l8-6z"), step < total),
         nav("last", "Last move", icon("M11 2h2v12h-2zM2 2v12l8-6z"), step < total),
@@ -749,6 +780,32 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
             "Close",
         ),
     )
+
+
+REVIEW_KEYS = {"ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"}
+
+
+def review_key(ctx: Any, key: str) -> bool:
+    """Step the open review by keyboard (left and right arrows: back and forward; Home, End); return True
+    when the key was used."""
+    if reviewing(ctx) is None or key not in REVIEW_KEYS:
+        return False
+    return handle(ctx, "kit-review", REVIEW_KEYS[key])
+
+
+# A tile's name: "6-4", "2-4-5", "cross–plus" (its hyphen or dash must not end a line).
+_TILE_NAME = re.compile(r"\b\d(?:-\d)+\b|\b[a-z]+–[a-z]+\b")
+
+
+def keep_whole(text: str) -> Markup:
+    """Return ``text`` with each tile name in it kept on one line."""
+    out: list[Any] = []
+    at = 0
+    for found in _TILE_NAME.finditer(text):
+        out += [text[at : found.start()], h("span", {"class_": "kit-tile-name"}, found.group())]
+        at = found.end()
+    out.append(text[at:])
+    return join(out)
 
 
 def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:

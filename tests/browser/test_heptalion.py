@@ -399,3 +399,35 @@ def test_the_table_passes_the_accessibility_audit(app_page, base_url, watch, the
     page.wait_for_selector("[data-setting=theme]")
     page.select_option("[data-setting=theme]", "felt")
     watch.assert_clean(page)
+
+
+BUTTONS_INSIDE = """() => {
+  const buttons = [...document.querySelectorAll('.kit-tray-buttons .kit-btn')];
+  const out = buttons.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.id + ' ' + b.scrollWidth + '>' + b.clientWidth);
+  const boxes = buttons.map((b) => b.getBoundingClientRect());
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) {
+      out.push(buttons[i].id + ' overlaps ' + buttons[i + 1 + j].id);
+    }
+  }));
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("at_once", [True, False], ids=["at-once", "confirm"])
+def test_the_puzzle_buttons_keep_their_words_inside_them_and_its_result_has_home(app_page, watch, at_once):
+    page = app_page
+    session = Session.start(INFO, [Seat("human", "Ann")], "fit-original", "Puzzle", {"players": 1}, seed=5)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        plant(page, session)
+        set_place_at_once(page, at_once)
+        page.wait_for_selector("#hx-show-max")
+        assert page.evaluate(BUTTONS_INSIDE) == [], "a button's words run out of it"
+        play_to_the_end(page, limit=40)
+        page.wait_for_selector("#kit-results")
+        assert page.locator("#kit-results a[href='#/']").count() == 1, "the puzzle's result offers Home"
+        assert page.evaluate(BUTTONS_INSIDE) == []
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)

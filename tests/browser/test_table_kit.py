@@ -5,11 +5,17 @@ hand, and the accessibility audit of a table in every theme."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from .conftest import local_storage, new_context, open_app
+from boneyard import saves
+from boneyard.games import GAMES
+from ui.session import Seat, Session
+
+from . import fit
+from .conftest import local_storage, new_context, open_app, reload_ready
 from .test_dominoes import play_to_the_end, start, take_turn, wait_for_human_or_end
 
 COUNT_AUDIO = """
@@ -164,4 +170,85 @@ def test_the_table_passes_the_accessibility_audit_in_every_theme(page, base_url,
         assert not serious, json.dumps(
             [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in serious], indent=1
         )
+    watch.assert_clean(page)
+
+
+# -- the results panel: opaque, read whole at every size, the board a click away ---------------------------
+
+RESULTS_READ_WHOLE = r"""() => {
+  const panel = document.querySelector('#kit-results'), body = document.querySelector('#kit-results-body');
+  const box = body.getBoundingClientRect(), out = [];
+  const bg = getComputedStyle(panel).backgroundColor;
+  const m = bg.match(/rgba\([^)]*,\s*([\d.]+)\)|\/\s*([\d.]+)\)/), alpha = m ? parseFloat(m[1] ?? m[2]) : 1;
+  if (alpha < 1) out.push('the board shows through the panel: ' + bg);
+  if (body.scrollTop > 0) out.push('the body opens scrolled');
+  const rows = [...body.querySelectorAll('h2, .kit-results-main p, .kit-results-main tr')];
+  for (const row of rows) {
+    const r = row.getBoundingClientRect();
+    if (r.height && (r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)) out.push('cut: ' + row.textContent.slice(0, 40));
+  }
+  const view = document.querySelector('#view-board').getBoundingClientRect(), p = panel.getBoundingClientRect();
+  if (!(view.height && view.bottom <= p.bottom + 0.5 && view.bottom <= innerHeight)) out.push('View board out of view');
+  if (p.bottom > innerHeight + 0.5 || p.right > innerWidth + 0.5) out.push('the panel runs off the screen');
+  return out;
+}"""
+TOOLS_IN_LINE = """() => ['#kit-mute', '#kit-rules'].map((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return [Math.round(r.top), Math.round(r.height)];
+})"""
+FINISHED = {
+    "dominoes": {"players": 4, "draw": True, "target": 100},
+    "triangles": {"players": 4},
+    "heptalion": {"players": 4},
+}
+
+
+def finished(game: str, seed: int = 7) -> Session:
+    """Return a four-player game against three computers, played with random moves to its end."""
+    seats = [Seat("human", "Ann")] + [Seat("computer", f"Computer {i} (Medium)", "medium") for i in (1, 2, 3)]
+    session = Session.start(GAMES[game], seats, f"{game}-4", "Four players", FINISHED[game], seed=seed)
+    rng = random.Random(seed)
+    while not session.state.is_over():
+        session.play(rng.choice(list(session.state.legal_moves())))
+    return session
+
+
+@pytest.mark.parametrize("game", list(FINISHED))
+def test_a_four_player_result_reads_whole_over_the_board_at_every_size(page, base_url, watch, game):
+    if not page.url.startswith(base_url):
+        page.goto(f"{base_url}/#/")
+    page.evaluate("location.hash = '#/'")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)",
+        [saves.save_key(game), saves.dump_save(game, finished(game).to_json())],
+    )
+    reload_ready(page)
+    page.evaluate(f"location.hash = '#/play/{game}'")
+    page.wait_for_selector("#kit-results")
+    try:
+        for width, height in fit.VIEWPORTS:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(200)
+            where = f"{game} at {width}x{height}"
+            assert page.evaluate(RESULTS_READ_WHOLE) == [], where
+            assert len(set(map(tuple, page.evaluate(TOOLS_IN_LINE)))) == 1, f"{where}: mute and ? out of line"
+        page.click("#view-board")  # the board is a click away, and back
+        page.wait_for_selector("#kit-results.is-folded")
+        page.click("#kit-fold")
+        page.wait_for_selector("#kit-results:not(.is-folded)")
+        page.click("#review")
+        page.wait_for_selector("#review-where")
+        total = page.locator("#review-where").inner_text().split(" of ")[1].split()[0]
+        page.keyboard.press("ArrowLeft")  # the review's arrows step through the game
+        page.wait_for_function(
+            f"document.querySelector('#review-where').textContent.startsWith('Move {int(total) - 1} ')"
+        )
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            f"document.querySelector('#review-where').textContent.startsWith('Move {total} ')"
+        )
+        assert len(set(map(tuple, page.evaluate(TOOLS_IN_LINE)))) == 1, "mute and ? out of line in the review"
+        page.click("#review-close")
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
     watch.assert_clean(page)

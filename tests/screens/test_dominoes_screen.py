@@ -267,3 +267,35 @@ def test_the_screen_words_each_ending_from_the_facts_with_the_players_names():
     final = words(ended([["5-1"], ["2-2", "3-2"]], [(6, 5)], ["5-1:R"], target=15, scores=[10, 0]))
     assert "Ana wins the match with 19 points (first to 15)." in final
     assert "Final score" not in final, "the scores are the table's Total column, not a sentence before it"
+
+
+def test_a_hand_summary_keeps_the_scored_hands_in_the_seats_until_next_hand():
+    import random
+    import re
+
+    seats = against_computers(4, "medium")
+    options = {"players": 4, "hand_size": 5, "draw": True, "target": 100}
+    session = Session.start(INFO, seats, "m", "Match", options, seed=3)
+    rng = random.Random(3)
+    while not session.state.view(0)["hand_results"]:
+        session.play(rng.choice(list(session.state.legal_moves())))
+    assert not session.state.is_over()
+    scored = [len(hand) for hand in session.state.view(0)["hand_results"][-1]["hands"]]
+    dealt = session.state.view(0)["hand_counts"]
+    assert scored[1:] != dealt[1:], "the seed must deal the next hand differently from the one scored"
+    ctx, _ = context(session)
+    shown = {
+        int(seat): int(count)
+        for seat, count in re.findall(
+            r'data-seat="(\d)"[^>]*aria-label="[^"]*?: (\d+) tiles?', SCREEN.render(ctx)
+        )
+    }
+    assert shown == {s: scored[s] for s in (1, 2, 3)}, "the seats show the hand just scored"
+    SCREEN.on_action(ctx, "next-hand", "")
+    shown = {
+        int(seat): int(count)
+        for seat, count in re.findall(
+            r'data-seat="(\d)"[^>]*aria-label="[^"]*?: (\d+) tiles?', SCREEN.render(ctx)
+        )
+    }
+    assert shown == {s: dealt[s] for s in (1, 2, 3)}, "Next hand shows the new deal"

@@ -443,6 +443,7 @@ class DominoesScreen(Screen):
                 beats,
                 face_up if ctx.ui.get("kit_face_up") else None,
                 live=not pending and not view["over"],
+                scored=face_up,
             ),
             seat,
         )
@@ -480,8 +481,7 @@ class DominoesScreen(Screen):
         view = state.view(seat)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         beats = self.beats(view["history"])
-        last = beats[-1] if beats else None
-        caption = f"{names[last.seat]} {last.text}" if last else "the deal"
+        caption = kit.review_caption(beats, names)
         # Not live: nobody is "thinking" in a game being looked back on.
         seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat)
         board = self.board(ctx, view, interactive=False, since=None)
@@ -654,8 +654,10 @@ class DominoesScreen(Screen):
         beats: list[kit.Beat],
         face_up: list[Any] | None,
         live: bool = True,
+        scored: list[Any] | None = None,
     ) -> list[kit.SeatView]:
-        """Return every seat as the kit shows it (``live``: play goes on, so the seat to move is marked)."""
+        """Return every seat as the kit shows it (``live``: play goes on, so the seat to move is marked;
+        ``scored``: the hands of the hand just scored, whose counts the seats keep until Next hand)."""
         session = ctx.session
         last = kit.last_beats(beats)
         short = self.short_names(ctx, names)
@@ -664,7 +666,8 @@ class DominoesScreen(Screen):
         out = []
         for seat in range(view["players"]):
             player = session.seats[seat]
-            count = view["hand_counts"][seat] if face_up is None else len(face_up[seat])
+            held = face_up if face_up is not None else scored  # the state has dealt the next hand already
+            count = view["hand_counts"][seat] if held is None else len(held[seat])
             shown = None
             if face_up is not None:
                 shown = h(
@@ -1334,7 +1337,7 @@ class DominoesScreen(Screen):
         """Return the summary of a finished hand of a match that goes on (the hand stays on the table)."""
         return kit.results_panel(
             ctx,
-            f"Hand {result['hand']} is over",
+            f"Hand {result['hand']} is over.",
             join(
                 [
                     h("p", {}, self.hand_reason(view, names, result)),
@@ -1535,6 +1538,8 @@ class DominoesScreen(Screen):
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Offer shortcuts: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose the end,
         Escape cancels a selection."""
+        if kit.review_key(ctx, key):  # the review's arrows step through the game
+            return True
         lowered = key.lower()
         if lowered == "d" and "draw" in self._legal(ctx):
             self.on_action(ctx, "draw", "")

@@ -14,7 +14,6 @@ mode).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -49,7 +48,6 @@ WHO_LABEL = {
 }
 MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Other boards"}
 ZOOM_MIN, ZOOM_MAX = -1, 2  # -1 the whole board; 0 cells of at least 40 px; 1, 2 bigger
-_LEVEL_SUFFIX = re.compile(r" \((Easy|Medium|Hard|Expert)\)$")
 
 
 def _int(value: Any, default: int) -> int:
@@ -205,7 +203,7 @@ class HeptalionScreen(Screen):
             )
             parts.append(lab_proof(LAB_BOARDS[number]))
         else:
-            options = [("original", "Original"), ("random", "Random (Heptalion (Random))")]
+            options = [("original", "Original"), ("random", "Random")]  # the hint below says what it is
             parts.append(
                 _sel(
                     form,
@@ -398,16 +396,7 @@ class HeptalionScreen(Screen):
 
     def _shown_names(self, ctx: TableContext) -> list[str]:
         """Return the names as seats show them: "You" for the one person playing, no level suffix."""
-        you = self._you(ctx)
-        shown = []
-        for s, seat in enumerate(ctx.session.seats):
-            if s == you:
-                shown.append("You")
-            elif seat.is_computer:
-                shown.append(name_attr(_LEVEL_SUFFIX.sub("", seat.name)))
-            else:
-                shown.append(name_attr(seat.name))
-        return shown
+        return kit.plain_names(ctx.session)
 
     @staticmethod
     def _ui(ctx: TableContext) -> dict[str, Any]:
@@ -625,8 +614,7 @@ class HeptalionScreen(Screen):
         view = state.view(viewer)
         shown = self._shown_names(ctx)
         beats = self._beats(view["history"])
-        last = beats[-1] if beats else None
-        caption = f"{shown[last.seat]} {last.text}" if last else "the deal"
+        caption = kit.review_caption(beats, shown)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         seats_ = (
             ""
@@ -979,7 +967,7 @@ class HeptalionScreen(Screen):
         return (news[-1] + " " + text) if news else text
 
     def _results(self, ctx: TableContext, view: Mapping[str, Any], names: list[str]) -> Markup:
-        """Return the result panel (the kit's: over part of the board, with View board and Review)."""
+        """Return the result panel (the kit's: over the board, with View board and Review)."""
         session = ctx.session
         outcome = view["outcome"]
         again = h(
@@ -994,7 +982,10 @@ class HeptalionScreen(Screen):
             },
             "Try again" if view["solo"] else "Play again",
         )
-        new = h("a", {"class_": "btn", "href": f"#/setup/{GAME_ID}", "id": "hx-new"}, "New game")
+        more = [  # as every table's result: New game and Home after the result, Play again at its foot
+            h("a", {"class_": "btn", "href": f"#/setup/{GAME_ID}", "id": "hx-new"}, "New game"),
+            h("a", {"class_": "btn btn-ghost", "href": "#/", "id": "hx-home"}, "Home"),
+        ]
         self._remember_again(ctx, view)
         review = session.move_count() > 0
         if view["solo"]:
@@ -1007,11 +998,12 @@ class HeptalionScreen(Screen):
                 line += " That is the maximum: perfect!"
             return kit.results_panel(
                 ctx,
-                "Puzzle over",
+                "Puzzle over.",
                 h("p", {}, line),
-                [again, new],
+                [again],
                 note="Your best is kept in Stats.",
                 review=review,
+                more=more,
             )
         you = self._you(ctx)
         shown = self._shown_names(ctx)
@@ -1050,9 +1042,8 @@ class HeptalionScreen(Screen):
         )
         note = stats_note(session, "Games on one device are not counted in the stats.")
         winner = outcome["winners"][0]
-        title = "You win!" if winner == you else f"{shown[winner]} wins"
-        body = table
-        return kit.results_panel(ctx, title, body, [again, new], note=note, review=review)
+        title = "You win!" if winner == you else f"{shown[winner]} wins."
+        return kit.results_panel(ctx, title, table, [again], note=note, review=review, more=more)
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
         """Keep the finished game's setup so "Play again" (and the setup screen) start from it."""
@@ -1248,6 +1239,8 @@ class HeptalionScreen(Screen):
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Keyboard: Backspace undoes a step of the choice, Escape clears it (letters stay free for the
         browser's own shortcuts, which the app cannot tell apart: it passes no modifier keys)."""
+        if kit.review_key(ctx, key):  # the review's arrows step through the game
+            return True
         if key == "Backspace" and ctx.ui.get("at", 0) > 0:
             self.on_action(ctx, "undo", "")
             return True

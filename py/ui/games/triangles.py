@@ -174,8 +174,7 @@ class TrianglesScreen(Screen):
         face_up = f["review"] or (f["over"] and bool(ctx.ui.get("kit_face_up")))
         panel: Any = ""
         if f["review"]:
-            last = beats[-1] if beats else None
-            caption = f"{names[last.seat]} {last.text}" if last else "the deal"
+            caption = kit.review_caption(beats, names)
             panel = h(
                 "section",
                 {"class_": "kit-review-panel", "aria_label": "Review"},
@@ -322,8 +321,8 @@ class TrianglesScreen(Screen):
         """Return the message line's words: whose turn it is and what to do (or what just happened)."""
         view = f["view"]
         names = self.names(ctx)
-        if f["review"]:
-            return "Review: step through the game with the buttons over the board."
+        if f["review"]:  # as every table's review: what the move shown did
+            return f"Review · {kit.review_caption(self.beats(view['history']), names)}."
         if f["over"]:
             return self.result_head(ctx, view["outcome"])
         turn = f["to_move"]
@@ -523,11 +522,11 @@ class TrianglesScreen(Screen):
         return len(humans) == 1 and seat == humans[0]
 
     def result_head(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
-        """Return the headline of the result: "You win!", "Ben wins", "A draw: Ada and Ben tie"."""
+        """Return the headline of the result: "You win!", "Ben wins.", "A draw: Ada and Ben tie."."""
         winners = list(outcome["winners"])
         if len(winners) == 1:
-            return "You win!" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} wins"
-        return "A draw: " + kit.describe_list([self.name(ctx, w) for w in winners]) + " tie"
+            return "You win!" if self.is_you(ctx, winners[0]) else f"{self.name(ctx, winners[0])} wins."
+        return "A draw: " + kit.describe_list([self.name(ctx, w) for w in winners]) + " tie."
 
     def result_how(self, ctx: TableContext, outcome: dict[str, Any]) -> str:
         """Return how the game ended, worded from the facts."""
@@ -562,6 +561,7 @@ class TrianglesScreen(Screen):
         count = len(session.seats)
         hands = self.hands(ctx, f)
         rows = []
+        plain = kit.plain_names(session)  # who, without the level: a phone's table keeps a row a line
         for seat in range(count):
             left, hand = f["view"]["hand_counts"][seat], hands[seat]
             if hand is not None:
@@ -574,14 +574,14 @@ class TrianglesScreen(Screen):
                 h(
                     "tr",
                     {"class_": "is-winner" if seat in winners else ""},
-                    h("th", {"scope": "row"}, self.name(ctx, seat)),
+                    h("th", {"scope": "row"}, plain[seat]),
                     h(
                         "td",
                         {"data_place": place if place is not None else None},
                         self.place_words(place, tied) if place is not None else "",
                     ),
                     h("td", {}, scores[seat] if seat < len(scores) else ""),
-                    h("td", {"class_": "tri-left"}, left_text),
+                    h("td", {"class_": "tri-left"}, kit.keep_whole(left_text)),
                 )
             )
         table_ = h(
@@ -616,6 +616,8 @@ class TrianglesScreen(Screen):
                     },
                     "Play again",
                 ),
+            ],
+            more=[
                 button("New game", "new-game", self.game_id, id="tri-new-game"),
                 button("Home", "home", id="tri-home", kind="ghost"),
             ],
@@ -752,6 +754,8 @@ class TrianglesScreen(Screen):
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Offer shortcuts: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview, D draws,
         P passes."""
+        if kit.review_key(ctx, key):  # the review's arrows step through the game
+            return True
         if key in ("d", "D", "p", "P"):
             action = "draw" if key in ("d", "D") else "pass"
             if action not in self.facts(ctx)["legal"]:

@@ -36,6 +36,7 @@ __all__ = [
     "message_line",
     "plural",
     "privacy_gate",
+    "rack",
     "refusal",
     "refuse",
     "results_panel",
@@ -351,6 +352,17 @@ def take_back_button(session: Session, enabled: bool = True) -> Markup:
         key="U",
         title="Back to your previous turn. A game with take-backs is not counted in your stats.",
     )
+
+
+RACK_ROWS = 4  # a hand may take up to this many rows of the tray
+
+
+def rack(tiles: Any, count: int, cls: str = "") -> Markup:
+    """Return a hand's tiles sized to the tray (css/table.css): each as large as the tray lets it be, in
+    whichever number of rows (one to four) shows it largest, so no tile ever hides or needs a scroll."""
+    n = max(1, count)
+    style = "; ".join(f"--n{rows}: {-(-n // rows)}" for rows in range(1, RACK_ROWS + 1))
+    return h("div", {"class_": f"kit-rack {cls}".strip(), "style": style}, tiles)
 
 
 def tray(

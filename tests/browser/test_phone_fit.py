@@ -110,9 +110,9 @@ def dealt(key: str, plies: int | None, seed: int = 7) -> Session:
     return session
 
 
-def plant(page: Any, key: str, session: Session) -> None:
+def plant(page: Any, key: str, session: Session, game: str = "") -> None:
     """Put the session into the page's save and open its table."""
-    game = TABLES[key][0]
+    game = game or TABLES[key][0]
     page.evaluate("location.hash = '#/'")
     page.evaluate(
         "([k, v]) => localStorage.setItem(k, v)",
@@ -309,3 +309,102 @@ def test_the_broker_line_follows_the_typing(phone: Any) -> None:
         arg=[before],
         timeout=5_000,
     )
+
+
+# -- every tile whole: the board's and the hand's, at every size, after a reload and after a resize ---------
+
+# (game, players, options) of the tables measured tile by tile.
+WHOLE = {
+    "dominoes-classic": ("dominoes", 2, {"draw": True, "target": None}),
+    "dominoes-4": ("dominoes", 4, {"hand_size": None, "draw": True, "target": 100}),
+    "dominoes-fives": ("dominoes", 2, {"scoring": "fives", "draw": True, "target": 100}),
+    "dominoes-partners": ("dominoes", 4, {"draw": True, "target": 100, "teams": True}),
+    "dominoes-block-4": ("dominoes", 4, {"hand_size": None, "draw": False, "target": None}),
+    "heptalion-2": ("heptalion", 2, {"players": 2}),
+    "triangles-2": ("triangles", 2, {"players": 2}),
+}
+# What a board shows (each must lie whole inside the board) and what a hand holds (inside the tray's tiles).
+BOARD_TILES = {
+    "dominoes": ".dom-line .tile-body, .dom-end",
+    "heptalion": ".hx-board",
+    "triangles": ".tri-tile",
+}
+HAND_TILES = {"dominoes": ".dom-hand-tile", "heptalion": ".hx-hand .hx-tile", "triangles": ".tri-hand-tile"}
+WHOLE_TILES = """([board, hand]) => {
+  const rect = (e) => e.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.right <= b.right + 0.5
+    && a.bottom <= b.bottom + 0.5 && a.bottom <= innerHeight + 0.5 && a.right <= innerWidth + 0.5;
+  const area = document.querySelector('.kit-board-wrap'), tray = document.querySelector('.kit-tray-tiles');
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length);
+  const b = area ? rect(area) : null, t = tray && tray.getClientRects().length ? rect(tray) : null;
+  const boardTiles = shown(board), handTiles = t ? shown(hand) : [];
+  const cut = (tiles, box) => tiles.filter((e) => !inside(rect(e), box)).map((e) => {
+    const r = rect(e); return [e.getAttribute('class'), Math.round(r.left), Math.round(r.top), Math.round(r.right),
+      Math.round(r.bottom)]; });
+  return {board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
+          hand: handTiles.length, handCut: t ? cut(handTiles, t) : [], trayBox: t && [t.left, t.top, t.right, t.bottom],
+          sizes: handTiles.map((e) => [Math.round(rect(e).width), Math.round(rect(e).height)]),
+          trayScrolls: t ? tray.scrollWidth > tray.clientWidth + 1 || tray.scrollHeight > tray.clientHeight + 1 : false};
+}"""
+
+
+def deal(key: str, until: int | None, seed: int = 5) -> Session:
+    """Return a session of ``key`` against computers: ``until`` tiles laid (None: to the end)."""
+    game, players, options = WHOLE[key]
+    seats = [Seat("human", "Ann")] + [
+        Seat("computer", f"Computer {i} (Medium)", "medium") for i in range(1, players)
+    ]
+    session = Session.start(GAMES[game], seats, key, key, {"players": players, **options}, seed=seed)
+    rng = random.Random(seed)
+    laid = 0
+    while not session.state.is_over() and (until is None or laid < until):
+        move = rng.choice(list(session.state.legal_moves()))
+        laid += str(move) not in ("draw", "pass")
+        session.play(move)
+    return session
+
+
+def whole(page: Any, key: str, where: str) -> dict[str, Any]:
+    """Measure the board's and the hand's tiles; fail when one of them is cut or hidden."""
+    game = WHOLE[key][0]
+    page.wait_for_timeout(200)
+    m = dict(page.evaluate(WHOLE_TILES, [BOARD_TILES[game], HAND_TILES[game]]))
+    assert not m["boardCut"], f"{key} {where}: {len(m['boardCut'])} of {m['board']} cut by the board {m}"
+    assert not m["handCut"] and not m["trayScrolls"], (
+        f"{key} {where}: {len(m['handCut'])} of {m['hand']} tiles of the hand out of view {m}"
+    )
+    fit.assert_fits(page, f"{key} {where}")
+    return m
+
+
+@pytest.mark.parametrize("key", list(WHOLE))
+@pytest.mark.parametrize("stage", ["start", "middle", "end"])
+def test_every_tile_shows_whole_at_every_size(phone: Any, key: str, stage: str) -> None:
+    page = phone
+    game = WHOLE[key][0]
+    laid = {"start": 1, "middle": 11, "end": None}[stage]
+    size(page, *PHONE)
+    plant(page, key, deal(key, laid), game)
+    for where in fit.VIEWPORTS:
+        size(page, *where)
+        reload_ready(page)  # the table opens at this size, as after a reload
+        page.wait_for_selector(".kit-table")
+        if stage == "end" and page.locator("#kit-fold").count():
+            page.click("#kit-fold")  # the results folded: the board and the hand in view
+        page.wait_for_selector(".kit-tray.is-turn, #kit-results", timeout=60_000)
+        loaded = whole(page, key, f"{stage} at {where}, reloaded")
+        shot(page, f"whole-{key}-{stage}")
+        other = fit.VIEWPORTS[(fit.VIEWPORTS.index(where) + 1) % len(fit.VIEWPORTS)]
+        size(page, *other)
+        size(page, *where)
+        page.wait_for_timeout(300)
+        resized = whole(page, key, f"{stage} at {where}, resized")
+        if loaded["hand"] == resized["hand"]:
+            assert loaded["sizes"] == resized["sizes"], (
+                f"{key} {stage} at {where}: the hand's tiles after a reload {loaded['sizes']} and after a "
+                f"resize {resized['sizes']}"
+            )
+        print(
+            f"{key} {stage} {where}: board {loaded['board']} hand {loaded['hand']} sizes {loaded['sizes'][:1]}"
+        )
+    size(page, *PHONE)

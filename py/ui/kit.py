@@ -354,15 +354,20 @@ def take_back_button(session: Session, enabled: bool = True) -> Markup:
     )
 
 
-RACK_ROWS = 4  # a hand may take up to this many rows of the tray
+RACK_ROWS = 6  # a hand may take up to this many rows of the tray
 
 
-def rack(tiles: Any, count: int, cls: str = "") -> Markup:
+def rack(tiles: Any, count: int, cls: str = "", data: dict[str, Any] | None = None) -> Markup:
     """Return a hand's tiles sized to the tray (css/table.css): each as large as the tray lets it be, in
-    whichever number of rows (one to four) shows it largest, so no tile ever hides or needs a scroll."""
+    whichever number of rows (one to six) shows it largest, so no tile ever hides or needs a scroll.
+
+    ``data`` are more ``data-`` attributes of the rack (``{"dealt": 14}``).
+    """
     n = max(1, count)
     style = "; ".join(f"--n{rows}: {-(-n // rows)}" for rows in range(1, RACK_ROWS + 1))
-    return h("div", {"class_": f"kit-rack {cls}".strip(), "style": style}, tiles)
+    props: dict[str, Any] = {"class_": f"kit-rack {cls}".strip(), "style": style}
+    props.update({f"data_{key}": str(value) for key, value in (data or {}).items()})
+    return h("div", props, tiles)
 
 
 def tray(

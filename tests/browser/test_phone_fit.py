@@ -110,9 +110,9 @@ def dealt(key: str, plies: int | None, seed: int = 7) -> Session:
     return session
 
 
-def plant(page: Any, key: str, session: Session, game: str = "") -> None:
+def plant(page: Any, key: str, session: Session) -> None:
     """Put the session into the page's save and open its table."""
-    game = game or TABLES[key][0]
+    game = TABLES[key][0]
     page.evaluate("location.hash = '#/'")
     page.evaluate(
         "([k, v]) => localStorage.setItem(k, v)",
@@ -341,7 +341,9 @@ WHOLE_TILES = """([board, hand]) => {
   const cut = (tiles, box) => tiles.filter((e) => !inside(rect(e), box)).map((e) => {
     const r = rect(e); return [e.getAttribute('class'), Math.round(r.left), Math.round(r.top), Math.round(r.right),
       Math.round(r.bottom)]; });
-  return {board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
+  const title = document.querySelector('#screen-title'), tools = shown('.kit-head button');
+  const under = title && tools.length ? rect(title).right - Math.min(...tools.map((e) => rect(e).left)) : 0;
+  return {titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
           hand: handTiles.length, handCut: t ? cut(handTiles, t) : [], trayBox: t && [t.left, t.top, t.right, t.bottom],
           sizes: handTiles.map((e) => [Math.round(rect(e).width), Math.round(rect(e).height)]),
           trayScrolls: t ? tray.scrollWidth > tray.clientWidth + 1 || tray.scrollHeight > tray.clientHeight + 1 : false};
@@ -373,38 +375,91 @@ def whole(page: Any, key: str, where: str) -> dict[str, Any]:
     assert not m["handCut"] and not m["trayScrolls"], (
         f"{key} {where}: {len(m['handCut'])} of {m['hand']} tiles of the hand out of view {m}"
     )
+    assert m["titleUnder"] <= 0.5, (
+        f"{key} {where}: the title runs {m['titleUnder']} px under the header's tools"
+    )
     fit.assert_fits(page, f"{key} {where}")
     return m
 
 
-@pytest.mark.parametrize("key", list(WHOLE))
-@pytest.mark.parametrize("stage", ["start", "middle", "end"])
-def test_every_tile_shows_whole_at_every_size(phone: Any, key: str, stage: str) -> None:
+def open_reloaded(page: Any, game: str, session: Session) -> None:
+    """Save the session and load the page at its table (the first render before the stylesheets settle)."""
+    page.evaluate("location.hash = '#/'")
+    page.evaluate(
+        """([k, v, hash]) => { localStorage.setItem(k, v); history.replaceState(null, '', hash); }""",
+        [saves.save_key(game), saves.dump_save(game, session.to_json()), f"#/play/{game}"],
+    )
+    reload_ready(page)
+    page.wait_for_selector(".kit-table")
+
+
+def settle(page: Any) -> None:
+    """Wait for the player's turn or the result; fold the result and zoom Heptalion's board all the way out."""
+    page.wait_for_selector(".kit-tray.is-turn, #kit-results", timeout=60_000)
+    if page.locator("#kit-results:not(.is-folded)").count():
+        page.click("#kit-fold")  # the board and the hand in view
+    while page.locator("#hx-zoom-out:enabled").count():  # Heptalion's board fits at its smallest zoom
+        page.dispatch_event("#hx-zoom-out", "click")  # (at the end, under the folded results)
+
+
+# (table, tiles laid: None to the end): the long lines, the full hands, the ends of games.
+CASES = [
+    ("dominoes-classic", 11),
+    ("dominoes-classic", None),
+    ("dominoes-4", 11),
+    ("dominoes-fives", 11),
+    ("dominoes-fives", None),
+    ("dominoes-partners", None),
+    ("dominoes-block-4", None),
+    ("heptalion-2", 1),
+    ("heptalion-2", None),
+    ("triangles-2", 1),
+    ("triangles-2", 11),
+]
+
+
+@pytest.mark.parametrize(("key", "laid"), CASES, ids=[f"{k}-{n or 'end'}" for k, n in CASES])
+def test_every_tile_shows_whole_after_a_reload_and_a_resize(phone: Any, key: str, laid: int | None) -> None:
     page = phone
     game = WHOLE[key][0]
-    laid = {"start": 1, "middle": 11, "end": None}[stage]
     size(page, *PHONE)
-    plant(page, key, deal(key, laid), game)
-    for where in fit.VIEWPORTS:
-        size(page, *where)
-        reload_ready(page)  # the table opens at this size, as after a reload
-        page.wait_for_selector(".kit-table")
-        if stage == "end" and page.locator("#kit-fold").count():
-            page.click("#kit-fold")  # the results folded: the board and the hand in view
-        page.wait_for_selector(".kit-tray.is-turn, #kit-results", timeout=60_000)
-        loaded = whole(page, key, f"{stage} at {where}, reloaded")
-        shot(page, f"whole-{key}-{stage}")
-        other = fit.VIEWPORTS[(fit.VIEWPORTS.index(where) + 1) % len(fit.VIEWPORTS)]
-        size(page, *other)
+    open_reloaded(page, game, deal(key, laid))
+    settle(page)
+    loaded = whole(page, key, "at 360x740 after a reload")
+    stage = "end" if laid is None else f"{laid} laid"
+    shot(page, f"whole-{key}-{stage}-reloaded")
+    for where in fit.VIEWPORTS:  # the phone's size comes last: after two resizes
         size(page, *where)
         page.wait_for_timeout(300)
-        resized = whole(page, key, f"{stage} at {where}, resized")
-        if loaded["hand"] == resized["hand"]:
-            assert loaded["sizes"] == resized["sizes"], (
-                f"{key} {stage} at {where}: the hand's tiles after a reload {loaded['sizes']} and after a "
-                f"resize {resized['sizes']}"
-            )
+        settle(page)
+        resized = whole(page, key, f"at {where} after a resize")
+        shot(page, f"whole-{key}-{stage}")
         print(
-            f"{key} {stage} {where}: board {loaded['board']} hand {loaded['hand']} sizes {loaded['sizes'][:1]}"
+            f"{key} {stage} {where}: board {resized['board']}, hand {resized['hand']} {resized['sizes'][:1]}"
         )
+    assert loaded["sizes"] == resized["sizes"], (
+        f"{key}: the hand's tiles at 360x740 after a reload {loaded['sizes']}, after a resize {resized['sizes']}"
+    )
+
+
+HINT_COVER = """() => {
+  const card = document.querySelector('#kit-hint-card').getBoundingClientRect();
+  const board = document.querySelector('.kit-board-wrap').getBoundingClientRect();
+  const w = Math.max(0, Math.min(card.right, board.right) - Math.max(card.left, board.left));
+  const h = Math.max(0, Math.min(card.bottom, board.bottom) - Math.max(card.top, board.top));
+  return {covered: (w * h) / (board.width * board.height), card: [card.left, card.top, card.right, card.bottom],
+          board: [board.left, board.top, board.right, board.bottom]};
+}"""
+
+
+def test_the_triangles_hint_leaves_the_board_in_view_on_a_phone(phone: Any) -> None:
+    page = phone
     size(page, *PHONE)
+    open_reloaded(page, "triangles", deal("triangles-2", 11))
+    settle(page)
+    page.click("#kit-hint")
+    page.wait_for_selector("#kit-hint-card", timeout=30_000)
+    shot(page, "hint-triangles")
+    cover = page.evaluate(HINT_COVER)
+    assert cover["covered"] <= 0.35, f"the hint card covers {cover['covered']:.0%} of the board: {cover}"
+    fit.assert_fits(page, "hint")

@@ -320,8 +320,9 @@ WHOLE = {
     "dominoes-fives": ("dominoes", 2, {"scoring": "fives", "draw": True, "target": 100}),
     "dominoes-partners": ("dominoes", 4, {"draw": True, "target": 100, "teams": True}),
     "dominoes-block-4": ("dominoes", 4, {"hand_size": None, "draw": False, "target": None}),
-    "heptalion-2": ("heptalion", 2, {"players": 2}),
-    "triangles-2": ("triangles", 2, {"players": 2}),
+    "heptalion-2": ("heptalion", 2, {}),
+    "heptalion-4": ("heptalion", 4, {}),
+    "triangles-2": ("triangles", 2, {}),
 }
 # What a board shows (each must lie whole inside the board) and what a hand holds (inside the tray's tiles).
 BOARD_TILES = {
@@ -343,7 +344,9 @@ WHOLE_TILES = """([board, hand]) => {
       Math.round(r.bottom)]; });
   const title = document.querySelector('#screen-title'), tools = shown('.kit-head button');
   const under = title && tools.length ? rect(title).right - Math.min(...tools.map((e) => rect(e).left)) : 0;
-  return {titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
+  const stage = document.querySelector('#hx-stage');  // Heptalion's, at its smallest zoom: no panning
+  const pans = stage ? [stage.scrollWidth - stage.clientWidth, stage.scrollHeight - stage.clientHeight] : [0, 0];
+  return {pans, titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
           hand: handTiles.length, handCut: t ? cut(handTiles, t) : [], trayBox: t && [t.left, t.top, t.right, t.bottom],
           sizes: handTiles.map((e) => [Math.round(rect(e).width), Math.round(rect(e).height)]),
           trayScrolls: t ? tray.scrollWidth > tray.clientWidth + 1 || tray.scrollHeight > tray.clientHeight + 1 : false};
@@ -375,6 +378,7 @@ def whole(page: Any, key: str, where: str) -> dict[str, Any]:
     assert not m["handCut"] and not m["trayScrolls"], (
         f"{key} {where}: {len(m['handCut'])} of {m['hand']} tiles of the hand out of view {m}"
     )
+    assert max(m["pans"]) <= 0, f"{key} {where}: the board pans by {m['pans']} px at its smallest zoom"
     assert m["titleUnder"] <= 0.5, (
         f"{key} {where}: the title runs {m['titleUnder']} px under the header's tools"
     )
@@ -404,6 +408,7 @@ def settle(page: Any) -> None:
 
 # (table, tiles laid: None to the end): the long lines, the full hands, the ends of games.
 CASES = [
+    ("dominoes-classic", 1),
     ("dominoes-classic", 11),
     ("dominoes-classic", None),
     ("dominoes-4", 11),
@@ -413,6 +418,7 @@ CASES = [
     ("dominoes-block-4", None),
     ("heptalion-2", 1),
     ("heptalion-2", None),
+    ("heptalion-4", 6),
     ("triangles-2", 1),
     ("triangles-2", 11),
 ]

@@ -164,6 +164,15 @@ def board_stage(cls: str, px_w: float, px_h: float, unit: float, *layers: Any) -
     return h("div", {"class_": cls, "style": style}, *layers)
 
 
+def board_watcher() -> Any:
+    """Return the board's size watcher in the page, None under CPython (it needs the browser)."""
+    try:
+        from . import board_watch
+    except ImportError:
+        return None
+    return board_watch
+
+
 class DominoesScreen(Screen):
     """The table screen of ``dominoes``."""
 
@@ -1437,19 +1446,15 @@ class DominoesScreen(Screen):
 
     def after_render(self, ctx: TableContext) -> None:
         """Redraw when the board turns out another size than the line was bent for (in the page)."""
-        try:
-            from . import board_watch  # browser-only
-        except ImportError:  # under CPython: no page
-            return
-        board_watch.watch(ctx)
+        watcher = board_watcher()
+        if watcher is not None:
+            watcher.watch(ctx)
 
     def leave(self, ctx: TableContext) -> None:
         """Stop watching the board: the player left the table."""
-        try:
-            from . import board_watch
-        except ImportError:
-            return
-        board_watch.stop()
+        watcher = board_watcher()
+        if watcher is not None:
+            watcher.stop()
 
     # -- actions -------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:

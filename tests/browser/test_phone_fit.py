@@ -326,7 +326,7 @@ WHOLE = {
 # What a board shows (each must lie whole inside the board) and what a hand holds (inside the tray's tiles).
 BOARD_TILES = {
     "dominoes": ".dom-line .tile-body, .dom-end",
-    "heptalion": ".hx-board",
+    "heptalion": ".hx-cell, .hx-domino",
     "triangles": ".tri-tile",
 }
 HAND_TILES = {"dominoes": ".dom-hand-tile", "heptalion": ".hx-hand .hx-tile", "triangles": ".tri-hand-tile"}
@@ -345,7 +345,10 @@ WHOLE_TILES = """([board, hand]) => {
   const under = title && tools.length ? rect(title).right - Math.min(...tools.map((e) => rect(e).left)) : 0;
   const stage = document.querySelector('#hx-stage');  // Heptalion's, at its smallest zoom: no panning
   const pans = stage ? [stage.scrollWidth - stage.clientWidth, stage.scrollHeight - stage.clientHeight] : [0, 0];
-  return {pans, titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const chips = shown('.kit-board-bar > *, .hx-bar > *').map(rect);  // the stock, the count, the score, zoom
+  const under_ = boardTiles.filter((e) => chips.some((c) => meets(rect(e), c))).map((e) => e.getAttribute('class'));
+  return {underChips: under_, pans, titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
           hand: handTiles.length, handCut: t ? cut(handTiles, t) : [], trayBox: t && [t.left, t.top, t.right, t.bottom],
           sizes: handTiles.map((e) => [Math.round(rect(e).width), Math.round(rect(e).height)]),
           trayScrolls: t ? tray.scrollWidth > tray.clientWidth + 1 || tray.scrollHeight > tray.clientHeight + 1 : false};
@@ -377,6 +380,7 @@ def whole(page: Any, key: str, where: str) -> dict[str, Any]:
     assert not m["handCut"] and not m["trayScrolls"], (
         f"{key} {where}: {len(m['handCut'])} of {m['hand']} tiles of the hand out of view {m}"
     )
+    assert not m["underChips"], f"{key} {where}: tiles under the board's band: {m['underChips']}"
     assert max(m["pans"]) <= 0, f"{key} {where}: the board pans by {m['pans']} px at its smallest zoom"
     assert m["titleUnder"] <= 0.5, (
         f"{key} {where}: the title runs {m['titleUnder']} px under the header's tools"

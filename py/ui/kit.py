@@ -38,6 +38,7 @@ __all__ = [
     "plain_names",
     "plural",
     "privacy_gate",
+    "rack",
     "refusal",
     "refuse",
     "results_panel",
@@ -373,6 +374,22 @@ def take_back_button(session: Session, enabled: bool = True) -> Markup:
         key="U",
         title="Back to your previous turn. A game with take-backs is not counted in your stats.",
     )
+
+
+RACK_ROWS = 6  # a hand may take up to this many rows of the tray
+
+
+def rack(tiles: Any, count: int, cls: str = "", data: dict[str, Any] | None = None) -> Markup:
+    """Return a hand's tiles sized to the tray (css/table.css): each as large as the tray lets it be, in
+    whichever number of rows (one to six) shows it largest, so no tile ever hides or needs a scroll.
+
+    ``data`` are more ``data-`` attributes of the rack (``{"dealt": 14}``).
+    """
+    n = max(1, count)
+    style = "; ".join(f"--n{rows}: {-(-n // rows)}" for rows in range(1, RACK_ROWS + 1))
+    props: dict[str, Any] = {"class_": f"kit-rack {cls}".strip(), "style": style}
+    props.update({f"data_{key}": str(value) for key, value in (data or {}).items()})
+    return h("div", props, tiles)
 
 
 def tray(

@@ -310,3 +310,165 @@ def test_the_broker_line_follows_the_typing(phone: Any) -> None:
         arg=[before],
         timeout=5_000,
     )
+
+
+# -- every tile whole: the board's and the hand's, at every size, after a reload and after a resize ---------
+
+# (game, players, options) of the tables measured tile by tile.
+WHOLE = {
+    "dominoes-classic": ("dominoes", 2, {"draw": True, "target": None}),
+    "dominoes-4": ("dominoes", 4, {"hand_size": None, "draw": True, "target": 100}),
+    "dominoes-fives": ("dominoes", 2, {"scoring": "fives", "draw": True, "target": 100}),
+    "dominoes-partners": ("dominoes", 4, {"draw": True, "target": 100, "teams": True}),
+    "heptalion-2": ("heptalion", 2, {}),
+    "heptalion-4": ("heptalion", 4, {}),
+    "triangles-2": ("triangles", 2, {}),
+}
+# What a board shows (each must lie whole inside the board) and what a hand holds (inside the tray's tiles).
+BOARD_TILES = {
+    "dominoes": ".dom-line .tile-body, .dom-end",
+    "heptalion": ".hx-cell, .hx-domino",
+    "triangles": ".tri-tile",
+}
+HAND_TILES = {"dominoes": ".dom-hand-tile", "heptalion": ".hx-hand .hx-tile", "triangles": ".tri-hand-tile"}
+WHOLE_TILES = """([board, hand]) => {
+  const rect = (e) => e.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5 && a.right <= b.right + 0.5
+    && a.bottom <= b.bottom + 0.5 && a.bottom <= innerHeight + 0.5 && a.right <= innerWidth + 0.5;
+  const area = document.querySelector('.kit-board-wrap'), tray = document.querySelector('.kit-tray-tiles');
+  const shown = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length);
+  const b = area ? rect(area) : null, t = tray && tray.getClientRects().length ? rect(tray) : null;
+  const boardTiles = shown(board), handTiles = t ? shown(hand) : [];
+  const cut = (tiles, box) => tiles.filter((e) => !inside(rect(e), box)).map((e) => {
+    const r = rect(e); return [e.getAttribute('class'), Math.round(r.left), Math.round(r.top), Math.round(r.right),
+      Math.round(r.bottom)]; });
+  const title = document.querySelector('#screen-title'), tools = shown('.kit-head button');
+  const under = title && tools.length ? rect(title).right - Math.min(...tools.map((e) => rect(e).left)) : 0;
+  const stage = document.querySelector('#hx-stage');  // Heptalion's, at its smallest zoom: no panning
+  const pans = stage ? [stage.scrollWidth - stage.clientWidth, stage.scrollHeight - stage.clientHeight] : [0, 0];
+  const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const chips = shown('.kit-board-bar > *, .hx-bar > *').map(rect);  // the stock, the count, the score, zoom
+  const under_ = boardTiles.filter((e) => chips.some((c) => meets(rect(e), c))).map((e) => e.getAttribute('class'));
+  return {underChips: under_, pans, titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
+          hand: handTiles.length, handCut: t ? cut(handTiles, t) : [], trayBox: t && [t.left, t.top, t.right, t.bottom],
+          sizes: handTiles.map((e) => [Math.round(rect(e).width), Math.round(rect(e).height)]),
+          trayScrolls: t ? tray.scrollWidth > tray.clientWidth + 1 || tray.scrollHeight > tray.clientHeight + 1 : false};
+}"""
+
+
+def deal(key: str, until: int | None, seed: int = 5) -> Session:
+    """Return a session of ``key`` against computers: ``until`` tiles laid (None: to the end)."""
+    game, players, options = WHOLE[key]
+    seats = [Seat("human", "Ann")] + [
+        Seat("computer", f"Computer {i} (Medium)", "medium") for i in range(1, players)
+    ]
+    session = Session.start(GAMES[game], seats, key, key, {"players": players, **options}, seed=seed)
+    rng = random.Random(seed)
+    laid = 0
+    while not session.state.is_over() and (until is None or laid < until):
+        move = rng.choice(list(session.state.legal_moves()))
+        laid += str(move) not in ("draw", "pass")
+        session.play(move)
+    return session
+
+
+def whole(page: Any, key: str, where: str) -> dict[str, Any]:
+    """Measure the board's and the hand's tiles; fail when one of them is cut or hidden."""
+    game = WHOLE[key][0]
+    page.wait_for_timeout(200)
+    m = dict(page.evaluate(WHOLE_TILES, [BOARD_TILES[game], HAND_TILES[game]]))
+    assert not m["boardCut"], f"{key} {where}: {len(m['boardCut'])} of {m['board']} cut by the board {m}"
+    assert not m["handCut"] and not m["trayScrolls"], (
+        f"{key} {where}: {len(m['handCut'])} of {m['hand']} tiles of the hand out of view {m}"
+    )
+    assert not m["underChips"], f"{key} {where}: tiles under the board's band: {m['underChips']}"
+    assert max(m["pans"]) <= 0, f"{key} {where}: the board pans by {m['pans']} px at its smallest zoom"
+    assert m["titleUnder"] <= 0.5, (
+        f"{key} {where}: the title runs {m['titleUnder']} px under the header's tools"
+    )
+    fit.assert_fits(page, f"{key} {where}")
+    return m
+
+
+def open_reloaded(page: Any, game: str, session: Session) -> None:
+    """Save the session and load the page at its table (the first render before the stylesheets settle)."""
+    page.evaluate("location.hash = '#/'")
+    page.evaluate(
+        """([k, v, hash]) => { localStorage.setItem(k, v); history.replaceState(null, '', hash); }""",
+        [saves.save_key(game), saves.dump_save(game, session.to_json()), f"#/play/{game}"],
+    )
+    reload_ready(page)
+    page.wait_for_selector(".kit-table")
+
+
+def settle(page: Any) -> None:
+    """Wait for the player's turn or the result; fold the result and zoom Heptalion's board all the way out."""
+    page.wait_for_selector(".kit-tray.is-turn, #kit-results", timeout=60_000)
+    if page.locator("#kit-results:not(.is-folded)").count():
+        page.click("#kit-fold")  # the board and the hand in view
+    while page.locator("#hx-zoom-out:enabled").count():  # Heptalion's board fits at its smallest zoom
+        page.dispatch_event("#hx-zoom-out", "click")  # (at the end, under the folded results)
+
+
+# (table, tiles laid: None to the end): the long lines, the full hands, the ends of games.
+CASES = [
+    ("dominoes-classic", 1),
+    ("dominoes-classic", 11),
+    ("dominoes-classic", None),
+    ("dominoes-4", 11),
+    ("dominoes-fives", 11),
+    ("dominoes-fives", None),
+    ("dominoes-partners", None),
+    ("heptalion-2", 1),
+    ("heptalion-2", None),
+    ("heptalion-4", 6),
+    ("triangles-2", 1),
+    ("triangles-2", 11),
+]
+
+
+@pytest.mark.parametrize(("key", "laid"), CASES, ids=[f"{k}-{n or 'end'}" for k, n in CASES])
+def test_every_tile_shows_whole_after_a_reload_and_a_resize(phone: Any, key: str, laid: int | None) -> None:
+    page = phone
+    game = WHOLE[key][0]
+    size(page, *PHONE)
+    open_reloaded(page, game, deal(key, laid))
+    settle(page)
+    loaded = whole(page, key, "at 360x740 after a reload")
+    stage = "end" if laid is None else f"{laid} laid"
+    shot(page, f"whole-{key}-{stage}-reloaded")
+    for where in fit.VIEWPORTS:  # the phone's size comes last: after two resizes
+        size(page, *where)
+        page.wait_for_timeout(300)
+        settle(page)
+        resized = whole(page, key, f"at {where} after a resize")
+        shot(page, f"whole-{key}-{stage}")
+        print(
+            f"{key} {stage} {where}: board {resized['board']}, hand {resized['hand']} {resized['sizes'][:1]}"
+        )
+    assert loaded["sizes"] == resized["sizes"], (
+        f"{key}: the hand's tiles at 360x740 after a reload {loaded['sizes']}, after a resize {resized['sizes']}"
+    )
+
+
+HINT_COVER = """() => {
+  const card = document.querySelector('#kit-hint-card').getBoundingClientRect();
+  const board = document.querySelector('.kit-board-wrap').getBoundingClientRect();
+  const w = Math.max(0, Math.min(card.right, board.right) - Math.max(card.left, board.left));
+  const h = Math.max(0, Math.min(card.bottom, board.bottom) - Math.max(card.top, board.top));
+  return {covered: (w * h) / (board.width * board.height), card: [card.left, card.top, card.right, card.bottom],
+          board: [board.left, board.top, board.right, board.bottom]};
+}"""
+
+
+def test_the_triangles_hint_leaves_the_board_in_view_on_a_phone(phone: Any) -> None:
+    page = phone
+    size(page, *PHONE)
+    open_reloaded(page, "triangles", deal("triangles-2", 11))
+    settle(page)
+    page.click("#kit-hint")
+    page.wait_for_selector("#kit-hint-card", timeout=30_000)
+    shot(page, "hint-triangles")
+    cover = page.evaluate(HINT_COVER)
+    assert cover["covered"] <= 0.35, f"the hint card covers {cover['covered']:.0%} of the board: {cover}"
+    fit.assert_fits(page, "hint")

@@ -163,12 +163,19 @@ def end_marker(
 
 
 def board_stage(cls: str, px_w: float, px_h: float, unit: float, *layers: Any) -> Markup:
-    """Return the board's stage, ``px_w`` by ``px_h`` pixels at ``unit`` pixels a layout unit, with its layers."""
-    return h(
-        "div",
-        {"class_": cls, "style": f"width: {_n(px_w)}px; height: {_n(px_h)}px; --unit: {_n(unit)}px"},
-        *layers,
-    )
+    """Return the board's stage, ``px_w`` by ``px_h`` pixels at ``unit`` pixels a layout unit, with its layers
+    (css/dominoes.css shrinks it, whole, into a board smaller than the one it was drawn for)."""
+    style = f"--w: {_n(px_w)}px; --ratio: {px_w / px_h if px_h else 1:.4f}; --unit: {_n(unit)}px"
+    return h("div", {"class_": cls, "style": style}, *layers)
+
+
+def board_watcher() -> Any:
+    """Return the board's size watcher in the page, None under CPython (it needs the browser)."""
+    try:
+        from . import board_watch
+    except ImportError:
+        return None
+    return board_watch
 
 
 class DominoesScreen(Screen):
@@ -1160,7 +1167,6 @@ class DominoesScreen(Screen):
     ) -> Markup:
         """Return the hand's tiles as buttons (large enough to read and tap); ``arrived`` came from the stock."""
         selected = ctx.ui.get("selected")
-        scale = 44 if ctx.board_width < 560 else 52
         buttons = []
         for tile in hand:
             text = tile_text(tile)
@@ -1187,10 +1193,10 @@ class DominoesScreen(Screen):
                         "disabled": not my_turn,
                         "data_kit_from": "#dom-stock" if arrived and text in arrived else None,
                     },
-                    standalone_tile(tile[0], tile[1], scale=scale),
+                    standalone_tile(tile[0], tile[1], scale=52),
                 )
             )
-        return join(buttons)
+        return kit.rack(buttons, len(hand), "dom-hand")
 
     def tray(
         self,
@@ -1454,6 +1460,18 @@ class DominoesScreen(Screen):
             )
         )
         return h("table", {"class_": "stats-table dom-summary"}, h("thead", {}, head), h("tbody", {}, rows))
+
+    def after_render(self, ctx: TableContext) -> None:
+        """Redraw when the board turns out another size than the line was bent for (in the page)."""
+        watcher = board_watcher()
+        if watcher is not None:
+            watcher.watch(ctx)
+
+    def leave(self, ctx: TableContext) -> None:
+        """Stop watching the board: the player left the table."""
+        watcher = board_watcher()
+        if watcher is not None:
+            watcher.stop()
 
     # -- actions -------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> None:

@@ -625,7 +625,9 @@ class HeptalionScreen(Screen):
             view, names=shown, faces=True, board_id=None, label=f"The board after move {step}"
         )
         tray = kit.tray(
-            h("div", {"class_": "hx-hand"}, [hv.tile_button(t, playable=False) for t in hands[viewer]]),
+            kit.rack(
+                [hv.tile_button(t, playable=False) for t in hands[viewer]], len(hands[viewer]), "hx-hand"
+            ),
             [],
             label="Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles",
             info=hv.tiles_word(len(hands[viewer])),
@@ -716,10 +718,11 @@ class HeptalionScreen(Screen):
         sv = view["seats"][viewer]
         hand = session.state.view(viewer)["hand"] if over else sv["hand"]
         tiles = (
-            h(
-                "div",
-                {"class_": "hx-hand", "data_dealt": str(self._dealt(view))},
+            kit.rack(
                 [hv.tile_button(t, playable=t in targets, selected=t == tile) for t in hand],
+                len(hand),
+                "hx-hand",
+                {"dealt": self._dealt(view)},
             )
             if hand
             else h("p", {"class_": "hx-hand-empty"}, "No tiles left.")

@@ -505,16 +505,7 @@ class TrianglesScreen(Screen):
                     lay.hand_tile_svg(tile),
                 )
             )
-        count = max(len(tiles), 1)
-        return h(
-            "div",
-            {
-                "class_": "tri-rack",
-                "id": "tri-hand",
-                "style": f"--n:{count};--half:{count if count <= 6 else (count + 1) // 2}",
-            },
-            tiles,
-        )
+        return kit.rack(tiles, len(tiles), "tri-rack")
 
     def is_you(self, ctx: TableContext, seat: int) -> bool:
         """Tell whether a seat is the one person playing the computer (a seat flag, never a name)."""

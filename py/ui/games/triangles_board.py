@@ -19,6 +19,7 @@ from pyscript import document, window
 
 from boneyard.games.triangles import grid
 
+from . import board_watch
 from . import triangles_layout as lay
 
 DRAG_START_PX = 7  # movement before a press becomes a pan
@@ -32,7 +33,6 @@ _s: dict[str, Any] = {
     "pinch": None,  # {"d", "box", "centre"}
     "suppress": False,  # swallow the click that ends a pan
     "focus_spot": False,  # a hand tile was chosen from the keyboard: focus the first spot
-    "observer": None,  # a ResizeObserver on the board (the fit needs its real size)
 }
 
 
@@ -254,37 +254,11 @@ def _listen(target: Any, kind: str, handler: Any, capture: bool = False, passive
     _s["listeners"].append((target, kind, proxy, capture))
 
 
-def _resized(entries: Any, *_args: Any) -> None:
-    """Ask the app to measure the board again when its size is not the one the table was drawn for.
-
-    The app measures the board after each render; a size that changes later (the stylesheets arriving
-    after the first render, the phone turning) comes through its resize path, which re-renders.
-    """
-    ctx = _s["ctx"]
-    board = _js(document.getElementById("table-board"))
-    if ctx is None or board is None:
-        return
-    width, height = int(board.clientWidth), int(board.clientHeight)
-    if width and height and (abs(width - ctx.board_width) > 8 or abs(height - ctx.board_height) > 8):
-        window.dispatchEvent(window.Event.new("resize"))
-
-
-def _observe() -> None:
-    board = _js(document.getElementById("table-board"))
-    if board is None or not hasattr(window, "ResizeObserver"):
-        return
-    if _s["observer"] is None:
-        _s["resized_proxy"] = create_proxy(_guard(_resized))
-        _s["observer"] = window.ResizeObserver.new(_s["resized_proxy"])
-    _s["observer"].disconnect()
-    _s["observer"].observe(board)
-
-
 def bind(ctx: Any) -> None:
     """Remember the latest context; attach the listeners once; move the focus where it helps."""
     _s["ctx"] = ctx
     try:
-        _observe()
+        board_watch.watch(ctx)
     except Exception:
         window.console.error("Boneyard (triangles board): " + traceback.format_exc())
     if not _s["listeners"]:
@@ -319,13 +293,7 @@ def unbind() -> None:
         except Exception:
             pass
     _s["listeners"].clear()
-    if _s["observer"] is not None:
-        try:
-            _s["observer"].disconnect()
-            _s["resized_proxy"].destroy()
-        except Exception:
-            pass
-        _s["observer"] = None
+    board_watch.stop()
     if _s.get("clear_proxy") is not None:
         try:
             _s["clear_proxy"].destroy()

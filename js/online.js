@@ -3,7 +3,7 @@
 // here runs, and no other host is asked anything, before that. It loads the vendored PeerJS bundle and
 // qrcode-generator on the first ready(), from this site (precached by the service worker with the rest).
 //
-// window.BoneyardNet (every argument and event is a string; see /work/notes/rooms.md, the contract):
+// window.BoneyardNet (every argument and event is a string; docs/architecture.md, Online rooms, has the contract):
 //   ready()                          -> Promise: the scripts are loaded
 //   host(roomId, configJson, onEvent) -> Promise<void>: registers "boneyard-" + roomId at the broker;
 //                                       rejects with Error("unavailable-id") if the id is taken

@@ -7,7 +7,7 @@ finished game in the results panel (``ui.hints``). A table screen describes its 
 values and passes its own board markup in; the kit lays them out (``table``) so that every table fits
 the viewport and the tray and its buttons never move between turns (``css/table.css``).
 
-See /work/notes/kit.md for the API with an example.
+The kit's screen tests (``tests/screens/test_kit.py``) show its API in use.
 """
 
 from __future__ import annotations

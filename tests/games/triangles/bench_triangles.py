@@ -1,6 +1,6 @@
 """Benchmark of the Triangles bots: long arena runs and the time of a Hard move.
 
-    cd /work/main && PYTHONPATH=py python tests/games/triangles/bench_triangles.py [--games 2000] [--seed 1]
+    PYTHONPATH=py python3 tests/games/triangles/bench_triangles.py [--games 2000] [--seed 1]
 
 Prints each pairing's arena table (wins, draws, win rate, 95% Wilson interval, ms per move) and the
 median time of one Hard decision (bot call alone, and view + bot), over positions of seeded games.

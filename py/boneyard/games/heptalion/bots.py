@@ -471,6 +471,7 @@ class DeepSearcher(Searcher):
         leaves = depth == 1  # the children are leaves: scored here, node for node as their own calls would be
         after = self._after
         node_value = self._node
+        deeper, down = depth - 1, ply + 1  # the children's depth and ply
         for p in moves:
             if leaves:
                 self.nodes += 1
@@ -478,7 +479,7 @@ class DeepSearcher(Searcher):
                     raise _Budget
                 if self.nodes % SLICE_NODES == 0:
                     yield
-                val = after_sign * after(ctx, p, ply + 1)
+                val = after_sign * after(ctx, p, down)
                 if pv:
                     pv = False
                 elif alpha < val < beta:  # the re-search a leaf would have had: one more node, the same value
@@ -490,16 +491,16 @@ class DeepSearcher(Searcher):
             else:
                 child_occ = occ | p & SPACE_BITS
                 if pv:
-                    val = yield from node_value(child_occ, ctx, p, depth - 1, alpha, beta, ply + 1)
+                    val = yield from node_value(child_occ, ctx, p, deeper, alpha, beta, down)
                     pv = False
                 elif maximising:
-                    val = yield from node_value(child_occ, ctx, p, depth - 1, alpha, alpha + 1, ply + 1)
+                    val = yield from node_value(child_occ, ctx, p, deeper, alpha, alpha + 1, down)
                     if alpha < val < beta:
-                        val = yield from node_value(child_occ, ctx, p, depth - 1, val, beta, ply + 1)
+                        val = yield from node_value(child_occ, ctx, p, deeper, val, beta, down)
                 else:
-                    val = yield from node_value(child_occ, ctx, p, depth - 1, beta - 1, beta, ply + 1)
+                    val = yield from node_value(child_occ, ctx, p, deeper, beta - 1, beta, down)
                     if alpha < val < beta:
-                        val = yield from node_value(child_occ, ctx, p, depth - 1, alpha, val, ply + 1)
+                        val = yield from node_value(child_occ, ctx, p, deeper, alpha, val, down)
             if maximising:
                 if val > best:
                     best = val

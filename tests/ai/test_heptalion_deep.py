@@ -173,3 +173,18 @@ def test_three_players_search_plays_a_placement():
         (pos,) = sample_positions(view, random.Random(0), 1)
         move = DeepSearcher(pos, view["seat"], 2000).best_move()
         assert move is not None and move[0] in pos.hands[view["seat"]]
+
+
+def test_search_with_one_seat_left_plays_its_own_placement():
+    """A position where only the searching seat still plays (no view with a choice has one) takes the
+    many-seat path of the one node loop: a placement of its own, within the budget."""
+    for players in (2, 3):
+        state = new_state(seed=players, players=players)
+        view = state.view(state.current_player())
+        me = view["seat"]
+        (pos,) = sample_positions(view, random.Random(0), 1)
+        alone = Position(pos.masks, pos.occ, pos.hands, [s == me for s in range(players)])
+        searcher = DeepSearcher(alone, me, 2000)
+        move = searcher.best_move()
+        assert move is not None and move[0] in pos.hands[me]
+        assert searcher.nodes <= 2001

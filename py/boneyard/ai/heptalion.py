@@ -103,8 +103,9 @@ class ExpertSearcher(DeepSearcher):
         pack_w, fit_w, room_w, single_w, tempo_w = EXPERT_LEAF
         return pack_w * safe + fit_w * fit + room_w * room - single_w * single - tempo_w
 
-    def _leaf_after(self, mine: list[int], theirs: list[int], p: int, ply: int) -> int:
-        """Return ``value2`` at depth 0 after the mover placed ``p``: the same checks, then ``_leaf2``."""
+    def _leaf_after(self, ctx: Any, p: int, ply: int) -> int:
+        """Return the two-player value at depth 0 after the mover placed ``p``: the same checks, then ``_leaf2``."""
+        mine, theirs, _, _ = ctx
         child_mine = [x for x in theirs if not x & p]  # the child's mover is the parent's other seat
         if not child_mine:
             return -WIN + ply

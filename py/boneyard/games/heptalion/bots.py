@@ -405,14 +405,14 @@ class Searcher:
 class DeepSearcher(Searcher):
     """Hard's and Expert's alpha-beta for seat ``me``: ``Searcher`` made stronger per node, under a budget.
 
-    Two players: negamax over each side's free placements (kept as lists, filtered move by move), and
-    once no placement of one side touches the other's the position is decided exactly (each side then
-    places its largest set of disjoint tiles: ``_pack``). Principal-variation search with iterative
-    deepening; a transposition table keeps each position's bound and best placement (tried first at the
-    next depth), and killer and history placements order the rest. Leaves are scored by ``_leaf``: each
-    seat's tiles that still fit and those out of reach of every other seat, with the turn's tempo. Three
-    or four seats: paranoid, the same way (``value_many``), every seat's free placements kept as lists
-    too. Placements are packed ints (``packed_placements``: spaces and tile bit), so a child's lists are one
+    Two players: each side's free placements kept as lists, filtered move by move, and once no placement
+    of one side touches the other's the position is decided exactly (each side then places its largest
+    set of disjoint tiles: ``_pack``). Three or four seats: paranoid, every seat's free placements kept
+    as lists too. Both search with one loop (``_node``, values for ``me``), principal-variation search
+    with iterative deepening; a transposition table keeps each position's bound and best placement
+    (tried first at the next depth), and killer and history placements order the rest. Leaves are scored
+    by each seat's tiles that still fit and those out of reach of every other seat, with the turn's
+    tempo (``_leaf_after``, ``_leaf_many_after``). Placements are packed ints (``packed_placements``: spaces and tile bit), so a child's lists are one
     filter each and a list's union holds its spaces and its fitting tiles.
     """
 
@@ -425,86 +425,32 @@ class DeepSearcher(Searcher):
         self.weights = (SAFE_W, FIT_W, TEMPO_W)
         self.packs: dict[tuple[int, ...], int] = {}  # placements (packed) -> the most that fit together
         self.after = _after_table(pos.players)  # alive bits, seat -> the next seat that plays
+        # ``_node``'s hooks, chosen once a search by ``think`` (three or four seats unless two play)
+        self._enter: Callable[[int, Any, int, int, int], Any] = self._enter_many
+        self._order_path: Callable[[Any, list[int], int, int], list[int]] = self._order_many
+        self._after: Callable[[Any, int, int], int] = self._leaf_many_after
 
-    def _leaf(self, occ: int, hands: Sequence[tuple[int, ...]], alive: Sequence[bool], seat: int) -> int:
-        """Score a position for ``me`` with ``seat`` to move: fitting and safe tiles, and the tempo."""
-        masks = self.pos.masks
-        n = len(hands)
-        unions = [0] * n
-        fitting: list[list[list[int]]] = [[] for _ in range(n)]  # per seat, each fitting tile's free masks
-        for s in range(n):
-            if alive[s]:
-                u = 0
-                per = fitting[s]
-                for t in hands[s]:
-                    free = [m for m in masks[t] if not m & occ]
-                    if free:
-                        per.append(free)
-                        for m in free:
-                            u |= m
-                unions[s] = u
-        me = self.me
-        mine = 0
-        best_other: int | None = None
-        for s in range(n):
-            if not alive[s]:
-                continue
-            threat = 0
-            for o in range(n):
-                if o != s:
-                    threat |= unions[o]
-            value = 0
-            for free in fitting[s]:
-                value += FIT_W
-                for m in free:
-                    if not m & threat:
-                        value += SAFE_W - FIT_W
-                        break
-            if s == seat:
-                value -= TEMPO_W
-            if s == me:
-                mine = value
-            elif best_other is None or value > best_other:
-                best_other = value
-        return mine - (best_other or 0)
-
-    def value(
-        self,
-        occ: int,
-        hands: list[tuple[int, ...]],
-        alive: Sequence[bool],
-        seat: int,
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
+    def _node(
+        self, occ: int, parent: Any, placed: int, depth: int, alpha: int, beta: int, ply: int
     ) -> Generator[None, None, int]:
-        """Return (as a generator's value) the value for ``me`` of ``seat``'s turn arriving here.
+        """Return (as a generator's value) the value for ``me`` after ``placed`` (on ``occ``) from ``parent``.
 
-        The search is a generator so that the page can think in slices: it yields every
-        ``SLICE_NODES`` nodes, and whoever drives it may let the page breathe in between.
+        Every path searches with this one loop; ``think`` chooses its hooks once a search (``_enter``,
+        ``_order_path``, ``_after``: two players, or three and four). ``_enter`` makes the node from its
+        parent's ``ctx`` and scores it if the search ends there, else returns its table key, the mover's
+        placements, whether the mover is ``me``, the sign that turns ``_after``'s scores to ``me``'s and
+        the node's own ``ctx``. The search is a generator so that the page can think in slices: it yields
+        every ``SLICE_NODES`` nodes.
         """
         self.nodes += 1
         if self.nodes > self.budget:
             raise _Budget
         if self.nodes % SLICE_NODES == 0:
             yield
-        masks = self.pos.masks
-        me = self.me
-        if len(hands) == 2:
-            moves = [(t, m) for t in hands[seat] for m in masks[t] if not m & occ]
-            if not moves:
-                return -WIN + ply if seat == me else WIN - ply
-        else:
-            alive = list(alive)
-            seat, moves = arrive(masks, occ, hands, alive, seat, None)  # the state's own rules path
-            if not alive[me]:
-                return -WIN + ply
-            if not moves:
-                return WIN - ply  # the last seat standing
-        if depth <= 0:
-            return self._leaf(occ, hands, alive, seat)
-        key = (occ, seat, tuple(alive), tuple(hands))
+        node = self._enter(occ, parent, placed, depth, ply)
+        if node.__class__ is int:
+            return node
+        key, moves, maximising, after_sign, ctx = node
         entry = self.table.get(key)
         first = 0
         if entry is not None:
@@ -516,49 +462,59 @@ class DeepSearcher(Searcher):
                     val += ply
                 if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
                     return val
-        maximising = seat == me
         if len(moves) > 1:
-            moves = self._order(occ, hands, alive, seat, moves, first, ply)
+            moves = self._order_path(ctx, moves, first, ply)
         a0, b0 = alpha, beta
         best = -WIN * 2 if maximising else WIN * 2
-        best_mask = moves[0][1]
-        nxt_seat = next_alive(alive, seat)
+        best_mask = moves[0]
         pv = True
-        for t, m in moves:
-            child = without(hands, seat, t)
-            if pv:
-                val = yield from self.value(occ | m, child, alive, nxt_seat, depth - 1, alpha, beta, ply + 1)
-                pv = False
-            elif maximising:
-                val = yield from self.value(
-                    occ | m, child, alive, nxt_seat, depth - 1, alpha, alpha + 1, ply + 1
-                )
-                if alpha < val < beta:
-                    val = yield from self.value(
-                        occ | m, child, alive, nxt_seat, depth - 1, val, beta, ply + 1
-                    )
+        leaves = depth == 1  # the children are leaves: scored here, node for node as their own calls would be
+        after = self._after
+        node_value = self._node
+        deeper, down = depth - 1, ply + 1  # the children's depth and ply
+        for p in moves:
+            if leaves:
+                self.nodes += 1
+                if self.nodes > self.budget:
+                    raise _Budget
+                if self.nodes % SLICE_NODES == 0:
+                    yield
+                val = after_sign * after(ctx, p, down)
+                if pv:
+                    pv = False
+                elif alpha < val < beta:  # the re-search a leaf would have had: one more node, the same value
+                    self.nodes += 1
+                    if self.nodes > self.budget:
+                        raise _Budget
+                    if self.nodes % SLICE_NODES == 0:
+                        yield
             else:
-                val = yield from self.value(
-                    occ | m, child, alive, nxt_seat, depth - 1, beta - 1, beta, ply + 1
-                )
-                if alpha < val < beta:
-                    val = yield from self.value(
-                        occ | m, child, alive, nxt_seat, depth - 1, alpha, val, ply + 1
-                    )
+                child_occ = occ | p & SPACE_BITS
+                if pv:
+                    val = yield from node_value(child_occ, ctx, p, deeper, alpha, beta, down)
+                    pv = False
+                elif maximising:
+                    val = yield from node_value(child_occ, ctx, p, deeper, alpha, alpha + 1, down)
+                    if alpha < val < beta:
+                        val = yield from node_value(child_occ, ctx, p, deeper, val, beta, down)
+                else:
+                    val = yield from node_value(child_occ, ctx, p, deeper, beta - 1, beta, down)
+                    if alpha < val < beta:
+                        val = yield from node_value(child_occ, ctx, p, deeper, alpha, val, down)
             if maximising:
                 if val > best:
                     best = val
-                    best_mask = m
+                    best_mask = p
                 if best > alpha:
                     alpha = best
             else:
                 if val < best:
                     best = val
-                    best_mask = m
+                    best_mask = p
                 if best < beta:
                     beta = best
             if alpha >= beta:
-                self._cut(ply, m, depth)
+                self._cut(ply, p, depth)
                 break
         flag = 0
         if best <= a0:
@@ -604,29 +560,13 @@ class DeepSearcher(Searcher):
         self.packs[key] = best
         return best
 
-    def _leaf2(self, mine: list[int], theirs: list[int], um: int, uo: int) -> int:
-        """Score a two-player position for the seat to move, from the placements each side has left.
+    def _leaf_after(self, ctx: Any, p: int, ply: int) -> int:
+        """Return the two-player value at depth 0 after the mover placed ``p`` (for the other seat, now to move).
 
-        ``um`` and ``uo`` are the unions of each side's placements (spaces, and above them its fitting tiles).
+        It reads the parent's lists (``_enter2``'s ``ctx``) without making the child's: the same checks
+        in the same order.
         """
-        sm = 0
-        for p in mine:
-            if not p & uo:
-                sm |= p
-        so = 0
-        for p in theirs:
-            if not p & um:
-                so |= p
-        safe = (sm >> TILE_SHIFT).bit_count() - (so >> TILE_SHIFT).bit_count()
-        fit = (um >> TILE_SHIFT).bit_count() - (uo >> TILE_SHIFT).bit_count()
-        safe_w, fit_w, tempo_w = self.weights
-        return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
-
-    def _leaf_after(self, mine: list[int], theirs: list[int], p: int, ply: int) -> int:
-        """Return ``value2`` at depth 0 after the mover placed ``p`` (for the other seat, now to move).
-
-        It reads the parent's lists without making the child's: the same checks in the same order.
-        """
+        mine, theirs, _, _ = ctx
         um = 0  # the child's mover is the parent's other seat
         for x in theirs:
             if not x & p:
@@ -658,138 +598,35 @@ class DeepSearcher(Searcher):
         safe_w, fit_w, tempo_w = self.weights
         return (safe_w - fit_w) * safe + fit_w * fit - tempo_w
 
-    def value2(
-        self,
-        occ: int,
-        hands: int,
-        mine: list[int],
-        theirs: list[int],
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-    ) -> Generator[None, None, int]:
-        """Return (as a generator's value) the two-player value for the seat to move (negamax).
+    def _enter2(self, occ: int, parent: Any, p: int, depth: int, ply: int) -> Any:
+        """Return ``_node``'s entry at two players (``_enter``) after ``p``: a value for ``me``, or the loop's.
 
-        ``mine`` and ``theirs`` are the free placements (``packed_placements``) of the seat to move and of the
-        other; ``hands`` packs both hands' tile bits (the mover's low, the other's above bit 28) for the
-        table's key.
+        ``parent`` is the parent's ``ctx``: the free placements (``packed_placements``) of its mover and of
+        the other seat (who moves here), the union of the other's and both hands' tile bits packed for the
+        table's key (the mover's low, the other's above bit 28). ``me`` moves at even plies; the scores
+        below are the mover's, turned to ``me``'s by ``sign``.
         """
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _Budget
-        if self.nodes % SLICE_NODES == 0:
-            yield
+        sign = -1 if ply & 1 else 1
+        if depth <= 0:
+            return sign * self._leaf_after(parent, p, ply)
+        mover, other, _, hands = parent
+        mine = [x for x in other if not x & p]
+        theirs = [x for x in mover if not x & p]
+        hands = hands >> 28 | (hands & TILE_BITS & ~(p >> TILE_SHIFT)) << 28
         if not mine:
-            return -WIN + ply  # the seat to move has no tile that fits: it is out
+            return sign * (-WIN + ply)  # the seat to move has no tile that fits: it is out
         if not theirs:
-            return WIN - ply - 1  # whatever it places, the other seat has nothing left
+            return sign * (WIN - ply - 1)  # whatever it places, the other seat has nothing left
         um = reduce(or_, mine)
         uo = reduce(or_, theirs)
         if not um & uo:  # apart for good: each side places its most disjoint tiles, the mover needs more
             left, right = self._pack(mine), self._pack(theirs)
-            return WIN - ply - 2 * right - 1 if left > right else -WIN + ply + 2 * left
-        if depth <= 0:
-            return self._leaf2(mine, theirs, um, uo)
-        key = occ | hands << 56
-        table = self.table
-        entry = table.get(key)
-        first = 0
-        if entry is not None:
-            d, val, flag, first = entry
-            if d >= depth:
-                if val >= WIN - 200:
-                    val -= ply
-                elif val <= -WIN + 200:
-                    val += ply
-                if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
-                    return val
-        if len(mine) > 1:
-            mine_order = self._order2(mine, uo, first, ply)
-        else:
-            mine_order = mine
-        a0 = alpha
-        best = -WIN * 2
-        best_mask = 0
-        mover_bits = hands & TILE_BITS
-        other_bits = hands >> 28
-        pv = True
-        leaves = depth == 1  # the children are leaves: scored here, node for node as their own calls would be
-        for p in mine_order:
-            if leaves:
-                self.nodes += 1
-                if self.nodes > self.budget:
-                    raise _Budget
-                if self.nodes % SLICE_NODES == 0:
-                    yield
-                val = -self._leaf_after(mine, theirs, p, ply + 1)
-                if pv:
-                    pv = False
-                elif alpha < val < beta:  # the re-search a leaf would have had: one more node, the same value
-                    self.nodes += 1
-                    if self.nodes > self.budget:
-                        raise _Budget
-                    if self.nodes % SLICE_NODES == 0:
-                        yield
-            else:
-                child_mine = [x for x in theirs if not x & p]
-                child_theirs = [x for x in mine if not x & p]
-                child_hands = other_bits | (mover_bits & ~(p >> TILE_SHIFT)) << 28
-                child_occ = occ | p & SPACE_BITS
-                if pv:
-                    val = -(
-                        yield from self.value2(
-                            child_occ,
-                            child_hands,
-                            child_mine,
-                            child_theirs,
-                            depth - 1,
-                            -beta,
-                            -alpha,
-                            ply + 1,
-                        )
-                    )
-                    pv = False
-                else:
-                    val = -(
-                        yield from self.value2(
-                            child_occ,
-                            child_hands,
-                            child_mine,
-                            child_theirs,
-                            depth - 1,
-                            -alpha - 1,
-                            -alpha,
-                            ply + 1,
-                        )
-                    )
-                    if alpha < val < beta:
-                        val = -(
-                            yield from self.value2(
-                                child_occ,
-                                child_hands,
-                                child_mine,
-                                child_theirs,
-                                depth - 1,
-                                -beta,
-                                -val,
-                                ply + 1,
-                            )
-                        )
-            if val > best:
-                best = val
-                best_mask = p
-                if val > alpha:
-                    alpha = val
-                    if alpha >= beta:
-                        self._cut(ply, p, depth)
-                        break
-        flag = -1 if best <= a0 else 1 if best >= beta else 0
-        self._store(key, depth, best, flag, ply, best_mask)
-        return best
+            return sign * (WIN - ply - 2 * right - 1 if left > right else -WIN + ply + 2 * left)
+        return occ | hands << 56, mine, sign > 0, -sign, (mine, theirs, uo, hands)
 
-    def _order2(self, mine: list[int], threat: int, first: int, ply: int) -> list[int]:
+    def _order2(self, ctx: Any, mine: list[int], first: int, ply: int) -> list[int]:
         """Order the mover's placements: the table's best, killers, history, then the other's places cut."""
+        threat = ctx[2]  # the union of the other's placements
         get = self.history.get
         # a stable sort, best first: each placement's score above its rank (255 - its index) in one int
         keyed = [((p & threat).bit_count() * 4 + get(p, 0)) << 8 | r for p, r in zip(mine, _DOWN)]
@@ -805,29 +642,20 @@ class DeepSearcher(Searcher):
         keyed.sort(reverse=True)
         return [mine[_RANKS - (k & _RANKS)] for k in keyed]
 
-    def value_many(
-        self,
-        occ: int,
-        hands: int,
-        free: list[list[int]],
-        alive: int,
-        seat: int,
-        depth: int,
-        alpha: int,
-        beta: int,
-        ply: int,
-    ) -> Generator[None, None, int]:
-        """Return (as a generator's value) ``value`` at three or four seats, from each seat's placements.
+    def _enter_many(self, occ: int, parent: Any, p: int, depth: int, ply: int) -> Any:
+        """Return ``_node``'s entry at three or four seats (``_enter``) after ``p``: a value for ``me``, or the loop's.
 
-        ``free`` holds every seat's free placements (``packed_placements``; none for a seat that is out),
-        ``alive`` has a bit a seat still playing, ``hands`` packs the hands' tile bits (28 a seat) for the
-        table's key. At least two seats play (so ``arrive``'s first check is already made).
+        ``parent`` is the parent's ``ctx``: every seat's free placements (``packed_placements``; none for a
+        seat that is out), the seats still playing (a bit a seat), its mover, the seat whose turn arrives
+        here and the hands' tile bits (28 a seat) for the table's key. At least two seats play (so
+        ``arrive``'s first check is already made).
         """
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _Budget
-        if self.nodes % SLICE_NODES == 0:
-            yield
+        if depth <= 0:
+            return self._leaf_many_after(parent, p, ply)
+        free, alive, seat, seat_after, hands = parent
+        free = [[x for x in f if not x & p] for f in free]
+        hands &= ~(p >> TILE_SHIFT << 28 * seat)
+        seat = seat_after
         moves = free[seat]
         if not moves:  # ``arrive``: whoever has no fitting tile is out, in turn
             after = self.after
@@ -844,99 +672,15 @@ class DeepSearcher(Searcher):
             return -WIN + ply
         if not moves:
             return WIN - ply  # the last seat standing
-        if depth <= 0:
-            return self._leaf_many(free, alive, seat)
         key = occ | seat << 56 | alive << 58 | hands << 62
-        entry = self.table.get(key)
-        first = 0
-        if entry is not None:
-            d, val, flag, first = entry
-            if d >= depth:
-                if val >= WIN - 200:
-                    val -= ply
-                elif val <= -WIN + 200:
-                    val += ply
-                if flag == 0 or (flag < 0 and val <= alpha) or (flag > 0 and val >= beta):
-                    return val
-        maximising = seat == me
-        if len(moves) > 1:
-            moves = self._order_many(free, alive, seat, moves, first, ply)
-        a0, b0 = alpha, beta
-        best = -WIN * 2 if maximising else WIN * 2
-        best_mask = moves[0]
-        nxt_seat = self.after[alive][seat]
-        shift = 28 * seat
-        pv = True
-        leaves = depth == 1  # the children are leaves: scored here, node for node as their own calls would be
-        for p in moves:
-            if leaves:
-                self.nodes += 1
-                if self.nodes > self.budget:
-                    raise _Budget
-                if self.nodes % SLICE_NODES == 0:
-                    yield
-                val = self._leaf_many_after(free, alive, nxt_seat, p, ply + 1)
-                if pv:
-                    pv = False
-                elif alpha < val < beta:  # the re-search a leaf would have had: one more node, the same value
-                    self.nodes += 1
-                    if self.nodes > self.budget:
-                        raise _Budget
-                    if self.nodes % SLICE_NODES == 0:
-                        yield
-            else:
-                child = [[x for x in f if not x & p] for f in free]
-                child_hands = hands & ~(p >> TILE_SHIFT << shift)
-                child_occ = occ | p & SPACE_BITS
-                if pv:
-                    val = yield from self.value_many(
-                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, beta, ply + 1
-                    )
-                    pv = False
-                elif maximising:
-                    val = yield from self.value_many(
-                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, alpha + 1, ply + 1
-                    )
-                    if alpha < val < beta:
-                        val = yield from self.value_many(
-                            child_occ, child_hands, child, alive, nxt_seat, depth - 1, val, beta, ply + 1
-                        )
-                else:
-                    val = yield from self.value_many(
-                        child_occ, child_hands, child, alive, nxt_seat, depth - 1, beta - 1, beta, ply + 1
-                    )
-                    if alpha < val < beta:
-                        val = yield from self.value_many(
-                            child_occ, child_hands, child, alive, nxt_seat, depth - 1, alpha, val, ply + 1
-                        )
-            if maximising:
-                if val > best:
-                    best = val
-                    best_mask = p
-                if best > alpha:
-                    alpha = best
-            else:
-                if val < best:
-                    best = val
-                    best_mask = p
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                self._cut(ply, p, depth)
-                break
-        flag = 0
-        if best <= a0:
-            flag = -1
-        elif best >= b0:
-            flag = 1
-        self._store(key, depth, best, flag, ply, best_mask)
-        return best
+        return key, moves, seat == me, 1, (free, alive, seat, self.after[alive][seat], hands)
 
-    def _leaf_many_after(self, free: list[list[int]], alive: int, seat: int, p: int, ply: int) -> int:
-        """Return ``value_many`` at depth 0 after ``p`` was placed, ``seat`` next: the parent's lists, read.
+    def _leaf_many_after(self, ctx: Any, p: int, ply: int) -> int:
+        """Return the value at depth 0 after ``p`` was placed (three or four seats): the parent's lists, read.
 
         The same checks in the same order as the child's own call, without making the child's lists.
         """
+        free, alive, _, seat, _ = ctx  # the next seat's turn arrives
         unions = []
         for f in free:
             u = 0
@@ -986,38 +730,9 @@ class DeepSearcher(Searcher):
                 best_other = value
         return mine - (best_other or 0)
 
-    def _leaf_many(self, free: list[list[int]], alive: int, seat: int) -> int:
-        """Return ``_leaf`` from every seat's placements (``value_many``'s side of it).
-
-        A placement of a seat is out of every other seat's reach when it avoids the spaces two seats or
-        more could take (its own spaces are all in its seat's reach), so one pass finds every safe tile.
-        """
-        unions = [reduce(or_, f, 0) for f in free]
-        reach = shared = 0
-        for u in unions:
-            shared |= reach & u
-            reach |= u
-        safe = reduce(or_, [p for f in free for p in f if not p & shared], 0) >> TILE_SHIFT
-        me = self.me
-        mine = 0
-        best_other: int | None = None
-        for s, u in enumerate(unions):
-            if not alive >> s & 1:
-                continue
-            fit = u >> TILE_SHIFT
-            value = FIT_W * fit.bit_count() + (SAFE_W - FIT_W) * (safe & fit).bit_count()
-            if s == seat:
-                value -= TEMPO_W
-            if s == me:
-                mine = value
-            elif best_other is None or value > best_other:
-                best_other = value
-        return mine - (best_other or 0)
-
-    def _order_many(
-        self, free: list[list[int]], alive: int, seat: int, moves: list[int], first: int, ply: int
-    ) -> list[int]:
-        """Return ``_order`` of the mover's placements (``value_many``'s side of it)."""
+    def _order_many(self, ctx: Any, moves: list[int], first: int, ply: int) -> list[int]:
+        """Return ``_order`` of the mover's placements (three or four seats)."""
+        free, alive, seat = ctx[0], ctx[1], ctx[2]
         threat = 0
         for o, placements in enumerate(free):
             if o != seat and alive >> o & 1:
@@ -1073,17 +788,24 @@ class DeepSearcher(Searcher):
         if pos.players == 1 or len(root_moves) == 1:
             return best  # the solo puzzle (no opponent to search against), or nothing to choose
         nxt = next_alive(pos.alive, self.me)
-        two = pos.players == 2 and all(pos.alive)
-        many = pos.players > 2 and sum(pos.alive) >= 2
-        placements = [
-            packed_placements(pos.masks, pos.occ, h) if a else [] for h, a in zip(pos.hands, pos.alive)
-        ]
-        hands = sum(sum(1 << t for t in h) << 28 * s for s, h in enumerate(pos.hands))
-        alive = sum(1 << s for s, a in enumerate(pos.alive) if a)
-        theirs = placements[nxt] if two else []
         root_all = [m | 1 << (TILE_SHIFT + t) for t, m in root_moves]  # in the root's order, as ever
-        mover_bits = sum(1 << t for t in pos.hands[self.me])
-        other_bits = sum(1 << t for t in pos.hands[nxt])
+        if pos.players == 2 and all(pos.alive):
+            self._enter, self._order_path, self._after = (
+                self._enter2,
+                self._order2,
+                self._leaf_after,
+            )
+            mover_bits = sum(1 << t for t in pos.hands[self.me])
+            other_bits = sum(1 << t for t in pos.hands[nxt])
+            theirs = packed_placements(pos.masks, pos.occ, pos.hands[nxt])
+            ctx: Any = (root_all, theirs, 0, mover_bits | other_bits << 28)
+        else:
+            placements = [
+                packed_placements(pos.masks, pos.occ, h) if a else [] for h, a in zip(pos.hands, pos.alive)
+            ]
+            hands = sum(sum(1 << t for t in h) << 28 * s for s, h in enumerate(pos.hands))
+            alive = sum(1 << s for s, a in enumerate(pos.alive) if a)
+            ctx = (placements, alive, self.me, nxt, hands)
         depth = 1
         while depth <= 2 * 28:
             scores: dict[tuple[int, int], int] = {}
@@ -1093,78 +815,12 @@ class DeepSearcher(Searcher):
                 for i, (t, m) in enumerate(root_moves):
                     child = pos.occ | m
                     p = m | 1 << (TILE_SHIFT + t)
-                    if two:
-                        child_mine = [x for x in theirs if not x & p]
-                        child_theirs = [x for x in root_all if not x & p]
-                        child_hands = other_bits | (mover_bits & ~(1 << t)) << 28
-                        if i == 0:
-                            val = -(
-                                yield from self.value2(
-                                    child,
-                                    child_hands,
-                                    child_mine,
-                                    child_theirs,
-                                    depth - 1,
-                                    -WIN * 2,
-                                    -alpha,
-                                    1,
-                                )
-                            )
-                        else:
-                            val = -(
-                                yield from self.value2(
-                                    child,
-                                    child_hands,
-                                    child_mine,
-                                    child_theirs,
-                                    depth - 1,
-                                    -alpha - 1,
-                                    -alpha,
-                                    1,
-                                )
-                            )
-                            if val > alpha:
-                                val = -(
-                                    yield from self.value2(
-                                        child,
-                                        child_hands,
-                                        child_mine,
-                                        child_theirs,
-                                        depth - 1,
-                                        -WIN * 2,
-                                        -val,
-                                        1,
-                                    )
-                                )
-                    elif many:
-                        free = [[x for x in f if not x & p] for f in placements]
-                        child_hands = hands & ~(1 << (28 * self.me + t))
-                        if i == 0:
-                            val = yield from self.value_many(
-                                child, child_hands, free, alive, nxt, depth - 1, alpha, WIN * 2, 1
-                            )
-                        else:
-                            val = yield from self.value_many(
-                                child, child_hands, free, alive, nxt, depth - 1, alpha, alpha + 1, 1
-                            )
-                            if val > alpha:
-                                val = yield from self.value_many(
-                                    child, child_hands, free, alive, nxt, depth - 1, val, WIN * 2, 1
-                                )
+                    if i == 0:
+                        val = yield from self._node(child, ctx, p, depth - 1, alpha, WIN * 2, 1)
                     else:
-                        left = without(pos.hands, self.me, t)
-                        if i == 0:
-                            val = yield from self.value(
-                                child, left, pos.alive, nxt, depth - 1, alpha, WIN * 2, 1
-                            )
-                        else:
-                            val = yield from self.value(
-                                child, left, pos.alive, nxt, depth - 1, alpha, alpha + 1, 1
-                            )
-                            if val > alpha:
-                                val = yield from self.value(
-                                    child, left, pos.alive, nxt, depth - 1, val, WIN * 2, 1
-                                )
+                        val = yield from self._node(child, ctx, p, depth - 1, alpha, alpha + 1, 1)
+                        if val > alpha:
+                            val = yield from self._node(child, ctx, p, depth - 1, val, WIN * 2, 1)
                     scores[(t, m)] = val
                     if val > alpha:
                         alpha = val

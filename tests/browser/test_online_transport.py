@@ -270,6 +270,9 @@ def test_settings_online_takes_a_typed_broker_address(browser, base_url):
     watch = Watch()
     context = new_context(browser, watch)
     page = open_app(context, base_url, watch, "#/settings")
+    page.wait_for_selector("#online-advanced")
+    assert page.locator("#online-advanced").get_attribute("open") is None  # folded until a player opens it
+    page.locator("#online-advanced > summary").click()
     page.wait_for_selector("#set-online-host")
     assert "PeerJS's public broker" in page.locator("#online-broker").inner_text()
     assert page.locator("details.online-details").get_attribute("open") is None

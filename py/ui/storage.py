@@ -31,6 +31,9 @@ STATS_KEY = saves.PREFIX + "stats"
 SAVE_PREFIX = saves.PREFIX + "save:"
 BROKEN_PREFIX = saves.PREFIX + "broken:"
 
+# What a player hears when a record is moved aside: where to find it, in the Settings' own words.
+KEPT_ASIDE = "A copy was kept aside (Settings › Your data) and a fresh start was made."
+
 Report = Callable[[str, str], None]  # (kind: "info"|"warning"|"error", message)
 T = TypeVar("T")
 
@@ -119,14 +122,17 @@ class Storage:
         return sorted(found)
 
     def move_aside(self, key: str, text: str, why: str) -> str | None:
-        """Keep a broken record under a ``boneyard:broken:`` key and report it; return the new key."""
+        """Keep a broken record under a ``boneyard:broken:`` key and report it; return the new key.
+
+        The report says where a player finds the copy, never its key (Settings › Your data names it).
+        """
         aside = saves.broken_key(self.clock(), key)
         if self.set(aside, text):
             self.remove(key)
-            self.report("warning", f"{why} It was kept aside as “{aside}” and a fresh start was made.")
+            self.report("warning", f"{why} {KEPT_ASIDE}")
             return aside
         self.report(
-            "warning", f"{why} It could not be moved aside (storage is full), so it was left where it was."
+            "warning", f"{why} It could not be kept aside (storage is full), so it was left where it was."
         )
         return None
 

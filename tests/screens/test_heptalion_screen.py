@@ -260,6 +260,18 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     assert "Loser of the previous game" in table.screen.player_fields(form)
 
 
+def test_an_online_games_results_leave_the_local_setup_alone():
+    """The room's seats (guests, its computers) never become this device's setup for the next game."""
+    table = Table({"start": "0", "who_1": "easy", "players": "2"}, seed=21)
+    table.session.extra["online"] = "ABCDEFGH"  # as the host keeps its room's code
+    while not table.session.state.is_over():
+        place(table)
+    assert 'id="kit-results"' in table.html
+    form: dict[str, Any] = {"opponents": "online", "_opp": "online", "players": "3", "who_1": "hard"}
+    table.screen.custom_fields(form)
+    assert form == {"opponents": "online", "_opp": "online", "players": "3", "who_1": "hard"}
+
+
 def test_three_players_with_an_elimination_is_heard():
     table = Table({"players": "3", "who_1": "easy", "who_2": "easy", "start": "0"}, seed=2)
     assert "Set aside face up" in table.html

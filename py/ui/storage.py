@@ -156,7 +156,7 @@ class Storage:
         try:
             saves.load_save(text, expected_game=game_id, validate=lambda g, s: built.append(rebuild(g, s)))
         except saves.SaveError as exc:
-            self.move_aside(key, text, f"The saved game could not be resumed: {exc.message}")
+            self.move_aside(key, text, f"The saved game could not be resumed. {exc.message}")
             return None
         return built[0]
 
@@ -177,7 +177,7 @@ class Storage:
         try:
             return settings_from_json(saves.load_record(text, "settings"))
         except saves.SaveError as exc:
-            self.move_aside(SETTINGS_KEY, text, f"Your settings could not be read: {exc.message}")
+            self.move_aside(SETTINGS_KEY, text, f"Your settings could not be read. {exc.message}")
             return Settings()
 
     def save_settings(self, settings: Settings) -> bool:
@@ -198,7 +198,7 @@ class Storage:
         try:
             return stats_from_json(saves.load_record(text, "stats"))
         except saves.SaveError as exc:
-            self.move_aside(STATS_KEY, text, f"Your stats could not be read: {exc.message}")
+            self.move_aside(STATS_KEY, text, f"Your stats could not be read. {exc.message}")
         except (ValueError, KeyError, TypeError) as exc:
             self.move_aside(STATS_KEY, text, f"Your stats are damaged ({exc}).")
         return Stats()

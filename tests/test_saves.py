@@ -260,7 +260,23 @@ def test_a_broken_save_is_reported_and_moved_aside_not_deleted():
     assert "boneyard:save:dominoes" not in backend.data
     (aside,) = storage.broken()
     assert backend.data[aside] == '{"schema": 2, "game": "dominoes", "sta'
-    assert reports and reports[0][0] == "warning" and "cut off" in reports[0][1] and aside in reports[0][1]
+    assert reports and reports[0][0] == "warning" and "cut off" in reports[0][1]
+    assert "kept aside (Settings › Your data)" in reports[0][1] and "boneyard:" not in reports[0][1]
+
+
+def test_a_record_moved_aside_is_reported_in_words_never_by_its_key():
+    """A player hears what was kept aside and where to find it, not the storage key it went under."""
+    storage, backend, reports = make_storage()
+    backend.data[SETTINGS_KEY] = "{" * 60
+    backend.data[STATS_KEY] = '{"schema": 1, "stats": {"tallies": [{"game": 1}]}}'
+    storage.load_settings()
+    storage.load_stats()
+    assert len(storage.broken()) == 2 and [kind for kind, _ in reports] == ["warning", "warning"]
+    settings, stats = (message for _, message in reports)
+    assert settings.startswith("Your settings could not be read") and stats.startswith("Your stats")
+    for message in (settings, stats):
+        assert message.endswith("A copy was kept aside (Settings › Your data) and a fresh start was made.")
+        assert "boneyard" not in message and ":settings" not in message and ":stats" not in message
 
 
 def test_a_save_the_game_cannot_rebuild_is_moved_aside():

@@ -125,7 +125,7 @@ class App:
             if game_id not in GAMES:
                 text = self.storage.get(key) or ""
                 self.storage.move_aside(
-                    key, text, f"A saved game of an unknown game ({game_id!r}) was found."
+                    key, text, "A saved game of an unknown game was found (perhaps from a newer version)."
                 )
                 continue
             stored = self.storage.get(key)

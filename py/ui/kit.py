@@ -130,6 +130,7 @@ class SeatView:
     face_up: Markup | None = None  # the hand face up (View board, results, review)
     tile_word: str = "tile"
     last_call: str = "Last tile!"  # called out when the seat is down to one tile ("" for none)
+    playing: bool = True  # the hand is in play: the call is for a tile still to come, not a summary's
     arrived: str = ""  # a selector the seat's tiles just came from (a draw): they slide in from there
 
 
@@ -176,7 +177,7 @@ def seat_card(view: SeatView, position: str) -> Markup:
         label += f", {view.last}"
     if view.to_move:
         label += ", thinking" if view.thinking else ", to move"
-    call = view.last_call if view.count == 1 and view.last_call else ""
+    call = view.last_call if view.count == 1 and view.playing else ""
     short = short_name(view.name)
     attrs = {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label}
     return h(

@@ -31,6 +31,9 @@ STATS_KEY = saves.PREFIX + "stats"
 SAVE_PREFIX = saves.PREFIX + "save:"
 BROKEN_PREFIX = saves.PREFIX + "broken:"
 
+# What a player hears when a record is moved aside: where to find it, in the Settings' own words.
+KEPT_ASIDE = "A copy was kept aside (Settings › Your data) and a fresh start was made."
+
 Report = Callable[[str, str], None]  # (kind: "info"|"warning"|"error", message)
 T = TypeVar("T")
 
@@ -119,14 +122,17 @@ class Storage:
         return sorted(found)
 
     def move_aside(self, key: str, text: str, why: str) -> str | None:
-        """Keep a broken record under a ``boneyard:broken:`` key and report it; return the new key."""
+        """Keep a broken record under a ``boneyard:broken:`` key and report it; return the new key.
+
+        The report says where a player finds the copy, never its key (Settings › Your data names it).
+        """
         aside = saves.broken_key(self.clock(), key)
         if self.set(aside, text):
             self.remove(key)
-            self.report("warning", f"{why} It was kept aside as “{aside}” and a fresh start was made.")
+            self.report("warning", f"{why} {KEPT_ASIDE}")
             return aside
         self.report(
-            "warning", f"{why} It could not be moved aside (storage is full), so it was left where it was."
+            "warning", f"{why} It could not be kept aside (storage is full), so it was left where it was."
         )
         return None
 
@@ -150,7 +156,7 @@ class Storage:
         try:
             saves.load_save(text, expected_game=game_id, validate=lambda g, s: built.append(rebuild(g, s)))
         except saves.SaveError as exc:
-            self.move_aside(key, text, f"The saved game could not be resumed: {exc.message}")
+            self.move_aside(key, text, f"The saved game could not be resumed. {exc.message}")
             return None
         return built[0]
 
@@ -171,7 +177,7 @@ class Storage:
         try:
             return settings_from_json(saves.load_record(text, "settings"))
         except saves.SaveError as exc:
-            self.move_aside(SETTINGS_KEY, text, f"Your settings could not be read: {exc.message}")
+            self.move_aside(SETTINGS_KEY, text, f"Your settings could not be read. {exc.message}")
             return Settings()
 
     def save_settings(self, settings: Settings) -> bool:
@@ -192,7 +198,7 @@ class Storage:
         try:
             return stats_from_json(saves.load_record(text, "stats"))
         except saves.SaveError as exc:
-            self.move_aside(STATS_KEY, text, f"Your stats could not be read: {exc.message}")
+            self.move_aside(STATS_KEY, text, f"Your stats could not be read. {exc.message}")
         except (ValueError, KeyError, TypeError) as exc:
             self.move_aside(STATS_KEY, text, f"Your stats are damaged ({exc}).")
         return Stats()

@@ -62,6 +62,7 @@ def test_a_corrupt_save_is_reported_and_moved_aside(browser, base_url):
     assert "saved game could not be resumed" in text and "cut off" in text
     assert "unknown game" in text
     assert "settings could not be read" in text and "newer version" in text
+    assert "kept aside (Settings › Your data)" in text and "boneyard:" not in text  # never a storage key
     stored = local_storage(page)
     assert "boneyard:save:dominoes" not in stored and "boneyard:save:chess" not in stored
     aside = {k: v for k, v in stored.items() if k.startswith("boneyard:broken:")}

@@ -329,3 +329,49 @@ def test_no_sideways_scrolling_on_a_phone(page, watch):
     finally:
         page.set_viewport_size({"width": 1100, "height": 850})
     watch.assert_clean(page)
+
+
+# The lines a results row's name takes: distinct tops of its letters' boxes.
+NAME_LINES = """rows => rows.map(row => {
+  const tops = new Set(), walk = document.createTreeWalker(row, NodeFilter.SHOW_TEXT), range = document.createRange();
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      for (const box of range.getClientRects()) if (box.width) tops.add(Math.round(box.top));
+    }
+  }
+  return [row.innerText, tops.size];
+})"""
+
+
+def finished(seats: list[Seat], seed: int) -> Session:
+    """Return a four-player game played to its end (the first legal move for each person)."""
+    game = Session.start(INFO, seats, "players-4", "4 players", {"players": 4}, seed=seed)
+    while not game.state.is_over():
+        if game.computer_to_move():
+            game.computer_move()
+        else:
+            game.play(str(game.state.legal_moves()[0]))
+    return game
+
+
+def test_a_phones_results_keep_each_name_on_one_line(page, watch):
+    """At 360 px a four-player result reads "Computer 1" whole, never "Computer" over "1"; a long name
+    wraps between its words and the table still fits."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    try:
+        plant(page, finished(deal(3, players=4).seats, 3))
+        page.wait_for_selector("#kit-results")
+        names = page.eval_on_selector_all("#kit-results tbody th", NAME_LINES)
+        assert [name for name, _ in names] == ["You", "Computer 1", "Computer 2", "Computer 3"]
+        assert all(lines == 1 for _, lines in names), names
+        long = ["Ann", "Alexandria Montgomery", "Bartholomew Fitzgerald", "Wolfgang Amadeus"]
+        plant(page, finished([Seat("human", name) for name in long], 3))
+        page.wait_for_selector("#kit-results")
+        assert page.eval_on_selector_all("#kit-results tbody th", NAME_LINES)[0] == ["Ann", 1]
+        fits = "t => t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 0.5"
+        assert page.eval_on_selector("#kit-results table", fits), "the tiles left are cut off"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        page.set_viewport_size({"width": 1100, "height": 850})
+    watch.assert_clean(page)

@@ -269,6 +269,19 @@ def test_the_screen_words_each_ending_from_the_facts_with_the_players_names():
     assert "Final score" not in final, "the scores are the table's Total column, not a sentence before it"
 
 
+def test_last_tile_is_called_only_while_the_hand_is_in_play():
+    """Bo's one tile is "Last tile!" while Ana may still play; at the hand's summary or the end it is not."""
+    playing = ended([["5-1", "4-4"], ["2-2"]], [(6, 5)], ["5-1:R"])
+    ctx, _ = context(playing)
+    assert not playing.state.is_over() and "Last tile!" in SCREEN.render(ctx)
+    for target, over in ((30, False), (None, True)):  # a match's hand summary, then a single game's end
+        session = ended([["5-1"], ["2-2"]], [(6, 5)], ["5-1:R"], target=target)
+        assert session.state.is_over() is over
+        ctx, _ = context(session)
+        html = str(SCREEN.render(ctx))
+        assert 'data-seat="1"' in html and "Last tile!" not in html and "kit-call" not in html
+
+
 def test_a_hand_summary_keeps_the_scored_hands_in_the_seats_until_next_hand():
     import random
     import re

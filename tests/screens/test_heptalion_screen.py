@@ -149,6 +149,23 @@ def test_board_shows_every_space_and_symbol_sprite():
     assert "★" in html
 
 
+def test_a_space_is_named_by_its_symbol_row_and_column_never_its_number():
+    """A screen reader hears where a space is as a player sees the diamond, never an internal number."""
+    table = Table({"start": "0", "board": "original"}, seed=11)
+    labels = re.findall(r'data-space="(\d+)"[^>]*aria-label="([^"]*)"', table.html)
+    assert len(labels) == 56
+    assert all("space" not in label for _, label in labels)
+    by_space = dict(labels)
+    assert by_space["0"] == "Cross, row 1, column 6"  # the diamond's top point
+    assert by_space["55"] == "Diamond, row 11, column 6"  # its bottom point
+    tile, first, _ = first_legal(table, choices=True)
+    table.act("tile", tile)
+    spot = next(sp for sp in table.view()["spaces"] if sp["id"] == first)
+    name = hv.symbol_name(spot["symbol"]).capitalize()
+    expected = f"{name}, row {spot['row'] + 1}, column {spot['col'] + 1}: place here"
+    assert f'id="hx-sp-{first}"' in table.html and f'aria-label="{expected}"' in table.html
+
+
 def test_only_playable_tiles_and_matching_spaces_are_clickable():
     table = Table({"start": "0"}, seed=11)
     targets = selection_targets(table.view()["legal_moves"])
@@ -241,6 +258,18 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
     mode, _ = table.screen.mode_from_form(form)
     assert mode.options["start"] == loser and form["start"] == "loser"
     assert "Loser of the previous game" in table.screen.player_fields(form)
+
+
+def test_an_online_games_results_leave_the_local_setup_alone():
+    """The room's seats (guests, its computers) never become this device's setup for the next game."""
+    table = Table({"start": "0", "who_1": "easy", "players": "2"}, seed=21)
+    table.session.extra["online"] = "ABCDEFGH"  # as the host keeps its room's code
+    while not table.session.state.is_over():
+        place(table)
+    assert 'id="kit-results"' in table.html
+    form: dict[str, Any] = {"opponents": "online", "_opp": "online", "players": "3", "who_1": "hard"}
+    table.screen.custom_fields(form)
+    assert form == {"opponents": "online", "_opp": "online", "players": "3", "who_1": "hard"}
 
 
 def test_three_players_with_an_elimination_is_heard():

@@ -200,6 +200,8 @@ def test_a_phone_row_of_three_seats_has_short_names_and_the_full_one_in_the_titl
         and f'title="{name_attr("Computer 1")}"' in card
     )
     assert card.index("kit-call") < card.index("kit-seat-last"), "Last tile! sits beside the one back"
+    over = kit.seat_card(kit.SeatView(seat=1, name="Bo", count=1, playing=False), "left")
+    assert "Last tile!" not in over, "a summary or an end calls out no last tile"
     plain = str(kit.seat_card(kit.SeatView(seat=1, name=name_attr("Ann"), count=3), "left"))
     assert "kit-seat-short" not in plain and "title=" not in plain
 

@@ -698,6 +698,7 @@ class DominoesScreen(Screen):
                     local=seat == me,
                     face_up=shown,
                     arrived="#dom-stock" if seat == drawer and seat != me else "",
+                    playing=scored is None and not view["over"],  # not at a hand's summary or the end
                 )
             )
         return out

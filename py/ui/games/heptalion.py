@@ -1049,8 +1049,13 @@ class HeptalionScreen(Screen):
         return kit.results_panel(ctx, title, table, [again], note=note, review=review, more=more)
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
-        """Keep the finished game's setup so "Play again" (and the setup screen) start from it."""
+        """Keep the finished game's setup so "Play again" (and the setup screen) start from it.
+
+        Not for an online game: its seats (guests, the room's computers) are no setup for this device.
+        """
         session = ctx.session
+        if session.online:
+            return
         again: dict[str, Any] = {}
         board = view["board"]
         if view["solo"]:

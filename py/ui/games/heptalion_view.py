@@ -153,7 +153,6 @@ def board(
             continue
         sym = sp["symbol"]
         style = f"grid-row:{sp['row'] + 1};grid-column:{sp['col'] + 1}"
-        name = symbol_name(sym)
         cls = f"hx-cell hx-c-{sym}"
         if sid in pend_cells:
             cls += " is-pending"
@@ -174,7 +173,7 @@ def board(
                         "data_value": str(sid),
                         "data_space": str(sid),
                         "data_focus": "true" if sid == focus else None,
-                        "aria_label": f"{name.capitalize()} (space {sid}): {what}",
+                        "aria_label": f"{space_name(sp)}: {what}",
                     },
                     symbol_icon(sym),
                 )
@@ -190,7 +189,7 @@ def board(
                         "data_action": "space" if tappable else None,
                         "data_value": str(sid) if tappable else None,
                         "role": "img",
-                        "aria_label": f"{name.capitalize()} (space {sid})",
+                        "aria_label": space_name(sp),
                     },
                     symbol_icon(sym),
                 )
@@ -295,6 +294,14 @@ def _domino(
 
 
 # -- words ------------------------------------------------------------------------------------------
+
+
+def space_name(space: Mapping[str, Any]) -> str:
+    """Return a space in a player's words: its symbol, row and column from the diamond's top-left.
+
+    The grid's own rows and columns (not counted within a row), so neighbours differ by one.
+    """
+    return f"{symbol_name(space['symbol']).capitalize()}, row {space['row'] + 1}, column {space['col'] + 1}"
 
 
 def space_refusal(view: Mapping[str, Any], tile: str | None, first: int | None, space: int) -> str:

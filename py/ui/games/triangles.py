@@ -297,6 +297,7 @@ class TrianglesScreen(Screen):
                     backs=self.backs(count),
                     face_up=shown,
                     arrived="#tri-stock" if seat == drawer and seat != f["viewer"] else "",
+                    playing=not f["over"],
                 )
             )
         return out

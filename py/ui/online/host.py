@@ -687,9 +687,9 @@ def reopen(app: Any, game_id: str) -> OnlineHost | None:
             host.session = Session.from_json(game_id, data["session"])
             host.session.seats = session_seats(room.lobby(), room.host_seat)
             room.state = host.session.state
-    except (ValueError, KeyError, TypeError, SessionError) as exc:
+    except (ValueError, KeyError, TypeError, SessionError):
         app.storage.move_aside(
-            HOST_KEY + game_id, text, f"A saved online room could not be reopened ({exc})."
+            HOST_KEY + game_id, text, "A saved online room could not be reopened: it is damaged."
         )
         return None
     host.reopened = True

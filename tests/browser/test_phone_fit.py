@@ -1,7 +1,8 @@
 """What a player sees on a phone (360x740), measured: Bonefall fits one screen at start, middle and end (and at
 800x1280 and 1280x800), its swipes-and-scores sheet opens without scrolling the page, its pads are 44 px or
 more; four-player tables name every seat whole (Dominoes draw, block and partners, Triangles, Heptalion);
-the results of a finished game read whole in their panel with every button in view; the host's room page
+the results of a finished game read whole in their panel with every button in view; no tile lies under the
+folded results, the Expert's hint card or a toast (Dominoes, Triangles, Heptalion); the host's room page
 keeps Start in view; Settings' broker line follows the typing.
 
 One phone context is shared by the module (a page costs seconds to start); sessions are dealt here under

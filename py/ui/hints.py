@@ -2,7 +2,7 @@
 
 - **Hint** (Settings' Hints switch): the move the Expert (``boneyard.ai.hint_thinking``) would play
   for the person to move, found from that seat's view only, thought in slices so the page never
-  freezes, shown as a card over the foot of the board with the reason in words; the tile and its
+  freezes, shown as a card at the top of the screen (off the board) with the reason in words; the tile and its
   end, spot or spaces glow (a ``<style>`` in the message line, matched by the tables' own ids; the card
   folds away as soon as the player acts on the table, the glow stays). A hint
   belongs to one position (the session's revision): the next move clears it. A used hint is counted
@@ -340,7 +340,7 @@ def hint_style(game_id: str, move: str) -> Markup:
 
 
 def hint_card(ctx: Any) -> Markup:
-    """Return the hint shown over the foot of the board (until the player acts on the table), or nothing."""
+    """Return the hint's card, at the top of the screen (until the player acts on the table), or nothing."""
     found = shown_hint(ctx)
     if found is None or found.get("status") == "thinking" or found.get("hidden"):
         return Markup("")

@@ -637,6 +637,12 @@ def privacy_gate(
 # -- results ----------------------------------------------------------------------------------------------
 
 
+class FoldedResults(Markup):
+    """Mark the folded results, which ``table`` docks in the message line's place, off the board."""
+
+    __slots__ = ()
+
+
 def results_panel(
     ctx: Any,
     title: str,
@@ -702,7 +708,7 @@ def results_panel(
     )
     analysis = hints.analysis_section(ctx)
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
-    return h(
+    panel = h(
         "section",
         {
             "class_": "kit-results" + (" is-folded" if folded else ""),
@@ -719,6 +725,7 @@ def results_panel(
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
+    return FoldedResults(panel) if folded else panel
 
 
 # -- review -----------------------------------------------------------------------------------------------
@@ -897,8 +904,10 @@ def table(
 
     ``board`` is the game's board markup (it goes inside ``#table-board``, whose size the app measures
     into ``ctx.board_width`` and ``ctx.board_height``); ``panel`` (results, review) lies over part of the
-    board; ``gate`` (the privacy gate) over everything.
+    board, except folded results, which take the message line's place (they say what it would say) so
+    that they never hide a tile; ``gate`` (the privacy gate) over everything.
     """
+    docked = panel if isinstance(panel, FoldedResults) else ""
     props: dict[str, Any] = {"class_": f"kit-table {cls}".strip(), "data_game": game_id}
     for key, value in (data or {}).items():
         props[f"data_{key}"] = value
@@ -912,9 +921,10 @@ def table(
             {"class_": "kit-board-wrap"},
             h("div", {"class_": "kit-board", "id": "table-board"}, board),
             board_extra,
-            panel,
+            "" if docked else panel,
         ),
         message,
+        docked,
         tray_,
         gate,
     )

@@ -1,7 +1,8 @@
 """What a player sees on a phone (360x740), measured: Bonefall fits one screen at start, middle and end (and at
 800x1280 and 1280x800), its swipes-and-scores sheet opens without scrolling the page, its pads are 44 px or
 more; four-player tables name every seat whole (Dominoes draw, block and partners, Triangles, Heptalion);
-the results of a finished game read whole in their panel with every button in view; the host's room page
+the results of a finished game read whole in their panel with every button in view; no tile lies under the
+folded results, the Expert's hint card or a toast (Dominoes, Triangles, Heptalion); the host's room page
 keeps Start in view; Settings' broker line follows the typing.
 
 One phone context is shared by the module (a page costs seconds to start); sessions are dealt here under
@@ -349,10 +350,31 @@ WHOLE_TILES = """([board, hand]) => {
   const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   const chips = shown('.kit-board-bar > *, .hx-bar > *').map(rect);  // the stock, the count, the score, zoom
   const under_ = boardTiles.filter((e) => chips.some((c) => meets(rect(e), c))).map((e) => e.getAttribute('class'));
-  return {underChips: under_, pans, titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
+  // The folded results ("You win! / Show results"): no tile, marker or zoom button under them.
+  const folded = shown('#kit-results.is-folded').map(rect);
+  const underFolded = [...boardTiles, ...handTiles, ...shown('.kit-board-bar > *, .hx-bar > *')]
+    .filter((e) => folded.some((f) => meets(rect(e), f))).map((e) => e.getAttribute('class'));
+  return {underFolded, underChips: under_, pans, titleUnder: under, board: boardTiles.length, boardCut: b ? cut(boardTiles, b) : [], boardBox: b && [b.left, b.top, b.right, b.bottom],
           hand: handTiles.length, handCut: t ? cut(handTiles, t) : [], trayBox: t && [t.left, t.top, t.right, t.bottom],
           sizes: handTiles.map((e) => [Math.round(rect(e).width), Math.round(rect(e).height)]),
           trayScrolls: t ? tray.scrollWidth > tray.clientWidth + 1 || tray.scrollHeight > tray.clientHeight + 1 : false};
+}"""
+
+
+# A toast (the full storage's words, the longest error), put up for a moment: it must meet neither the board nor
+# the hand, or a tile could not be played until it goes.
+TOAST_OVER = """() => {
+  const item = document.createElement('div');
+  item.className = 'toast toast-warning';  // as an error's, unreported by the watch
+  item.innerHTML = "<p>Your browser's storage for this site is full, so this game is not being saved. Play goes on; "
+    + "free some space (Settings › Records kept aside) to save again.</p><button class='toast-close'>×</button>";
+  document.querySelector('#toasts').appendChild(item);
+  const t = item.getBoundingClientRect();
+  const meets = (b) => t.left < b.right - 0.5 && b.left < t.right - 0.5 && t.top < b.bottom - 0.5 && b.top < t.bottom - 0.5;
+  const over = [...document.querySelectorAll('.kit-board-wrap, .kit-tray')]
+    .filter((e) => e.getClientRects().length && meets(e.getBoundingClientRect())).map((e) => e.className);
+  item.remove();
+  return {over, toast: [t.left, t.top, t.right, t.bottom]};
 }"""
 
 
@@ -382,6 +404,9 @@ def whole(page: Any, key: str, where: str) -> dict[str, Any]:
         f"{key} {where}: {len(m['handCut'])} of {m['hand']} tiles of the hand out of view {m}"
     )
     assert not m["underChips"], f"{key} {where}: tiles under the board's band: {m['underChips']}"
+    assert not m["underFolded"], f"{key} {where}: under the folded results: {m['underFolded']}"
+    toast = page.evaluate(TOAST_OVER)
+    assert not toast["over"], f"{key} {where}: an error toast lies over {toast}"
     assert max(m["pans"]) <= 0, f"{key} {where}: the board pans by {m['pans']} px at its smallest zoom"
     assert m["titleUnder"] <= 0.5, (
         f"{key} {where}: the title runs {m['titleUnder']} px under the header's tools"
@@ -461,14 +486,35 @@ HINT_COVER = """() => {
 }"""
 
 
-def test_the_triangles_hint_leaves_the_board_in_view_on_a_phone(phone: Any) -> None:
+HINT_OVER = """([board, hand]) => {
+  const card = document.querySelector('#kit-hint-card').getBoundingClientRect();
+  const meets = (b) => card.left < b.right - 0.5 && b.left < card.right - 0.5 && card.top < b.bottom - 0.5
+    && b.top < card.bottom - 0.5;
+  return [...document.querySelectorAll(board + ', ' + hand)]
+    .filter((e) => e.getClientRects().length && meets(e.getBoundingClientRect())).map((e) => e.getAttribute('class'));
+}"""
+
+
+@pytest.mark.parametrize(("key", "laid"), [("triangles-2", 11), ("dominoes-classic", 11), ("heptalion-2", 6)])
+def test_the_hint_leaves_the_board_and_the_hand_in_view(phone: Any, key: str, laid: int) -> None:
     page = phone
+    game = WHOLE[key][0]
     size(page, *PHONE)
-    open_reloaded(page, "triangles", deal("triangles-2", 11))
+    open_reloaded(page, game, deal(key, laid))
     settle(page)
     page.click("#kit-hint")
     page.wait_for_selector("#kit-hint-card", timeout=30_000)
-    shot(page, "hint-triangles")
+    page.wait_for_timeout(200)
+    shot(page, f"hint-{key}")
     cover = page.evaluate(HINT_COVER)
     assert cover["covered"] <= 0.35, f"the hint card covers {cover['covered']:.0%} of the board: {cover}"
+    over = page.evaluate(HINT_OVER, [BOARD_TILES[game], HAND_TILES[game]])
+    assert not over, f"{key}: the hint card covers {len(over)} tiles of the board or the hand: {over} {cover}"
     fit.assert_fits(page, "hint")
+    for where in fit.VIEWPORTS[:2]:  # a landscape screen and a tall one
+        size(page, *where)
+        page.wait_for_timeout(300)
+        shot(page, f"hint-{key}")
+        over = page.evaluate(HINT_OVER, [BOARD_TILES[game], HAND_TILES[game]])
+        assert not over, f"{key} at {where}: the hint card covers {over}"
+    size(page, *PHONE)

@@ -143,7 +143,22 @@ def test_the_results_panel_folds_shows_every_hand_and_opens_the_review():
     panel = kit.results_panel(ctx, "You win!", "body", [kit.button("start-game", "Play again")])
     assert 'id="view-board"' in panel and 'id="review"' in panel and 'id="kit-fold"' in panel
     assert kit.handle(ctx, "kit-view-board", "") and ui["kit_face_up"] and ui["kit_folded"]
-    assert "is-folded" in kit.results_panel(ctx, "You win!", "body", [])
+    folded = kit.results_panel(ctx, "You win!", "body", [])
+    assert "is-folded" in folded
+    # Folded, the table docks them in the message line's place, off the board (no tile under them).
+    table = kit.table(
+        game_id="dominoes", board="B", message=kit.message_line(ctx, "You win!"), tray_="T", panel=folded
+    )
+    wrap = table.split('class="kit-board-wrap"')[1].split('id="kit-message"')[0]
+    assert 'id="kit-results"' not in wrap and table.index('id="kit-message"') < table.index(
+        'id="kit-results"'
+    )
+    ui["kit_folded"] = False
+    table = kit.table(
+        game_id="dominoes", board="B", message="", tray_="T", panel=kit.results_panel(ctx, "Won", "b", [])
+    )
+    assert 'id="kit-results"' in table.split('class="kit-board-wrap"')[1]
+    ui["kit_folded"] = True
     while session.computer_to_move():
         session.computer_move()
     session.play(session.state.legal_moves()[0])

@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ("architecture.md", "performance.md", "ai.md")
 README_LIMIT = 16_384  # bytes: read in five minutes
 # Split so that this file does not cite what it forbids.
-OUTSIDE = re.compile(r"DESIGN" + r"(\.md|'s)|\.\./" + r"shared\b|/" + r"work/")  # the last: a machine's own folders
+OUTSIDE = re.compile(
+    r"DESIGN" + r"(\.md|'s)|\.\./" + r"shared\b|/" + r"work/"
+)  # the last: a machine's own folders
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^```.*?^```", re.M | re.S)
 SKIP_DIRS = {".git", ".venv", "node_modules", "site", "build", ".pytest_cache", ".mypy_cache", ".ruff_cache"}

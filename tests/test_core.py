@@ -168,7 +168,7 @@ def test_the_purity_check_catches_a_browser_import(tmp_path):
     assert imported_roots(sample) & BROWSER_MODULES == {"pyscript", "js"}
 
 
-PURE_UI = ["html.py", "screens.py", "session.py", "storage.py", "screen.py", "games/__init__.py"]
+PURE_UI = ["html.py", "shell.py", "session.py", "storage.py", "table_screen.py", "games/__init__.py"]
 
 
 @pytest.mark.parametrize("name", PURE_UI)

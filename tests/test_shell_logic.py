@@ -17,11 +17,11 @@ from ui.games.dominoes import SCREEN as DOMINOES
 from ui.games.heptalion import SCREEN as HEPTALION
 from ui.results import count_result, keep_bests
 from ui.routes import HOME, Route, parse_route, seed_from_query
-from ui.screen import Screen
 from ui.seating import seat_players
 from ui.session import Seat, Session
 from ui.storage import Storage
 from ui.sync import Stamp, Verdict, judge, stamp_of
+from ui.table_screen import Screen
 from ui.turns import ComputerTurns, TurnKey, beat_pause
 
 from .test_saves import FakeStorage

@@ -97,7 +97,7 @@ def test_what_goes_in_is_what_the_page_imports_before_pyscript():
     assert snapshot.page_path("py/ui/html.py") == "/home/pyodide/ui/html.py"
     project, stdlib = snapshot.start_imports()
     # ui.app and what it imports at module level; no game's rules or table screen (they load on first use).
-    assert {"ui.app", "ui.html", "ui.screens", "ui.session", "boneyard.games"} <= set(project)
+    assert {"ui.app", "ui.html", "ui.shell", "ui.session", "boneyard.games"} <= set(project)
     assert not [m for m in project if m.startswith(("ui.games.", "boneyard.games."))], project
     assert "typing" in stdlib and not [
         m for m in stdlib if m.split(".")[0] in ("js", "pyscript", "ui", "boneyard")
@@ -217,7 +217,7 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     # The engine and the pure browser layer are warm; ui.app is not (it needs PyScript, set up after the
     # restore), nor any game's rules or table screen.
     modules = manifest["modules"]
-    assert {"boneyard.games", "boneyard.core", "ui.html", "ui.screens", "ui.session"} <= set(modules)
+    assert {"boneyard.games", "boneyard.core", "ui.html", "ui.shell", "ui.session"} <= set(modules)
     assert not [m for m in modules if m.split(".")[0] in ("main", "pyscript", "js") or m == "ui.app"]
     assert not [
         m

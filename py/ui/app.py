@@ -4,7 +4,7 @@ This is the thin browser layer: it reads and writes the DOM and localStorage and
 turns. What it decides without the browser lives in pure modules tested under CPython: the address
 (``ui.routes``), seating a new game (``ui.seating``), the end of a game (``ui.results``), the computer's
 turns (``ui.turns``) and other tabs' saves (``ui.sync``); every rule question goes to the engine, every
-screen's markup comes from pure modules (``ui.screens``, ``ui.games.*``). Any error inside a handler is
+screen's markup comes from pure modules (``ui.shell``, ``ui.games.*``). Any error inside a handler is
 reported to the player and logged; it never stops the page.
 """
 
@@ -26,17 +26,17 @@ from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.stats import PlayClock
 
-from . import motion, screens, settings_view, sound, stats_view
+from . import motion, settings_view, shell, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .results import count_result, keep_bests
 from .routes import HOME, Route, parse_route, seed_from_query
-from .screen import Screen, TableContext
 from .seating import seat_players
 from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
+from .table_screen import Screen, TableContext
 from .turns import ComputerTurns, TurnKey, beat_pause
 
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
@@ -340,7 +340,7 @@ class App:
         playable = {gid for gid in GAMES if has_screen(gid)}
         if name == "home":
             saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
-            return screens.home(GAMES.values(), saved, playable, self.settings, self.room_link())
+            return shell.home(GAMES.values(), saved, playable, self.settings, self.room_link())
         if name == "settings":
             if self.last_route is None or self.last_route.screen != "settings":
                 self.data.refusal = self.data.imported = ""
@@ -355,12 +355,12 @@ class App:
             return self.online_markup(name, arg)
         info = GAMES.get(arg)
         if info is None:
-            return screens.not_found(f"#/{name}/{arg}")
+            return shell.not_found(f"#/{name}/{arg}")
         if name == "rules":
-            return screens.rules(info, arg in playable)
+            return shell.rules(info, arg in playable)
         screen = self.screen(arg)
         if screen is None:
-            return screens.rules(info, False)
+            return shell.rules(info, False)
         if name == "setup":
             return self.setup_markup(info, screen)
         if name == "play":
@@ -368,12 +368,12 @@ class App:
             if session is None:
                 window.location.replace(f"#/setup/{arg}")
                 return self.setup_markup(info, screen)
-            return screens.frame(
+            return shell.frame(
                 session.info.name if info.realtime else f"{info.name} · {session.mode_label}",
                 screen.render(self.context(session)),
                 back="#/",
             )
-        return screens.not_found(f"#/{name}/{arg}")
+        return shell.not_found(f"#/{name}/{arg}")
 
     @staticmethod
     def screen(game_id: str) -> Screen | None:
@@ -384,7 +384,7 @@ class App:
     def setup_markup(self, info: GameInfo, screen: Screen) -> Markup:
         """Return the setup screen of a game."""
         form = self.forms.setdefault(info.id, {})
-        return screens.setup_screen(info, screen, form, self.in_progress(info.id))
+        return shell.setup_screen(info, screen, form, self.in_progress(info.id))
 
     def in_progress(self, game_id: str) -> str:
         """Return the mode of this game's saved game when it is not over (else ""): New game replaces it."""
@@ -1014,7 +1014,7 @@ class App:
                 screen = self.screen(arg)
                 if screen is not None:
                     return self.setup_markup(GAMES[arg], screen)
-            return screens.not_found(f"#/room/{arg}")
+            return shell.not_found(f"#/room/{arg}")
         code = online_join.code_from(arg)
         if online is not None and online.kind == "guest" and (not arg or online.code == code):
             return online.markup()  # type: ignore[no-any-return]

@@ -10,7 +10,7 @@ values, which the tests replay against a fresh engine.
 Bonefall's pictures are positions built on the simulation's own board (``boneyard.games.falling.sim``)
 and played out by its ``resolve``: every frame is one the engine produced.
 
-Pure Python (no browser): ``ui.screens.rules`` and the rules dialog over a table render these.
+Pure Python (no browser): ``ui.shell.rules`` and the rules dialog over a table render these.
 """
 
 from __future__ import annotations

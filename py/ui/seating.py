@@ -9,9 +9,9 @@ from typing import Any
 from boneyard.core import GameInfo
 from boneyard.settings import Settings
 
-from .screen import Screen
-from .screens import LEVEL_LABELS
 from .session import Seat
+from .shell import LEVEL_LABELS
+from .table_screen import Screen
 
 __all__ = ["Seating", "default_level", "seat_players"]
 

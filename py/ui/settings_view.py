@@ -26,7 +26,7 @@ from boneyard.settings import (
 )
 
 from .html import Markup, h, name_text
-from .screens import button, field, frame, select
+from .shell import button, field, frame, select
 
 __all__ = [
     "DataInfo",

@@ -15,7 +15,7 @@ from boneyard.core import GameInfo
 from boneyard.stats import Best, Recent, Run, Stats, Tally
 
 from .html import Markup, h, join, name_text
-from .screens import frame
+from .shell import frame
 
 __all__ = [
     "SCORE_LABELS",

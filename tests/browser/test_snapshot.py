@@ -53,8 +53,8 @@ def test_the_page_boots_from_the_snapshot(snapshot_page, watch):
         )
     )
     manifest = json.loads(snapshot_page.evaluate("fetch('snapshot/manifest.json').then(r => r.text())"))
-    assert {"boneyard.games", "ui.app", "ui.screens"} <= modules
-    assert "ui.app" not in manifest["modules"] and "ui.screens" in manifest["modules"]
+    assert {"boneyard.games", "ui.app", "ui.shell"} <= modules
+    assert "ui.app" not in manifest["modules"] and "ui.shell" in manifest["modules"]
     assert not set(manifest["modules"]) - modules
     # The start asked no Python for what the page did in JS (zipfile) or did not need (importlib.metadata).
     assert "importlib.metadata" not in modules

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from boneyard.settings import Settings
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 
 def table_context(

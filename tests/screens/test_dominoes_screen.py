@@ -11,8 +11,8 @@ from boneyard.games import GAMES
 from tests.screens.tables import against_computers, random_states, recording_context
 from ui.games.dominoes import SCREEN, tile_text
 from ui.games.dominoes_layout import bounds, layout_line, overlaps, reach_for_width
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 INFO = GAMES["dominoes"]
 

@@ -14,8 +14,8 @@ from boneyard.games.falling.autoplay import AutoPlayer
 from boneyard.settings import Settings
 from ui.games import falling_play as fp
 from ui.games.falling import MODES, SCREEN, FallingScreen, cascade_steps_for, hud_values
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 INFO = GAMES["falling"]
 

@@ -265,11 +265,11 @@ def test_the_scoreboard_shows_sides_and_each_hands_gain():
 
 
 def test_how_to_play_explains_all_fives_and_partners_with_the_engines_counts():
-    from ui import howto, screens
+    from ui import howto, shell
 
     figs = {f.key: f for f in howto.figures("dominoes")}
     assert {"fives-spinner", "fives-score", "partners"} <= set(figs)
-    page = plain(screens.rules(INFO, True))
+    page = plain(shell.rules(INFO, True))
     assert "All Fives" in page and "Partners (2 against 2)" in page
     assert "alone, 5-5 counts 10" in page and "rounded to the nearest five" in page
     for key in ("fives-spinner", "fives-score", "partners"):

@@ -15,8 +15,8 @@ from boneyard.tiles import SYMBOLS
 from tests.screens.tables import TableHarness
 from ui.games import heptalion_view as hv
 from ui.games.heptalion import SCREEN, HeptalionScreen, ending_text, lab_proof
-from ui.screen import TableContext
 from ui.session import Session
+from ui.table_screen import TableContext
 
 INFO = GAMES["heptalion"]
 

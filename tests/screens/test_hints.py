@@ -18,8 +18,8 @@ from tests.threads import own_thread
 from ui import hints, kit
 from ui.games import screen_for
 from ui.results import count_result
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 
 class Table(TableHarness):

@@ -6,7 +6,7 @@ import pytest
 
 from boneyard.games import GAMES
 from boneyard.games.falling.sim import Board
-from ui import howto, screens
+from ui import howto, shell
 
 TURN_BASED = [g for g in GAMES if not GAMES[g].realtime]
 
@@ -15,7 +15,7 @@ TURN_BASED = [g for g in GAMES if not GAMES[g].realtime]
 def test_every_game_has_diagrams_placed_in_its_rules(game_id):
     figs = howto.figures(game_id)
     assert figs
-    html = screens.rules(GAMES[game_id], True)
+    html = shell.rules(GAMES[game_id], True)
     for fig in figs:
         assert f'id="fig-{fig.key}"' in html and fig.picture in html
     # each diagram follows the paragraph it shows (found in the text, not appended at the end)
@@ -78,5 +78,5 @@ def test_the_cascade_loop_runs_only_with_animations_on():
 
 
 def test_bonefall_rules_list_its_controls():
-    html = screens.rules(GAMES["falling"], True)
+    html = shell.rules(GAMES["falling"], True)
     assert "<kbd>Space</kbd>" in html and "Controls" in html

@@ -11,8 +11,8 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from ui import kit, sound
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 INFO = GAMES["dominoes"]
 

@@ -16,11 +16,11 @@ from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
 from tests.screens.tables import TableHarness
-from ui import screens, settings_view, stats_view
+from ui import settings_view, shell, stats_view
 from ui.games import screen_for
 from ui.html import FSI, PDI
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE
 IMG = "<img src=x onerror=alert(1)>"
@@ -287,7 +287,7 @@ def test_the_setup_forms_keep_their_shape_with_any_names(names):
             custom = screen.custom_fields(form)
             mode, players = screen.mode_from_form(form)
             html = str(
-                screens.setup(
+                shell.setup(
                     info,
                     form,
                     custom,
@@ -303,7 +303,7 @@ def test_the_setup_forms_keep_their_shape_with_any_names(names):
                 plain = dict(form, **{f"name_{s}": PLAIN[s] for s in range(4)})
                 custom = screen.custom_fields(plain)
                 again = str(
-                    screens.setup(
+                    shell.setup(
                         info,
                         plain,
                         custom,
@@ -370,13 +370,13 @@ def shell_frames(names: list[str]) -> Frames:
                 stats.record(game, "classic-2", "Classic, 2 players", name, result, day)
     stats.record_scores("falling", "sprint-norm", {"max": 5, "power": 20, "speed": 12.5}, day)
     frames: Frames = [
-        ("home", str(screens.home(GAMES.values(), {"dominoes"}, set(GAMES), settings))),
+        ("home", str(shell.home(GAMES.values(), {"dominoes"}, set(GAMES), settings))),
         ("settings", str(settings_view.settings_screen(settings, False, [f"boneyard:broken:{names[1]}"]))),
         ("stats", str(stats_view.stats_screen(stats, GAMES.values(), names[0]))),
         ("stats, another name", str(stats_view.stats_screen(stats, GAMES.values(), names[3]))),
-        ("not found", str(screens.not_found(f"#/play/{names[2]}"))),
+        ("not found", str(shell.not_found(f"#/play/{names[2]}"))),
     ]
-    frames += [(f"how to play {info.id}", str(screens.rules(info, True))) for info in GAMES.values()]
+    frames += [(f"how to play {info.id}", str(shell.rules(info, True))) for info in GAMES.values()]
     return frames
 
 

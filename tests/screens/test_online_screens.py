@@ -69,7 +69,7 @@ def test_online_results_count_apart_by_opponent_and_round_trip():
 
 def test_home_offers_the_way_into_a_room_and_back_to_ones_own():
     from boneyard.settings import Settings
-    from ui.screens import home, setup
+    from ui.shell import home, setup
 
     plain = home(GAMES.values(), set(), set(GAMES), Settings())
     assert 'href="#/join"' in plain

@@ -23,8 +23,8 @@ from tests.screens.tables import TableHarness, table_context
 from ui.games import screen_for
 from ui.games.heptalion import LEVEL_LABEL, LEVELS, WHO_LABEL, HeptalionScreen
 from ui.online.remote import HiddenInformation, RemoteSession, RemoteState, seats_from_lobby
-from ui.screen import TableContext
 from ui.session import Seat, Session, computer_bot
+from ui.table_screen import TableContext
 
 NAMES = ["Ada", "Ben", "Cyd", "Dee"]
 

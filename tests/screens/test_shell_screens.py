@@ -8,21 +8,21 @@ import re
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
-from ui import screens, stats_view
+from ui import shell, stats_view
 from ui.games import has_screen, screen_for
 from ui.html import h
 from ui.session import Seat, Session
 
 
 def test_home_lists_every_game_with_resume_only_for_saved_ones():
-    html = screens.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings(name="Ana <b>"))
+    html = shell.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings(name="Ana <b>"))
     for info in GAMES.values():
         assert f'data-game="{info.id}"' in html and f"#/rules/{info.id}" in html
     assert html.count(">Resume<") == 1 and 'Welcome, <bdi class="name">Ana &lt;b&gt;</bdi>.' in html
 
 
 def test_home_cards_show_their_art_the_logo_and_a_hidden_install_button():
-    html = screens.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings())
+    html = shell.home(GAMES.values(), {"dominoes"}, set(GAMES), Settings())
     for info in GAMES.values():
         assert f"card-art-{info.id}" in html
         assert f'aria-label="How to play {info.name}"' in html
@@ -44,7 +44,7 @@ def test_every_game_has_a_table_screen_found_without_importing_it():
 
 def test_how_to_play_renders_paragraphs_and_lists():
     for info in GAMES.values():
-        html = screens.rules(info, True)
+        html = shell.rules(info, True)
         assert "<p>" in html and f"#/setup/{info.id}" in html
 
 
@@ -81,18 +81,18 @@ def test_a_finished_heptalion_puzzle_gives_its_tiles_as_a_score():
 
 def test_setup_with_a_game_in_progress_offers_resume_and_says_a_new_game_replaces_it():
     from boneyard.games import GAMES
-    from ui import screens
+    from ui import shell
 
     info = GAMES["dominoes"]
-    fresh = str(screens.setup(info, {}, "", 2, False, [], ["easy"]))
+    fresh = str(shell.setup(info, {}, "", 2, False, [], ["easy"]))
     assert 'id="setup-in-progress"' not in fresh and ">New game</button>" in fresh
-    saved = str(screens.setup(info, {}, "", 2, False, [], ["easy"], in_progress="Classic, 2 players"))
+    saved = str(shell.setup(info, {}, "", 2, False, [], ["easy"], in_progress="Classic, 2 players"))
     assert "You have a game in progress (Classic, 2 players). A new game replaces it." in saved
     assert 'href="#/play/dominoes"' in saved and "Start a new game" in saved
 
 
 def setup_html(game_id: str, **form: str) -> str:
-    return str(screens.setup_screen(GAMES[game_id], screen_for(game_id), dict(form)))
+    return str(shell.setup_screen(GAMES[game_id], screen_for(game_id), dict(form)))
 
 
 SETUP_CASES = [
@@ -144,6 +144,6 @@ def test_partners_are_offered_with_four_players_only_and_a_solo_mode_offers_no_o
 
 def test_an_older_dominoes_mode_named_with_its_players_still_opens_its_setup():
     form = {"mode": "match-4-100"}
-    html = str(screens.setup_screen(GAMES["dominoes"], screen_for("dominoes"), form))
+    html = str(shell.setup_screen(GAMES["dominoes"], screen_for("dominoes"), form))
     assert re.search(r'<option value="match-100" selected>Match to 100</option>', html)
     assert re.search(r'<option value="4" selected>4 players</option>', html)

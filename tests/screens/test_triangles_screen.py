@@ -14,8 +14,8 @@ from boneyard.settings import Settings
 from tests.screens.tables import TableHarness
 from ui.games import screen_for
 from ui.games import triangles_layout as lay
-from ui.screen import TableContext
 from ui.session import Seat, Session
+from ui.table_screen import TableContext
 
 SCREEN = screen_for("triangles")
 INFO = GAMES["triangles"]

@@ -1,6 +1,6 @@
 """The table screens: one module a game, found by name (``ui.games.<game id>``).
 
-A module here defines ``SCREEN``, an object with the ``GameScreen`` methods (see ``ui.screen``). A game
+A module here defines ``SCREEN``, an object with the ``GameScreen`` methods (see ``ui.table_screen``). A game
 whose engine is registered but whose module is missing is listed on the home screen with its rules,
 and its Play button says the table is not built yet.
 """

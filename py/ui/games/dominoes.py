@@ -11,8 +11,8 @@ from typing import Any
 from .. import kit
 from ..html import Markup, h, join
 from ..results import stats_note
-from ..screen import Mode, Screen, TableContext
-from ..screens import LEVEL_LABELS, field, select
+from ..shell import LEVEL_LABELS, field, select
+from ..table_screen import Mode, Screen, TableContext
 from .domino_svg import _n, board_svg, standalone_tile, tile_svg
 from .dominoes_layout import (
     PlacedTile,

@@ -20,7 +20,7 @@ from boneyard.games.falling import new_state
 from boneyard.games.falling.autoplay import AutoPlayer
 
 from ..html import Markup, h
-from ..screen import Mode, Screen, TableContext
+from ..table_screen import Mode, Screen, TableContext
 from .falling_play import Driver, hud_values, key_command
 
 if TYPE_CHECKING:

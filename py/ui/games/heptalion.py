@@ -1,6 +1,6 @@
 """Heptalion's table screen: setup, the diamond, the select/undo/redo/confirm flow, privacy, puzzles.
 
-Pure Python (no browser imports): the app calls ``SCREEN``'s methods (see ``ui.screen``) and puts the
+Pure Python (no browser imports): the app calls ``SCREEN``'s methods (see ``ui.table_screen``) and puts the
 returned markup into the page. Modes: a game (2-4 seats, each a person on this device or Automa+ at a
 level; visible or hidden hands; original or random board; starting player), the puzzle "How many can
 you fit?" (solo, with the solver's true maximum and one optimal layout on request) and the board lab
@@ -32,8 +32,8 @@ from .. import kit
 from ..html import Markup, h, join, name_attr
 from ..online.remote import public_hands
 from ..results import stats_note
-from ..screen import Mode, Screen, TableContext
 from ..session import Seat
+from ..table_screen import Mode, Screen, TableContext
 from . import heptalion_view as hv
 
 GAME_ID = "heptalion"

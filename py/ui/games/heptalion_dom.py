@@ -14,7 +14,7 @@ from typing import Any
 from pyodide.ffi import create_proxy, jsnull
 from pyscript import document
 
-from ..screen import TableContext
+from ..table_screen import TableContext
 
 _state: dict[str, Any] = {"ui": None}
 

@@ -22,8 +22,8 @@ from .. import kit
 from ..html import Markup, h, join, name_attr
 from ..online.remote import public_hands
 from ..results import stats_note
-from ..screen import Mode, Screen, TableContext
-from ..screens import LEVEL_LABELS, button
+from ..shell import LEVEL_LABELS, button
+from ..table_screen import Mode, Screen, TableContext
 from . import triangles_layout as lay
 
 plural = kit.plural
@@ -32,7 +32,7 @@ PLAYERS = (2, 3, 4)
 
 
 class TrianglesScreen(Screen):
-    """The table screen of Triangles (the ``GameScreen`` protocol of ``ui.screen``)."""
+    """The table screen of Triangles (the ``GameScreen`` protocol of ``ui.table_screen``)."""
 
     game_id = "triangles"
 

@@ -22,10 +22,10 @@ from boneyard.rooms import protocol
 from boneyard.rooms.host import HostRoom, Out, RoomError
 
 from ..html import Markup, h, join
-from ..screen import Screen
-from ..screens import frame
 from ..seating import computer_name
 from ..session import Seat, Session, SessionError
+from ..shell import frame
+from ..table_screen import Screen
 from . import chat
 from . import screens as online_screens
 from .net import Net, NetEvent

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..html import Markup, h, join, name_text
-from ..screens import LEVEL_LABELS, button, frame, link_button
+from ..shell import LEVEL_LABELS, button, frame, link_button
 
 __all__ = [
     "BOT_AFTER_CHOICES",

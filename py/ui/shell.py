@@ -15,7 +15,7 @@ from boneyard.settings import MAX_NAME, Settings
 
 from .art import card_art, logo
 from .html import Markup, h, join, name_text
-from .screen import Screen
+from .table_screen import Screen
 
 LEVEL_LABELS = {
     "random": "Random",

@@ -1,7 +1,8 @@
 """The state's inlined lay (``DominoesState.play``/``undo``) does exactly what ``Table.apply``/``revert`` do.
 
 The public hot path copies the table's first branch (a lay at an end) into the state to save a call a
-move; this holds the copy to the one rules path at every move of many seeded games of every mode.
+move; this holds the copy to the one rules path at every move of many seeded games of every mode (All
+Fives included: it plays through the same ``play``/``undo``, which hand its moves to its table).
 """
 
 from __future__ import annotations
@@ -10,14 +11,16 @@ import random
 
 import pytest
 
-from boneyard.games.dominoes.rules import PASS, TILES, Table, new_state
+from boneyard.games.dominoes.rules import PASS, TILES, DominoesState, FivesState, FivesTable, Table, new_state
 
 FIELDS = ("hands", "stock", "line", "left", "right", "turn", "passes", "ended", "winner", "codes")
+FIVES_FIELDS = ("spinner", "left_arm", "right_arm", "north", "south")
 
 
 def snapshot(table: Table) -> tuple[object, ...]:
-    """Return the table's fields (lists copied)."""
-    return tuple(list(v) if isinstance(v, list) else v for v in (getattr(table, f) for f in FIELDS))
+    """Return the table's fields (lists copied; an All Fives table's arms too, before ``codes``)."""
+    names = FIELDS[:-1] + FIVES_FIELDS + FIELDS[-1:] if isinstance(table, FivesTable) else FIELDS
+    return tuple(list(v) if isinstance(v, list) else v for v in (getattr(table, f) for f in names))
 
 
 @pytest.mark.parametrize(
@@ -27,6 +30,8 @@ def snapshot(table: Table) -> tuple[object, ...]:
         {"players": 2},
         {"players": 3, "target": 100},
         {"players": 4, "teams": True, "target": 50},
+        {"players": 2, "scoring": "fives", "target": 100},
+        {"players": 4, "teams": True, "scoring": "fives", "target": 100, "draw": False},
     ],
     ids=str,
 )
@@ -51,6 +56,14 @@ def test_inlined_lay_matches_the_table(options):
             reference.revert(record)
             assert snapshot(reference)[:-1] == before[:-1]
             state.play(move)
+
+
+def test_every_mode_plays_through_one_frame():
+    # All Fives differs only by its hooks: the hot path (play, undo) is written once (issue 35).
+    for name in ("play", "undo"):
+        assert name in vars(DominoesState)
+        assert name not in vars(FivesState)
+    assert "_score" in vars(FivesState)
 
 
 def test_legal_codes_list_by_tile_then_end():

@@ -996,6 +996,10 @@ class DominoesState(TurnState[DominoesView]):
     """A game of dominoes: a single round or a match, the draw game or the block game (``FivesState``: All Fives)."""
 
     FIVES: ClassVar[bool] = False
+    # The codes ``play`` and ``undo`` inline: lays below ``_INLINED`` and the pass ``_PASS`` (All Fives
+    # inlines none: its table's lays also grow arms and count).
+    _INLINED: ClassVar[int] = DRAW
+    _PASS: ClassVar[int] = PASS
     _EVENT_JSON = staticmethod(_event_json)  # a history event as the view and the save show it
     GAME = GAME_ID
     VIEW = views.VIEW
@@ -1016,7 +1020,9 @@ class DominoesState(TurnState[DominoesView]):
     _results_of: list[_Result | dict[str, Any]]
 
     def _caches(self) -> None:
-        """Start the view's caches empty."""
+        """Start the view's caches empty; copy the mode's inlined codes onto the state (read faster there)."""
+        self._inlined = self._INLINED
+        self._pass = self._PASS
         self._history_json = []
         self._history_of = []
         self._results_json = []
@@ -1065,10 +1071,11 @@ class DominoesState(TurnState[DominoesView]):
     def play(self, move: Move | str) -> None:
         """Play a move (a Move or its text) for the seat to move; raise IllegalMoveError if the rules refuse it.
 
-        The hot path overrides ``TurnState.play`` with the same sequence (over? -> parse -> legal? ->
-        apply): a shared Move that is legal now goes straight to the table by its code, and the table's
-        undo record is also the move's history event (``_apply`` and ``_revert`` are inlined in ``play``
-        and ``undo``).
+        The hot path of every mode overrides ``TurnState.play`` with the same sequence (over? -> parse ->
+        legal? -> apply): a shared Move that is legal now goes straight to the table by its code, and the
+        table's undo record is also the move's history event (``_apply`` and ``_revert`` are inlined in
+        ``play`` and ``undo``). The modes differ only in the class data ``_INLINED`` and ``_PASS`` (which
+        codes are inlined) and the hook ``_score`` (what a move the table applied scores).
         """
         table = self.table
         codes = table.codes
@@ -1078,12 +1085,12 @@ class DominoesState(TurnState[DominoesView]):
             code = move._code  # type: ignore[union-attr]  # a shared Move (only Move has _code; a Move built by hand: -1)
         except AttributeError:  # text, or not a move at all: parsed and refused below
             code = -1
-        if code not in codes:  # also every move once the game is over (a finished hand lists none)
+        if code not in codes:  # also every move once the hand is over (a finished hand lists none)
             if self._outcome is not None:
                 raise IllegalMoveError("the game is over")
             code = self._accept(as_move(move, parse_move, Move, self.NAME))
-        if code >= DRAW:
-            if code == PASS:  # ``Table.apply``'s pass, inlined too
+        if code >= self._inlined:
+            if code == self._pass:  # ``Table.apply``'s pass, inlined too
                 turn = table.turn
                 passes = table.passes
                 table.codes = None
@@ -1096,9 +1103,13 @@ class DominoesState(TurnState[DominoesView]):
                     return
                 table.ended = BLOCKED
             else:
-                self._events.append(table.apply(code))
+                # All Fives: a match may end mid-hand, when its table still lists moves
+                if self._outcome is not None:
+                    raise IllegalMoveError("the game is over")
+                record = table.apply(code)
+                self._events.append(record)
                 self.turn_number += 1
-                if table.ended is None:
+                if self._score(record) or table.ended is None:
                     return
             self._undo.append((self.turn_number, self._finish_hand()))
             return
@@ -1132,34 +1143,42 @@ class DominoesState(TurnState[DominoesView]):
         table.winner = turn
         self._undo.append((self.turn_number, self._finish_hand()))
 
+    def _score(self, record: Record) -> bool:
+        """Score a move the table applied; tell whether it ended the match (only All Fives scores moves)."""
+        return False
+
     # Undo: the history events are the moves' undo records (``Table.apply``), so the undo list holds only
-    # the moves that ended a hand, each with the turn number it led to; moves made before a save was
-    # loaded (below ``_floor``) cannot be taken back.
+    # the moves that ended a hand (All Fives: or scored), each with the turn number it led to; moves made
+    # before a save was loaded (below ``_floor``) cannot be taken back.
 
     def can_undo(self) -> bool:
         """Tell whether a move can be taken back (moves made before a save was loaded cannot)."""
         return self.turn_number > self._floor
 
     def undo(self) -> None:
-        """Take back the last move exactly; raise IndexError when there is none to take back.
+        """Take back the last move exactly (its points and the hand's end too); raise IndexError if there is none.
 
-        The hot path overrides ``TurnState.undo`` (the same steps, ``_revert`` inlined).
+        The hot path overrides ``TurnState.undo`` (the same steps, ``_revert`` inlined as in ``play``).
         """
         turn = self.turn_number
         if turn <= self._floor:
             raise IndexError("no move to take back")
         ends = self._undo
-        if ends and ends[-1][0] == turn:
-            self._unfinish(ends.pop()[1])
-            ended = True
-        else:
-            ended = False
+        ended = False
+        while ends and ends[-1][0] == turn:
+            entry = ends.pop()[1]
+            if entry.__class__ is _Scored:
+                self.scores = entry.scores
+                self._outcome = None
+            else:
+                self._unfinish(entry)
+                ended = True
         record = self._events.pop()
         self.turn_number = turn - 1
         table = self.table
         code = record[1]
-        if code >= DRAW:
-            if code != PASS:
+        if code >= self._inlined:
+            if code != self._pass:
                 table.revert(record)
                 return
             table.turn = record[0]  # ``Table.revert``'s pass, inlined
@@ -1212,13 +1231,7 @@ class DominoesState(TurnState[DominoesView]):
             if DRAW in legal:
                 raise IllegalMoveError("you can't pass while the boneyard has tiles: draw")
             raise IllegalMoveError("you can't pass while a tile in your hand fits an open end")
-        tile = move.tile
-        if tile not in TILE_ID:
-            raise IllegalMoveError(f"not a double-six tile: {move.tile!r}")
-        t = TILE_ID[tile]
-        text = domino_text(tile)
-        if not table.hands[table.turn] >> t & 1:
-            raise IllegalMoveError(f"you don't hold {text}")
+        t, text = self._held(move)
         if table.left < 0:
             if move.end is not None:
                 raise IllegalMoveError(f"the line is empty: open it with {text} (no end)")
@@ -1233,10 +1246,21 @@ class DominoesState(TurnState[DominoesView]):
         code = 2 * t + side
         if code in legal:
             return code
-        if number in tile and table.left == table.right and code - side in legal:
+        if number in TILES[t] and table.left == table.right and code - side in legal:
             return code  # both ends show this number: the listed move lays it at the other end, same result
         name = "left" if side == 0 else "right"
         raise IllegalMoveError(f"{text} does not match the {name} end ({number})")
+
+    def _held(self, move: Move) -> tuple[int, str]:
+        """Return the id and text of the tile a lay names; raise IllegalMoveError unless the seat to move holds it."""
+        tile = move.tile
+        if tile not in TILE_ID:
+            raise IllegalMoveError(f"not a double-six tile: {tile!r}")
+        t = TILE_ID[tile]
+        text = domino_text(tile)
+        if not self.table.hands[self.table.turn] >> t & 1:
+            raise IllegalMoveError(f"you don't hold {text}")
+        return t, text
 
     def _copy_into(self, other: DominoesState) -> None:
         """Give a clone its own table, history, scores and results."""
@@ -1529,6 +1553,8 @@ class FivesState(DominoesState):
     """
 
     FIVES = True
+    _INLINED = 0
+    _PASS = -1
     _EVENT_JSON = staticmethod(_fives_event_json)
     table: FivesTable
 
@@ -1538,20 +1564,8 @@ class FivesState(DominoesState):
             return []
         return DominoesState.legal_moves(self)
 
-    def play(self, move: Move | str) -> None:
-        """Play a move for the seat to move; a lay scores the count when it is a multiple of five."""
-        if self._outcome is not None:
-            raise IllegalMoveError("the game is over")
-        table = self.table
-        codes = table.codes
-        if codes is None:
-            codes = table.moves()
-        code = move._code if move.__class__ is Move else -1
-        if code not in codes:
-            code = self._accept(as_move(move, parse_move, Move, self.NAME))
-        record = table.apply(code)
-        self._events.append(record)
-        self.turn_number += 1
+    def _score(self, record: Record) -> bool:
+        """Score the count after a lay when it is a positive multiple of five; tell whether the match ended."""
         count = record[7]
         if count.__class__ is int and count and count % 5 == 0:
             scores = self.scores
@@ -1561,25 +1575,8 @@ class FivesState(DominoesState):
                 scores[seat] += count
             if max(scores) >= self.options["target"]:
                 self._outcome = self._match_outcome()
-                return
-        if table.ended is not None:
-            self._undo.append((self.turn_number, self._finish_hand()))
-
-    def undo(self) -> None:
-        """Take back the last move exactly (its points and the hand's end included)."""
-        turn = self.turn_number
-        if turn <= self._floor:
-            raise IndexError("no move to take back")
-        ends = self._undo
-        while ends and ends[-1][0] == turn:
-            entry = ends.pop()[1]
-            if isinstance(entry, _Scored):
-                self.scores = entry.scores
-                self._outcome = None
-            else:
-                self._unfinish(entry)
-        self.table.revert(self._events.pop())
-        self.turn_number = turn - 1
+                return True
+        return False
 
     def view(self, seat: int) -> DominoesView:
         """Return what ``seat`` may see: the view of every mode, with the count and the spinner's arms."""
@@ -1596,13 +1593,7 @@ class FivesState(DominoesState):
             if move.kind is MoveKind.LAY and move.end in ("N", "S"):
                 raise IllegalMoveError("there is no spinner yet: lay at L or R")
             return DominoesState._code_of(self, move)
-        tile = move.tile
-        if tile not in TILE_ID:
-            raise IllegalMoveError(f"not a double-six tile: {move.tile!r}")
-        t = TILE_ID[tile]
-        text = domino_text(tile)
-        if not table.hands[table.turn] >> t & 1:
-            raise IllegalMoveError(f"you don't hold {text}")
+        t, text = self._held(move)
         if move.end not in ARM_NAMES:
             raise IllegalMoveError(f"say which arm: {text}:L, {text}:R, {text}:N or {text}:S")
         index = ARM_NAMES.index(move.end)
@@ -1613,7 +1604,7 @@ class FivesState(DominoesState):
         legal = table.moves()
         if code in legal:
             return code
-        if number in tile:  # an arm listed as its twin (the spinner alone, both ends bare): same layout
+        if number in TILES[t]:  # an arm listed as its twin (the spinner alone, both ends bare): same layout
             twin = code ^ 1
             if twin in legal:
                 return twin

@@ -230,9 +230,13 @@ class Signature:
 def signatures(signed: Any) -> list[Signature]:
     """Return every signature a signed record needs checked (none when it is malformed)."""
     try:
-        record, start_sigs, sigs = check_record(signed)
+        parts = check_record(signed)
     except RecordError:
         return []
+    return _signatures(*parts)
+
+
+def _signatures(record: Mapping[str, Any], start_sigs: list[str], sigs: list[str | None]) -> list[Signature]:
     start, whole = canonical(start_of(record)), canonical(record)
     out = []
     for player, start_sig, end_sig in zip(record["players"], start_sigs, sigs):
@@ -277,7 +281,7 @@ def check_chain(owner: str, game: str, chain: Any, verify: Callable[[Signature],
     last_time = ""
     for number, signed in enumerate(chain, 1):
         try:
-            record, _, _ = check_record(signed)
+            record, start_sigs, sigs = check_record(signed)
             if record["game"] != game:
                 raise RecordError("it is from another game")
             keys = [player["key"] for player in record["players"]]
@@ -288,7 +292,7 @@ def check_chain(owner: str, game: str, chain: Any, verify: Callable[[Signature],
                 raise RecordError("it repeats an earlier record")
             if record["at"] < last_time:
                 raise RecordError("it is out of order")
-            if not all(verify(signature) for signature in signatures(signed)):
+            if not all(verify(signature) for signature in _signatures(record, start_sigs, sigs)):
                 raise RecordError("a signature does not verify")
             seat = keys.index(owner)
             before = [Rating(mu, sigma) for mu, sigma in record["before"]]

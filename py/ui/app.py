@@ -11,7 +11,6 @@ reported to the player and logged; it never stops the page.
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -575,12 +574,8 @@ class App:
     def time_played(self, session: Session) -> float:
         """Return the time played in a finished deal: a real-time game's unpaused steps, else its moves' gaps."""
         measured = self.clock.take(session.uid)
-        if session.info.realtime:  # its state counts the steps played, at the rate its module names
-            per_second = getattr(sys.modules.get(type(session.state).__module__), "STEPS_PER_SECOND", 0)
-            steps = getattr(session.state, "steps", 0)
-            if per_second and isinstance(steps, int):
-                return steps / per_second
-        return measured
+        played = getattr(session.state, "seconds_played", None)  # a real-time game counts its own
+        return played if session.info.realtime and isinstance(played, float) else measured
 
     def save(self, session: Session) -> None:
         """Save a game in progress (an online game is saved with its room, on the host's page only)."""

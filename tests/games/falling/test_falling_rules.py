@@ -343,6 +343,7 @@ def test_speed_is_power_per_minute_of_play():
         slow.run(3)
     assert slow.power == state.power and slow.speed < state.speed
     assert state.view()["speed"] == round(state.speed, 2)
+    assert state.seconds_played == state.steps / 60  # what Stats count as time played
 
 
 # -- Objectives (what the autoplayer aims for) -------------------------------------------------------

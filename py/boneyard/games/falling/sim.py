@@ -729,6 +729,11 @@ class FallingState:
             raise IllegalMoveError(f"cannot {parsed.command.replace('_', ' ')} now")
 
     @property
+    def seconds_played(self) -> float:
+        """Return the time of unpaused play: the steps played at STEPS_PER_SECOND."""
+        return self.steps / STEPS_PER_SECOND
+
+    @property
     def speed(self) -> float:
         """Return the Speed score: Power per minute of unpaused play."""
         return self.power * STEPS_PER_SECOND * 60 / self.steps if self.steps else 0.0

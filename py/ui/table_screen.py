@@ -9,6 +9,7 @@ from typing import Any
 from boneyard.settings import Settings
 
 from .html import Markup
+from .intents import Intent, Intents
 from .session import Seat, Session
 
 
@@ -21,6 +22,19 @@ class Mode:
     options: dict[str, Any]
     players: int | None = None  # fixed by the mode, or None for the player's choice
     note: str = ""
+
+
+@dataclass
+class TableState:
+    """A table screen's own UI state (selection, review step, privacy, ...): each screen subclasses it.
+
+    The app keeps one per game, made by ``Screen.new_state``, and makes a new one for a new deal.
+    """
+
+    start_demo: dict[str, Any] | bool | None = None  # set by the app: start a watched demo game
+
+    def clear_selection(self) -> None:
+        """Forget a chosen tile (a move was taken back)."""
 
 
 @dataclass
@@ -40,6 +54,7 @@ class TableContext:
     finish: Callable[[], None] = lambda: None  # the game ended outside play(): count it and forget the save
     record_scores: Callable[[dict[str, float]], list[str]] = lambda scores: []  # keep best scores; new bests
     flags: dict[str, Any] = field(default_factory=dict)
+    emit: Callable[[Intent], None] = lambda intent: None  # a loop outside any handler hands intents here
 
 
 class Screen:
@@ -73,12 +88,25 @@ class Screen:
         return None
 
     # -- the table ----------------------------------------------------------------------------------
+    def new_state(self) -> Any:
+        """Return a new UI state for this table (a ``TableState``; the dict is what older screens use)."""
+        return {}
+
     def render(self, ctx: TableContext) -> Markup:
         """Return the table's markup."""
         raise NotImplementedError
 
-    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
-        """Carry out a click on the table (``data-action`` and ``data-value``)."""
+    def on_action(self, ctx: TableContext, action: str, value: str) -> Intents | None:
+        """Carry out a click on the table (``data-action`` and ``data-value``); return what the app must do."""
+        return None
+
+    def on_played(self, ctx: TableContext, move: Any) -> Intents:
+        """The person's move (an ``intents.Play``) was made; return what follows it."""
+        return []
+
+    def on_finished(self, ctx: TableContext, new_bests: list[str]) -> Intents:
+        """A game ended by ``intents.Finish`` was counted; these of its scores are new bests."""
+        return []
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Handle a key pressed on the table; return True when it was used."""

@@ -25,7 +25,7 @@ from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.stats import PlayClock
 
-from . import motion, settings_view, shell, sound, stats_view
+from . import intents, motion, settings_view, shell, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .results import count_result, keep_bests
@@ -450,7 +450,41 @@ class App:
             save=lambda: self.save(session),
             finish=lambda: self.finish(session),
             record_scores=lambda scores: self.record_scores(session, scores),
+            emit=lambda intent: self.dispatch(session, intent),
         )
+
+    def request_render(self) -> None:
+        """Draw the page again (the headless controller merges these into one render per tick)."""
+        self.render()
+
+    def dispatch_all(self, session: Session, asked: intents.Intents | None) -> None:
+        """Carry out what a table's screen asked for, in order."""
+        for intent in asked or ():
+            self.dispatch(session, intent)
+
+    def dispatch(self, session: Session, intent: intents.Intent) -> None:
+        """Carry out one intent of the table of ``session``."""
+        screen = self.screen(session.info.id)
+        if isinstance(intent, intents.Play):
+            if self.human_move(session, intent.move) and screen is not None:
+                self.dispatch_all(session, screen.on_played(self.context(session), intent.move))
+        elif isinstance(intent, intents.Announce):
+            self.announce(intent.text)
+        elif isinstance(intent, intents.Refuse):
+            self.refused(session, intent.reason)
+        elif isinstance(intent, intents.Render):
+            self.request_render()
+        elif isinstance(intent, intents.Save):
+            self.save(session)
+        elif isinstance(intent, intents.Finish):
+            new_bests = self.record_scores(session, dict(intent.scores)) if intent.scores else []
+            self.finish(session)
+            if screen is not None:
+                self.dispatch_all(session, screen.on_finished(self.context(session), new_bests))
+        elif isinstance(intent, intents.TakeBack):
+            self.take_back(session.info.id)
+        elif isinstance(intent, intents.Navigate):
+            self.go(intent.hash)
 
     @staticmethod
     def today() -> str:
@@ -985,7 +1019,7 @@ class App:
             session = self.session_of(game_id)
             screen = self.screen(game_id)
             if session is not None and screen is not None:
-                screen.on_action(self.context(session), action, value)
+                self.dispatch_all(session, screen.on_action(self.context(session), action, value))
 
     # -- online rooms ----------------------------------------------------------------------------------
     def online_markup(self, name: str, arg: str) -> Markup:

@@ -4,7 +4,11 @@ Every message is one JSON object whose ``"t"`` names its kind; the other keys ar
 fields (optional ones may be left out, nothing else may be added). A guest sends ``hello``, ``move``,
 ``chat``, ``react``, ``commit``, ``reveal`` and ``leave``; the host sends ``welcome``, ``lobby``,
 ``commit_ask``, ``reveal_ask``, ``view``, ``refused``, ``chat``, ``react``, ``seat``, ``deal``,
-``host_left``, ``removed`` and ``error``. ``parse(text, sender=...)`` checks a received text against the
+``host_left``, ``removed`` and ``error``. At a rated table both also send ``chain``, ``link`` and ``sign``
+(the players' signed records, relayed by the host with the sender's seat) and the host ``rated_start``
+and ``rated_end`` (what every player signs). Quick match has two schemas of its own: a ``seeker``
+sends ``seek`` and ``bye`` to a forming table's host, which answers as ``lobby`` with ``seated``,
+``no`` and ``start`` (``boneyard.rooms.lobby``). ``parse(text, sender=...)`` checks a received text against the
 sender's schema (size, JSON, kind, keys, types, lengths) and returns a ``Message``, or raises
 ``ProtocolError`` saying what is wrong: nothing a peer sends makes it raise anything else. Chat text and
 names come back cleaned (control characters removed, spaces trimmed). ``encode(kind, **fields)`` writes
@@ -26,20 +30,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .. import rating
+
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
     "GUEST_KINDS",
     "HOST_KINDS",
+    "LOBBY_KINDS",
     "MAX_CHAT",
     "MAX_FROM_GUEST",
     "MAX_FROM_HOST",
+    "MAX_LINK",
+    "MAX_LOBBY",
     "MAX_NAME",
     "MAX_SEATS",
     "REACTIONS",
     "REACTION_KEYS",
     "SEAT_KINDS",
     "SEAT_STATUSES",
+    "SEEKER_KINDS",
     "STICKERS",
     "VERSION",
     "Message",
@@ -55,11 +65,15 @@ __all__ = [
     "safe_name",
 ]
 
-Sender = Literal["guest", "host"]
+Sender = Literal["guest", "host", "seeker", "lobby"]
 
 VERSION = 1  # the protocol version a guest's hello carries; the host refuses any other
 MAX_FROM_GUEST = 4096  # characters of one message a guest may send
 MAX_FROM_HOST = 65536  # characters of one message the host may send (the transport drops longer ones)
+MAX_LINK = (
+    8192  # characters of a ``link``: one signed record (4 KiB of record, eight signatures) and its frame
+)
+MAX_LOBBY = 2048  # characters of a quick match message (four seats of names, keys and ratings fit in 1.2 KiB)
 MAX_CHAT = 200  # characters of a chat message, after cleaning
 MAX_NAME = 24  # characters of a player's name, after cleaning
 MAX_REASON = 300  # characters of a refusal or error reason
@@ -330,6 +344,64 @@ _LOBBY_SEAT = _record(
     {"level": _nullable(_str(24, re.compile(r"[a-z][a-z0-9_]{0,23}")))},
 )
 
+_KEY = _str(88, re.compile(r"[A-Za-z0-9_-]{86,88}"))  # a P-256 public key, raw, base64url
+_SIG = _str(88, re.compile(r"[A-Za-z0-9_-]{86,88}"))  # an ECDSA signature, r and s, base64url
+_GAME = _str(32, _GAME_ID)
+_MODE_ID = _str(40, re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"))
+_STAGE = _choice(("start", "end"))
+_COUNT = _int(0, rating.MAX_CHAIN)
+_LINK_NUMBER = _int(0, rating.MAX_CHAIN - 1)
+_DUMMY_SIG = "A" * 86
+
+
+def _signed(value: Any, key: str) -> Any:
+    """Check one signed record's form (rating.check_record); its signatures are the receiver's to verify."""
+    try:
+        rating.check_record(value)
+    except rating.RecordError as exc:
+        raise ProtocolError(f"{key}: {exc}") from None
+    return value
+
+
+def _unsigned(keys: tuple[str, ...]) -> Check:
+    """Check a record (or a start) the host asks the table to sign, by the form a signed record must have."""
+
+    def check(value: Any, key: str) -> Any:
+        if not isinstance(value, dict) or set(value) != set(keys):
+            raise ProtocolError(f"{key} is not a record to sign")
+        whole = {"placings": None, "moves": "-", "forfeit": None, **value}
+        seats = len(whole["players"]) if isinstance(whole["players"], list) else 0
+        if whole["placings"] is None:
+            whole["placings"] = [1] * seats
+        _signed({"record": whole, "start_sigs": [_DUMMY_SIG] * seats, "sigs": [_DUMMY_SIG] * seats}, key)
+        return value
+
+    return check
+
+
+def _rating_pair(value: Any, key: str) -> Any:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(
+            not isinstance(x, bool) and isinstance(x, (int, float)) and math.isfinite(x) for x in value
+        )
+        or not 0 < value[1] <= 1000
+        or abs(value[0]) > 1000
+    ):
+        raise ProtocolError(f"{key} must be a rating [mu, sigma]")
+    return value
+
+
+_PLACE = _record(
+    {
+        "kind": _choice(("human", "bot")),
+        "name": _NAME,
+        "key": _nullable(_KEY),
+        "rating": _nullable(_rating_pair),
+    }
+)
+
 # kind -> (required fields, optional fields), one table per sender.
 GUEST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "hello": ({"name": _NAME, "v": _int(0, 1000)}, {"token": _nullable(_TOKEN_FIELD)}),
@@ -339,6 +411,10 @@ GUEST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "commit": ({"hash": _HASH}, {}),
     "reveal": ({"nonce": _HASH}, {}),
     "leave": ({}, {}),
+    # a rated table: my chain (its length, then each record), my signature of the start or the end
+    "chain": ({"game": _GAME, "count": _COUNT}, {}),
+    "link": ({"n": _LINK_NUMBER, "signed": _signed}, {}),
+    "sign": ({"stage": _STAGE, "sig": _SIG}, {}),
 }
 
 HOST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
@@ -373,13 +449,46 @@ HOST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "host_left": ({}, {}),
     "removed": ({"reason": _REASON}, {}),
     "error": ({"reason": _REASON}, {}),
+    # a rated table: a seat's chain and signatures relayed, and what every seat signs
+    "chain": ({"seat": _SEAT, "game": _GAME, "count": _COUNT}, {}),
+    "link": ({"seat": _SEAT, "n": _LINK_NUMBER, "signed": _signed}, {}),
+    "sign": ({"seat": _SEAT, "stage": _STAGE, "sig": _SIG}, {}),
+    "rated_start": ({"start": _unsigned(rating.START_KEYS)}, {}),
+    "rated_end": ({"record": _unsigned(rating.RECORD_KEYS)}, {}),
+}
+
+# Quick match (boneyard.rooms.lobby): a seeker asks a forming table's host for a seat.
+SEEKER_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
+    "seek": (
+        {
+            "v": _int(0, 1000),
+            "game": _GAME,
+            "mode": _MODE_ID,
+            "seats": _int(2, MAX_SEATS),
+            "name": _NAME,
+            "key": _KEY,
+            "rating": _rating_pair,
+        },
+        {},
+    ),
+    "bye": ({}, {}),
+}
+
+LOBBY_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
+    "seated": ({"seat": _SEAT, "filled": _int(1, MAX_SEATS), "seats": _int(2, MAX_SEATS)}, {}),
+    "no": ({"reason": _REASON}, {}),
+    "start": ({"seat": _SEAT, "places": _list(_PLACE, 2, MAX_SEATS)}, {}),
 }
 
 _KINDS: dict[str, dict[str, tuple[dict[str, Check], dict[str, Check]]]] = {
     "guest": GUEST_KINDS,
     "host": HOST_KINDS,
+    "seeker": SEEKER_KINDS,
+    "lobby": LOBBY_KINDS,
 }
-_LIMITS = {"guest": MAX_FROM_GUEST, "host": MAX_FROM_HOST}
+_LIMITS = {"guest": MAX_FROM_GUEST, "host": MAX_FROM_HOST, "seeker": MAX_LOBBY, "lobby": MAX_LOBBY}
+# A guest's one longer kind: it may pass its sender's limit up to its own (written as encode writes it).
+_LONG_PREFIX, _LONG_KIND = '{"t":"link",', "link"
 
 
 def _reject_constant(name: str) -> Any:
@@ -416,11 +525,12 @@ def parse(text: Any, *, sender: Sender = "guest") -> Message:
     JSON, not an object, an unknown kind, missing or unknown fields, wrong types, lengths or values.
     """
     if sender not in _KINDS:
-        raise ValueError(f"sender must be 'guest' or 'host', not {sender!r}")
+        raise ValueError(f"sender must be one of {', '.join(_KINDS)}, not {sender!r}")
     if not isinstance(text, str):
         raise ProtocolError("a message must be text")
     limit = _LIMITS[sender]
-    if len(text) > limit:
+    long = len(text) > limit
+    if long and not (sender == "guest" and len(text) <= MAX_LINK and text.startswith(_LONG_PREFIX)):
         raise ProtocolError(f"the message is too long (at most {limit} characters)")
     depth = _text_depth(text, MAX_DEPTH + 1)
     if depth < 0:
@@ -437,7 +547,10 @@ def parse(text: Any, *, sender: Sender = "guest") -> Message:
     except (ValueError, TypeError):
         raise ProtocolError("the message is not JSON") from None
     try:
-        return _check_message(data, sender)
+        message = _check_message(data, sender)
+        if long and message.kind != _LONG_KIND:  # '{"t":"link","t":"move",...}'
+            raise ProtocolError(f"the message is too long (at most {limit} characters)")
+        return message
     except ProtocolError:
         raise
     except RecursionError:
@@ -460,7 +573,7 @@ def encode(kind: str, /, *, sender: Sender | None = None, **fields: Any) -> str:
     fields match. Raise ProtocolError when the message would not pass ``parse`` on the other side.
     """
     if sender is None:
-        sides: list[Sender] = [side for side in ("host", "guest") if kind in _KINDS[side]]
+        sides: list[Sender] = [side for side in ("host", "guest", "lobby", "seeker") if kind in _KINDS[side]]
         if len(sides) > 1:
             sides = [side for side in sides if _fits(_KINDS[side][kind], fields)] or sides
         if not sides:
@@ -468,8 +581,9 @@ def encode(kind: str, /, *, sender: Sender | None = None, **fields: Any) -> str:
         sender = sides[0]
     data = {"t": kind, **fields}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    if len(text) > _LIMITS[sender]:
-        raise ProtocolError(f"the message is too long (at most {_LIMITS[sender]} characters)")
+    limit = MAX_LINK if (sender, kind) == ("guest", _LONG_KIND) else _LIMITS[sender]
+    if len(text) > limit:
+        raise ProtocolError(f"the message is too long (at most {limit} characters)")
     if _text_depth(text, MAX_DEPTH + 1) > MAX_DEPTH + 1:
         raise ProtocolError("the message is nested too deeply")
     checked = _check_message(data, sender)

@@ -11,7 +11,7 @@ Event kinds: ``welcome``, ``lobby``, ``view``, ``refused``, ``chat``, ``react``,
 (the deal round began; ``redeals`` counts rounds begun again after this guest had revealed, which
 an honest host does only when someone dropped out), ``deal`` (the proof arrived), ``host_left``, ``removed``, ``error``, ``bad``
 (a host text outside the schema, ignored), ``cheat`` (the host left this guest's commitment out),
-``send``. The builders (``hello``, ``move``, ``chat``, ``react``, ``leave``) return texts to send.
+``send``, ``rated`` (a rated table's message: ``kind`` and its fields, for ``rooms.rated``). The builders (``hello``, ``move``, ``chat``, ``react``, ``leave``) return texts to send.
 """
 
 from __future__ import annotations
@@ -129,6 +129,8 @@ class GuestRoom:
             return [Event("chat", fields)]
         if kind == "react":
             return [Event("react", fields)]
+        if kind in ("chain", "link", "sign", "rated_start", "rated_end"):
+            return [Event("rated", {"kind": kind, **fields})]  # the rated table's business (rooms.rated)
         if kind == "refused":
             self.refusals.append(fields["reason"])
             del self.refusals[:-20]

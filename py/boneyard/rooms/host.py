@@ -17,7 +17,9 @@ transport reports (``on_open``, ``on_message``, ``on_close``, with the time as a
   the seat to a computer (``set_seat(seat, "bot", level)``);
 - ``returned``: a guest came back to a seat a computer was keeping; stop that bot;
 - ``open_to_bot``: an open seat went to a computer after ``open_bot_after_s``;
-- ``error``: a view could not be sent to ``seat`` (``reason``; a bug, never a guest's doing).
+- ``error``: a view could not be sent to ``seat`` (``reason``; a bug, never a guest's doing);
+- ``rated``: a seated guest's ``chain``, ``link`` or ``sign`` message (``seat``, ``message``), for the
+  rated table (``rooms.rated``).
 
 Guests are known by their token (given in ``welcome``, sent back in ``hello``): a guest that reloads
 gets its seat back. A message from a peer that has not said hello gets nothing but ``error``; a message
@@ -58,6 +60,7 @@ from .protocol import (
 __all__ = ["ChatLimit", "HostRoom", "Out", "RoomError"]
 
 PlayCallback = Callable[[int, str], str | None]
+RATED_KINDS = ("chain", "link", "sign")  # a rated table's messages: passed on as a "rated" note
 
 LOBBY, DEALING, PLAYING, OVER = "lobby", "dealing", "playing", "over"
 PHASES = (LOBBY, DEALING, PLAYING, OVER)
@@ -337,6 +340,8 @@ class HostRoom:
         if known.seat is None:
             return self._refuse(known, "say hello first", now)
         seat = self.seats[known.seat]
+        if message.kind in RATED_KINDS:  # the rated table's business, not the room's
+            return [Out(None, note="rated", data={"seat": seat.seat, "message": message})]
         handler = {
             "move": self._move,
             "chat": self._chat,

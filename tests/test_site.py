@@ -88,6 +88,7 @@ def test_repository_config_asks_no_cdn():
         "js/boot.js",
         "js/sw.template.js",
         "js/online.js",  # "{}" is PeerJS's public broker: the bundle knows its host, this file names none
+        "js/identity.js",
         "css/app.css",
     ):
         found = HOSTS.findall((ROOT / name).read_text())
@@ -167,6 +168,7 @@ def test_service_worker_precaches_every_file_of_the_site(built):
         and "./py/main.py" in listed
     )
     assert "./py/engine.zip" in listed and "./py/ui.zip" in listed
+    assert "./js/online.js" in listed and "./js/identity.js" in listed  # rated play works offline too
 
 
 def test_a_changed_file_is_a_new_version(built, tmp_path):

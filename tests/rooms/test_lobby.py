@@ -520,3 +520,18 @@ def test_lobby_ids_carry_the_version_game_mode_and_seats():
     assert fingerprint(KEYS[0])  # the test keys are real keys
     assert Rating(25, 8).to_json() == [25, 8]
     assert {ANN.key, BEN.key, CAT.key}.isdisjoint(KEYS)
+
+
+def test_a_host_that_keeps_a_joiner_seated_without_starting_is_left():
+    joiner = seeker(1)
+    joiner.start(0.0)
+    joiner.taken(0.1)
+    joiner.connected("h", 0.2)
+    now, acts = 0.3, []
+    while not acts:  # a host that says "seated" again and again and never starts
+        joiner.message("h", encode("seated", sender="lobby", seat=1, filled=1, seats=2), now)
+        now += 0.5
+        acts = joiner.tick(now)
+    config = Config()
+    assert now == pytest.approx(0.3 + config.wait_s + config.min_host_s + config.answer_s, abs=0.5)
+    assert [a.kind for a in acts] == ["send", "close"] and joiner.phase == "paused"

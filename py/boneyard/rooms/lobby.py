@@ -335,11 +335,15 @@ class Seeker:
         except ProtocolError:
             return [Act("close"), *self._next_slot(now)]  # junk: whoever holds this slot is no host
         if message.kind == "seated":
-            if not (0 < message["seat"] < self.seats and message["seats"] == self.seats):
+            seat = message["seat"]
+            moved = self.phase == SEATED and seat != self.my_seat
+            if moved or not 0 < seat < self.seats or message["seats"] != self.seats:
                 return [Act("close"), *self._next_slot(now)]
-            self.phase, self.my_seat = SEATED, message["seat"]
+            if self.phase == ASKING:  # later ones only say how full the table is; patience runs on
+                config = self.config
+                self.phase, self.my_seat = SEATED, seat
+                self.deadline = now + config.wait_s + config.min_host_s + config.answer_s
             self.filled = message["filled"]
-            self.deadline = now + self.config.wait_s + self.config.min_host_s + self.config.answer_s
             return []
         if message.kind == "no":
             return [Act("close"), *self._pause(now)]

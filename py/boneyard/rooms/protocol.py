@@ -55,6 +55,7 @@ __all__ = [
     "Message",
     "ProtocolError",
     "Sender",
+    "check_to_sign",
     "clean_text",
     "encode",
     "format_code",
@@ -351,7 +352,19 @@ _MODE_ID = _str(40, re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"))
 _STAGE = _choice(("start", "end"))
 _COUNT = _int(0, rating.MAX_CHAIN)
 _LINK_NUMBER = _int(0, rating.MAX_CHAIN - 1)
-_DUMMY_SIG = "A" * 86
+_UNSIGNED = "A" * 86  # 64 bytes of base64url: a signature's form, standing in where none is yet
+
+
+def check_to_sign(record: Any) -> None:
+    """Raise rating.RecordError unless ``record`` (a start, or a whole record) has the form a signed
+    record must have, signatures aside: what the host asks the table to sign, or what we make to sign."""
+    if not isinstance(record, dict):
+        raise rating.RecordError("a record is malformed")
+    whole = {"placings": None, "moves": "-", "forfeit": None, **record}
+    seats = len(whole["players"]) if isinstance(whole.get("players"), list) else 0
+    if whole["placings"] is None:
+        whole["placings"] = [1] * seats
+    rating.check_record({"record": whole, "start_sigs": [_UNSIGNED] * seats, "sigs": [_UNSIGNED] * seats})
 
 
 def _signed(value: Any, key: str) -> Any:
@@ -364,16 +377,15 @@ def _signed(value: Any, key: str) -> Any:
 
 
 def _unsigned(keys: tuple[str, ...]) -> Check:
-    """Check a record (or a start) the host asks the table to sign, by the form a signed record must have."""
+    """Check a record (or a start) the host asks the table to sign."""
 
     def check(value: Any, key: str) -> Any:
         if not isinstance(value, dict) or set(value) != set(keys):
             raise ProtocolError(f"{key} is not a record to sign")
-        whole = {"placings": None, "moves": "-", "forfeit": None, **value}
-        seats = len(whole["players"]) if isinstance(whole["players"], list) else 0
-        if whole["placings"] is None:
-            whole["placings"] = [1] * seats
-        _signed({"record": whole, "start_sigs": [_DUMMY_SIG] * seats, "sigs": [_DUMMY_SIG] * seats}, key)
+        try:
+            check_to_sign(value)
+        except rating.RecordError as exc:
+            raise ProtocolError(f"{key}: {exc}") from None
         return value
 
     return check

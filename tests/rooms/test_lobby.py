@@ -378,6 +378,7 @@ def test_a_stale_lobby_id_sends_seekers_to_the_next_slot():
     check_safety(sim)
     (table,) = tables(sim)
     assert table.rated and table.lobby.endswith("-1")
+    assert [n.seeker.attempts for n in sim.nodes] == [2, 2]  # silence costs one wait, not two
 
 
 def test_a_hostile_lobby_host_is_left_for_the_next_slot():
@@ -483,7 +484,7 @@ def test_a_host_turns_away_a_flood_and_a_silent_channel():
     for _ in range(lobby.MAX_MESSAGES):
         acts = s.message("loud", seek_text(1, seats=3), 0.4)
     assert "too many messages" in acts[0].text and "loud" not in s.guests
-    acts = s.tick(5.0)
+    acts = s.tick(0.3 + Config().answer_s)
     assert Act("drop", peer="quiet") in acts and not s.guests
 
 

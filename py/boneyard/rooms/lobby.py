@@ -79,7 +79,8 @@ class Config:
 
     wait_s: float = 10.0  # from Quick match to computers in the empty seats
     min_host_s: float = 3.0  # a host waits at least this long for joiners once it holds an id
-    answer_s: float = 4.0  # a claim, a connection or an answer must come within this
+    answer_s: float = 6.0  # a claim, a connection or an answer must come within this (a loaded
+    # machine took 5.4 s to pair once through the local broker, where the median is 78 ms)
     pause_s: float = 0.5  # before trying slot 0 again
     probe_s: float = 2.5  # a lone host at a slot above 0 starts over after this
     give_up_s: float = 45.0  # a seeker at no table by then gives up
@@ -317,10 +318,8 @@ class Seeker:
             acts = self.cancel(now)
             self.phase, self.reason = GAVE_UP, "nobody could be reached to play with"
             return acts
-        if self.phase in (CLAIMING, CONNECTING) and now >= self.deadline:
-            return [Act("close"), *self._next_slot(now)]
-        if self.phase == ASKING and now >= self.deadline:
-            return [Act("close"), *self._next_slot(now)]
+        if self.phase in (CLAIMING, CONNECTING, ASKING) and now >= self.deadline:
+            return [Act("close"), *self._next_slot(now, again=False)]  # silence: a vanished page
         if self.phase == SEATED and now >= self.deadline:
             return self._leave_host(now)
         if self.phase == PAUSED and now >= self.deadline:
@@ -477,10 +476,11 @@ class Seeker:
         self.host_peer, self.filled, self.attempts = "", 1, self.attempts + 1
         return [Act("claim", lobby=self.lobby)]
 
-    def _next_slot(self, now: float) -> list[Act]:
-        """Move on from a slot whose holder did not answer: once more the same (a host that has just
-        started released it, so it may be free), then the next, then a pause and slot 0."""
-        if not self.missed:
+    def _next_slot(self, now: float, again: bool = True) -> list[Act]:
+        """Move on from a slot whose holder did not answer: once more the same when ``again`` (the broker
+        knew no such peer: a host that has just started released it, so it may be free now), then the
+        next, then a pause and slot 0."""
+        if again and not self.missed:
             self.missed = True
             return self._claim(self.slot, now)
         if self.slot + 1 < self.config.slots:

@@ -14,6 +14,8 @@
 //   publicJwk()              -> our public key as a JWK (JSON text: kty, crv, x, y; never d)
 //   sign(text)               -> base64url signature of text's bytes with our private key
 //   verify(key, text, sig)   -> true when sig is key's signature of text (false for any malformed input)
+// publicKey, publicJwk and sign reject when the browser keeps no IndexedDB (some private windows): the
+// page then plays unrated; a later call tries again.
 (function () {
   "use strict";
   if (window.BoneyardIdentity) return;

@@ -15,14 +15,17 @@ broker on 127.0.0.1, and the broker's own refusal settles every race between two
 
 The other slots are for what a single id cannot survive: an id still registered to a page that vanished
 (the broker frees it only when it notices, up to a minute later) or held by a hostile peer. A seeker
-that cannot reach a slot's host, or gets junk from it, moves to the next slot; one told the table is
-full (it is starting) tries slot 0 again after a pause; one whose host vanishes starts over. A host
-at a slot above 0 gives it back after ``probe_s`` and starts over from slot 0 with its joiners (told
-"the table moved"), so seekers do not wait at two tables. Whatever happens, a seeker ends at a table or gives up with the reason
-after ``give_up_s``; the UI can offer to play the computers then.
+whose slot's holder stays silent for ``answer_s``, or sends junk, moves to the next slot; one the
+broker tells that no such peer is there (a host that has just started released the id) claims the
+same slot once more; one told the table is full (it is starting) tries slot 0 again after a pause; one
+whose host vanishes starts over. A host at a slot above 0 gives it back after ``probe_s`` and starts
+over from slot 0 with its joiners (told "the table moved"), so seekers do not wait at two tables.
+Whatever happens, a seeker ends at a table or gives up with the reason after ``give_up_s``; the UI can
+offer to play the computers then.
 
 Why 10 seconds before computers fill the empty seats (``Config.wait_s``, a setting): pairing two
-pages through a broker takes one to three seconds, so ten leaves room for a second player pressing
+pages through the local broker took 78 ms (median of 10; 5.4 s once on a loaded machine), through a
+public broker and STUN it takes a second or more, so ten leaves room for a second player pressing
 Quick match a few seconds later, and it is what the match rules call "a few seconds" without making a
 lone player wait long. A table with a computer is not rated.
 

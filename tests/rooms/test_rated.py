@@ -38,15 +38,44 @@ def receive(texts: list[str], game_name: str = "dominoes") -> rated.ChainInbox:
     return inbox
 
 
+def long_season(games: int) -> list[dict[str, Any]]:
+    """Return Ann's chain after ``games`` games against Ben, won and lost in turn."""
+    ann, ben = rating.default_rating(), rating.default_rating()
+    chain = []
+    for number in range(games):
+        placings = [1, 2] if number % 2 else [2, 1]
+        chain.append(game([ANN, BEN], [ann, ben], placings, f"2026-11-01T10:00:{number:02d}Z"))
+        ann, ben = rating.rate([ann, ben], placings, None)
+    return chain
+
+
+LONG = long_season(70)
+
+
 def test_a_chain_goes_round_and_each_page_recomputes_the_same_rating():
     chain, _ = season()
     texts = rated.chain_texts("dominoes", chain)
-    assert len(texts) == 4 and max(len(t) for t in texts) <= protocol.MAX_LINK
+    assert len(texts) == 2  # the count, then the three records in one link
     inbox = receive([relay(t, 0) for t in texts])
     assert inbox.complete
     check = inbox.check(ANN.key, verify)
     direct = rating.check_chain(ANN.key, "dominoes", chain, verify)
     assert check.verified and check.counted == 3 and check.rating == direct.rating
+    texts = rated.chain_texts("dominoes", LONG)
+    assert len(texts) == 4 and max(len(t) for t in texts) <= protocol.MAX_LINK
+    check = receive([relay(t, 0) for t in texts]).check(ANN.key, verify)
+    assert check.verified and check.counted == 70
+
+
+def test_a_whole_chain_passes_the_hosts_flood_limit():
+    room = HostRoom("dominoes", None, {"players": 2}, "Ann", ["host", "open"], random.Random(1))
+    room.on_open("p1")
+    room.on_message("p1", GuestRoom(room.code, "Ben").hello(), 0.0)
+    texts = rated.chain_texts("dominoes", (LONG * 8)[: rating.MAX_CHAIN])  # 500 records, as big as may be
+    assert len(texts) <= room.FLOOD_LIMIT // 2
+    for text in texts:
+        (out,) = room.on_message("p1", text, 0.5)
+        assert out.note == "rated"
 
 
 def test_a_tampered_forged_or_replayed_chain_counts_only_its_good_part():
@@ -66,10 +95,9 @@ def test_a_tampered_forged_or_replayed_chain_counts_only_its_good_part():
 
 
 def test_an_oversized_or_disordered_chain_is_refused_whole():
-    chain, _ = season()
     with pytest.raises(ProtocolError, match="count"):
         parse(json.dumps({"t": "chain", "game": "dominoes", "count": rating.MAX_CHAIN + 1}), sender="guest")
-    texts = [relay(t, 0) for t in rated.chain_texts("dominoes", chain)]
+    texts = [relay(t, 0) for t in rated.chain_texts("dominoes", LONG)]
     for order in (
         [texts[0], texts[2], texts[1], texts[3]],
         [*texts, texts[3]],
@@ -81,17 +109,20 @@ def test_an_oversized_or_disordered_chain_is_refused_whole():
         assert not inbox.check(ANN.key, verify).verified
     assert not receive(texts[:-1]).complete  # one record short
     assert receive(texts, "triangles").problem == "an unexpected chain"
-    assert len(rated.chain_texts("dominoes", chain * 200)) == rating.MAX_CHAIN + 1  # the newest 500 go
+    newest = rated.chain_texts("dominoes", LONG * 8)  # 560 records: the newest 500 go
+    assert json.loads(newest[0])["count"] == rating.MAX_CHAIN
+    assert json.loads(newest[-1])["records"][-1] == LONG[-1]
 
 
 @pytest.mark.parametrize(
     ("edit", "words"),
     [
         (lambda m: m.update(n=-1), "n must be"),
-        (lambda m: m["signed"].pop("sigs"), "record is malformed"),
-        (lambda m: m["signed"]["record"].update(v=9), "another version"),
-        (lambda m: m["signed"]["record"].update(moves="x" * 5000), "too large"),
-        (lambda m: m["signed"]["sigs"].__setitem__(0, "not a signature"), "signature is malformed"),
+        (lambda m: m.update(records=[]), "records must be a list"),
+        (lambda m: m["records"][0].pop("sigs"), "record is malformed"),
+        (lambda m: m["records"][1]["record"].update(v=9), "another version"),
+        (lambda m: m["records"][2]["record"].update(moves="x" * 5000), "too large"),
+        (lambda m: m["records"][0]["sigs"].__setitem__(0, "not a signature"), "signature is malformed"),
         (lambda m: m.update(extra=1), "unknown field"),
     ],
 )
@@ -107,7 +138,7 @@ def test_a_malformed_link_is_refused_before_anything_is_kept(edit, words):
 def test_only_a_link_may_be_longer_than_a_guest_message():
     chain, _ = season()
     big = json.loads(rated.chain_texts("dominoes", chain)[1])
-    big["signed"]["record"]["moves"] = "m" * 64
+    big["records"] = big["records"][:1]
     text = json.dumps(big, separators=(",", ":"))
     assert len(text) < protocol.MAX_FROM_GUEST  # the real ones are short; pad one past the guest limit
     padded = text[:-1] + " " * (protocol.MAX_FROM_GUEST - len(text) + 10) + "}"

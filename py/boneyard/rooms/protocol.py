@@ -71,9 +71,8 @@ Sender = Literal["guest", "host", "seeker", "lobby"]
 VERSION = 1  # the protocol version a guest's hello carries; the host refuses any other
 MAX_FROM_GUEST = 4096  # characters of one message a guest may send
 MAX_FROM_HOST = 65536  # characters of one message the host may send (the transport drops longer ones)
-MAX_LINK = (
-    8192  # characters of a ``link``: one signed record (4 KiB of record, eight signatures) and its frame
-)
+MAX_LINK = 32768  # characters of a ``link``: a run of signed records (a 2-player one is about 1 KiB), so
+# a whole chain of 500 takes 17 to 30 messages, well within the host's flood limit
 MAX_LOBBY = 2048  # characters of a quick match message (four seats of names, keys and ratings fit in 1.2 KiB)
 MAX_CHAT = 200  # characters of a chat message, after cleaning
 MAX_NAME = 24  # characters of a player's name, after cleaning
@@ -425,7 +424,7 @@ GUEST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "leave": ({}, {}),
     # a rated table: my chain (its length, then each record), my signature of the start or the end
     "chain": ({"game": _GAME, "count": _COUNT}, {}),
-    "link": ({"n": _LINK_NUMBER, "signed": _signed}, {}),
+    "link": ({"n": _LINK_NUMBER, "records": _list(_signed, 1, rating.MAX_CHAIN)}, {}),
     "sign": ({"stage": _STAGE, "sig": _SIG}, {}),
 }
 
@@ -463,7 +462,7 @@ HOST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "error": ({"reason": _REASON}, {}),
     # a rated table: a seat's chain and signatures relayed, and what every seat signs
     "chain": ({"seat": _SEAT, "game": _GAME, "count": _COUNT}, {}),
-    "link": ({"seat": _SEAT, "n": _LINK_NUMBER, "signed": _signed}, {}),
+    "link": ({"seat": _SEAT, "n": _LINK_NUMBER, "records": _list(_signed, 1, rating.MAX_CHAIN)}, {}),
     "sign": ({"seat": _SEAT, "stage": _STAGE, "sig": _SIG}, {}),
     "rated_start": ({"start": _unsigned(rating.START_KEYS)}, {}),
     "rated_end": ({"record": _unsigned(rating.RECORD_KEYS)}, {}),

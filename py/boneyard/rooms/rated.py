@@ -1,7 +1,7 @@
 """A rated table's messages: the players' chains going round, and the start and the result being signed.
 
 At the start of a rated game every page sends its chain of signed records (``chain_texts``: ``chain``
-with the count, then one ``link`` a record); the host relays each seat's to the others with the seat.
+with the count, then ``link`` messages of up to 32 KiB of records each); the host relays each seat's to the others with the seat.
 Each page collects a seat's links in a ``ChainInbox`` (in order, no more than announced, at most
 ``rating.MAX_CHAIN``) and recomputes that player's rating with ``rating.check_chain``: a tampered,
 forged, replayed or oversized chain shows as unverified and only its good part counts. The host then
@@ -17,13 +17,14 @@ Pure, like the rooms: signatures are verified by the caller's ``verify`` (WebCry
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rating
 from ..rating import Rating, Signature
-from .protocol import check_to_sign, encode
+from .protocol import MAX_LINK, check_to_sign, encode
 
 __all__ = [
     "ChainInbox",
@@ -37,17 +38,33 @@ __all__ = [
 
 
 def chain_texts(game: str, chain: Sequence[Any]) -> list[str]:
-    """Return the guest texts that send ``chain`` (its count, then each record); the newest records
-    when it is longer than a chain may be."""
+    """Return the guest texts that send ``chain``: its count, then ``link`` runs of records, each as
+    long as a link may be; the newest records when it is longer than a chain may be."""
     kept = list(chain)[-rating.MAX_CHAIN :]
     texts = [encode("chain", sender="guest", game=game, count=len(kept))]
-    texts += [encode("link", sender="guest", n=n, signed=signed) for n, signed in enumerate(kept)]
+    if not kept:
+        return texts
+    lengths = [_length(signed) for signed in kept]
+    # Everything of a link but its records' own text (a comma between two), with the longest n.
+    frame = len(encode("link", sender="guest", n=rating.MAX_CHAIN - 1, records=kept[:1])) - lengths[0]
+    first = 0
+    while first < len(kept):
+        last, size = first + 1, frame + lengths[first]  # one record always fits (4 KiB at most)
+        while last < len(kept) and size + 1 + lengths[last] <= MAX_LINK:
+            size, last = size + 1 + lengths[last], last + 1
+        texts.append(encode("link", sender="guest", n=first, records=kept[first:last]))
+        first = last
     return texts
+
+
+def _length(signed: Any) -> int:
+    """Return the characters a signed record takes in a message, as encode writes it."""
+    return len(json.dumps(signed, ensure_ascii=False, separators=(",", ":")))
 
 
 @dataclass
 class ChainInbox:
-    """One seat's chain as it arrives: ``chain`` first, then ``link`` 0, 1, ... up to the count."""
+    """One seat's chain as it arrives: ``chain`` first, then ``link`` runs in order up to the count."""
 
     game: str
     count: int | None = None
@@ -61,8 +78,13 @@ class ChainInbox:
         if kind == "chain" and self.count is None and fields["game"] == self.game:
             self.count = fields["count"]
             return True
-        if kind == "link" and self.count is not None and fields["n"] == len(self.links) < self.count:
-            self.links.append(fields["signed"])
+        if (
+            kind == "link"
+            and self.count is not None
+            and fields["n"] == len(self.links)
+            and len(self.links) + len(fields["records"]) <= self.count
+        ):
+            self.links += fields["records"]
             return True
         self.problem = f"an unexpected {kind}"
         self.links = []

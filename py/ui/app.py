@@ -18,7 +18,7 @@ import asyncio
 import traceback
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, assert_never
 
 from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
@@ -402,11 +402,11 @@ class App:
             ui=self.table_ui.setdefault(game_id, {}),
             animations=self.animations(),
             play=lambda move: self.human_move(session, move),
-            announce=self.announce,
-            rerender=self.request_render,
+            announce=lambda words: self.dispatch(session, intents.Announce(words)),
+            rerender=lambda: self.dispatch(session, intents.Render()),
             board_width=self.board_width,
             board_height=self.board_height,
-            save=lambda: self.save(session),
+            save=lambda: self.dispatch(session, intents.Save()),
             finish=lambda: self.finish(session),
             record_scores=lambda scores: self.record_scores(session, scores),
             emit=lambda intent: self.dispatch(session, intent),
@@ -429,28 +429,31 @@ class App:
             self.dispatch(session, intent)
 
     def dispatch(self, session: Session, intent: intents.Intent) -> None:
-        """Carry out one intent of the table of ``session``."""
+        """Carry out one intent of the table of ``session`` (every kind is handled: mypy checks it)."""
         screen = self.screen(session.info.id)
-        if isinstance(intent, intents.Play):
-            if self.human_move(session, intent.move) and screen is not None:
-                self.dispatch_all(session, screen.on_played(self.context(session), intent.move))
-        elif isinstance(intent, intents.Announce):
-            self.announce(intent.text)
-        elif isinstance(intent, intents.Refuse):
-            self.refused(session, intent.reason)
-        elif isinstance(intent, intents.Render):
-            self.request_render()
-        elif isinstance(intent, intents.Save):
-            self.save(session)
-        elif isinstance(intent, intents.Finish):
-            new_bests = self.record_scores(session, dict(intent.scores)) if intent.scores else []
-            self.finish(session)
-            if screen is not None:
-                self.dispatch_all(session, screen.on_finished(self.context(session), new_bests))
-        elif isinstance(intent, intents.TakeBack):
-            self.take_back(session.info.id)
-        elif isinstance(intent, intents.Navigate):
-            self.go(intent.hash)
+        match intent:
+            case intents.Play(move=move):
+                if self.human_move(session, move) and screen is not None:
+                    self.dispatch_all(session, screen.on_played(self.context(session), move))
+            case intents.Announce(text=words):
+                self.announce(words)
+            case intents.Refuse(reason=reason):
+                self.refused(session, reason)
+            case intents.Render():
+                self.request_render()
+            case intents.Save():
+                self.save(session)
+            case intents.Finish(scores=scores):
+                new_bests = self.record_scores(session, dict(scores)) if scores else []
+                self.finish(session)
+                if screen is not None:
+                    self.dispatch_all(session, screen.on_finished(self.context(session), new_bests))
+            case intents.TakeBack():
+                self.take_back(session.info.id)
+            case intents.Navigate(hash=hash_):
+                self.go(hash_)
+            case _:
+                assert_never(intent)
 
     @staticmethod
     def today() -> str:

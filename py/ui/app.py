@@ -44,6 +44,19 @@ ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's
 ONLINE_ACTIONS = ("create-room", "deal-check")  # and every "room-", "join-" and "chat-" action
 
 
+def _for_a_game(act: Callable[[App, str], None]) -> Callable[[App, str], bool]:
+    """Return an action's handler that does ``act`` when its value names a game, else leaves the
+    action to the table's screen (returns False)."""
+
+    def handler(app: App, game_id: str) -> bool:
+        if game_id not in GAMES:
+            return False
+        act(app, game_id)
+        return True
+
+    return handler
+
+
 class App:
     """The one app object of the page."""
 
@@ -943,13 +956,6 @@ class App:
         """Open the browser's install dialog (js/boot.js keeps the offer)."""
         self.port.boot("install")
 
-    def play_again_here(self, game_id: str) -> bool:
-        """Deal again with the finished game's seats (Play again); False (the table's) for no game."""
-        if game_id not in GAMES:
-            return False
-        self.play_again(game_id)
-        return True
-
     def delete_broken(self, key: str) -> None:
         """Delete a record kept aside."""
         if key.startswith(saves.PREFIX + "broken:"):
@@ -961,13 +967,6 @@ class App:
         self.data.preview, self.data.refusal, self.data.imported = None, "", ""
         self.render()
         self.port.focus("#import-file")
-
-    def watch(self, game_id: str) -> bool:
-        """Open a game's table with its demo running; False (the table's) for no game."""
-        if game_id not in GAMES:
-            return False
-        self.watch_demo(game_id)
-        return True
 
     def toggle_sound(self, _value: str = "") -> None:
         """Turn the sounds on or off (the tables' mute button)."""
@@ -981,13 +980,6 @@ class App:
         self.take_back(self.route.table)
         return True
 
-    def rules(self, game_id: str) -> bool:
-        """Show a game's rules over its table (the tables' "?"); False (the table's) for no game."""
-        if game_id not in GAMES:
-            return False
-        self.open_rules(game_id)
-        return True
-
     # A handler that returns False leaves the action to the table's screen.
     ACTIONS: ClassVar[dict[str, Callable[[App, str], bool | None]]] = {
         "close-toast": close_toast,
@@ -995,17 +987,17 @@ class App:
         "update": update,
         "install": install,
         "start-game": lambda app, value: app.start_game(value),
-        "play-again": play_again_here,
+        "play-again": _for_a_game(lambda app, game_id: app.play_again(game_id)),
         "delete-broken": delete_broken,
         "export-data": lambda app, value: app.export_data(),
         "import-confirm": lambda app, value: app.confirm_import(),
         "import-cancel": import_cancel,
-        "watch-demo": watch,
+        "watch-demo": _for_a_game(lambda app, game_id: app.watch_demo(game_id)),
         "new-game": lambda app, value: app.go(f"#/setup/{value}"),
         "home": lambda app, value: app.go("#/"),
         "toggle-sound": toggle_sound,
         "take-back": take_back_here,
-        "rules": rules,
+        "rules": _for_a_game(lambda app, game_id: app.open_rules(game_id)),  # the tables' "?"
         "close-rules": lambda app, value: app.close_rules(),
     }
 

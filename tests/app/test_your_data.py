@@ -37,6 +37,22 @@ STATS = {
 ASIDE_KEY = "boneyard:broken:2026-11-29T10:00:00.000000Z:save:triangles"
 
 
+def refused_files(good: str) -> dict[str, tuple[str, str]]:
+    """Return files an import refuses, made from a good backup: name -> (text, words of the refusal)."""
+    data = json.loads(good)
+    damaged = dict(
+        data, items={**data["items"], "boneyard:settings": data["items"]["boneyard:settings"][:-9]}
+    )
+    newer = dict(data, schema=data["schema"] + 1)
+    return {
+        "damaged.json": (json.dumps(damaged), "damaged"),
+        "cut.json": (good[: len(good) // 2], "cut off"),
+        "photo.json": ('{"name": "holiday.jpg"}', "not a Boneyard backup"),
+        "notes.txt": ("shopping: eggs, milk", "not a Boneyard backup"),
+        "newer.json": (json.dumps(newer), "newer version"),
+    }
+
+
 def fill_profile(open_app: Open) -> tuple[App, FakePort]:
     """Start a Dominoes game, change settings, store stats and a record kept aside; reload."""
     _app, port = open_app()
@@ -93,19 +109,8 @@ def test_a_damaged_foreign_or_newer_file_is_refused_with_nothing_lost(open_app: 
     _app, port = fill_profile(open_app)
     good = export(port)
     before = dict(port.storage.items)
-    data = json.loads(good)
-    damaged = dict(
-        data, items={**data["items"], "boneyard:settings": data["items"]["boneyard:settings"][:-9]}
-    )
-    newer = dict(data, schema=data["schema"] + 1)
-    files = {
-        "damaged.json": (json.dumps(damaged), "damaged"),
-        "cut.json": (good[: len(good) // 2], "cut off"),
-        "photo.json": ('{"name": "holiday.jpg"}', "not a Boneyard backup"),
-        "notes.txt": ("shopping: eggs, milk", "not a Boneyard backup"),
-        "newer.json": (json.dumps(newer), "newer version"),
-        "huge.json": ("x" * 20_000_001, "far too large"),
-    }
+    files = refused_files(good)
+    files["huge.json"] = ("x" * 20_000_001, "far too large")
     for name, (text, words) in files.items():
         port.choose_file(name, text)
         said = port.text("#import-refused")

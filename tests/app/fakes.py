@@ -158,7 +158,9 @@ def parse_into(parent: Element, html: str) -> None:
     builder.close()
 
 
-_COMPOUND = re.compile(r"([a-z0-9]+)|#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=\"([^\"]*)\"|=([\w-]+))?\]")
+_COMPOUND = re.compile(
+    r"([a-z0-9]+)|#([\w-]+)|\.([\w-]+)|\[([\w-]+)(?:=\"([^\"]*)\"|='([^']*)'|=([\w-]+))?\]"
+)
 
 
 def _compounds(selector: str) -> list[str]:
@@ -182,7 +184,7 @@ def _matches_one(element: Element, compound: str) -> bool:
         if found.start() != pos:
             raise ValueError(f"the fake page does not read the selector {compound!r}")
         pos = found.end()
-        tag, id_, cls, name, quoted, bare = found.groups()
+        tag, id_, cls, name, quoted, single, bare = found.groups()
         if tag and element.tag != tag:
             return False
         if id_ and element.id != id_:
@@ -190,7 +192,7 @@ def _matches_one(element: Element, compound: str) -> bool:
         if cls and not element.has_class(cls):
             return False
         if name:
-            value = quoted if quoted is not None else bare
+            value = next((v for v in (quoted, single, bare) if v is not None), None)
             if name not in element.attrs or (value is not None and element.attrs[name] != value):
                 return False
     if pos != len(compound):

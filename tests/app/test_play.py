@@ -160,3 +160,22 @@ def test_a_reload_resumes_the_game_where_it_was(open_app):
     ]
     page.go("#/")
     assert page.find('.game-card[data-game="dominoes"] a[href="#/play/dominoes"]') is not None  # Resume
+
+
+def test_review_steps_through_the_finished_game_by_buttons_and_keys(open_app):
+    app, port = new_dominoes(open_app)
+    play_to_the_end(app, port)
+    moves = app.sessions["dominoes"].move_count()
+    port.press("#review")
+    assert port.text("#review-where").startswith(f"Move {moves} of {moves}")  # it opens at the end
+    assert port.disabled("#review-forward") and port.disabled("#review-last")
+    port.press("#review-first")
+    assert port.text("#review-where").startswith(f"Move 0 of {moves}")
+    assert port.disabled("#review-first") and port.disabled("#review-back")
+    port.press("#review-forward")
+    assert port.text("#review-where").startswith(f"Move 1 of {moves}")
+    assert port.key("ArrowLeft") is True  # the review's arrows step through the game
+    assert port.text("#review-where").startswith(f"Move 0 of {moves}")
+    port.press("#review-close")
+    assert port.find("#review-where") is None and app.sessions["dominoes"].move_count() == moves
+    assert port.toasts == [] and port.logged == []

@@ -179,3 +179,21 @@ def test_review_steps_through_the_finished_game_by_buttons_and_keys(open_app):
     port.press("#review-close")
     assert port.find("#review-where") is None and app.sessions["dominoes"].move_count() == moves
     assert port.toasts == [] and port.logged == []
+
+
+def test_an_error_in_a_handler_is_reported_and_the_page_goes_on(open_app, monkeypatch):
+    app, port = new_dominoes(open_app)
+    screen = app.screen("dominoes")
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(screen, "on_action", broken)
+    moves = app.sessions["dominoes"].move_count()
+    assert port.press(".dom-hand-tile") is False
+    assert port.toasts[-1] == ("error", "Something went wrong: a bug. Your game is safe; try again.")
+    assert app.sessions["dominoes"].move_count() == moves
+    assert port.logged and "RuntimeError: a bug" in port.logged[-1][1]
+    monkeypatch.undo()
+    play(port, legal(app)[0])  # play goes on
+    assert my_turn(app) and app.sessions["dominoes"].move_count() >= 2

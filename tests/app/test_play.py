@@ -197,3 +197,19 @@ def test_an_error_in_a_handler_is_reported_and_the_page_goes_on(open_app, monkey
     monkeypatch.undo()
     play(port, legal(app)[0])  # play goes on
     assert my_turn(app) and app.sessions["dominoes"].move_count() >= 2
+
+
+def test_the_rules_open_over_the_table_and_closing_them_refocuses_the_question_mark(open_app):
+    app, port = new_dominoes(open_app)
+    renders = app.renders
+    assert port.key("?") is True
+    assert port.find("#rules-dialog") is not None and app.rules_for == "dominoes"
+    assert app.renders == renders  # the table underneath is not redrawn
+    assert port.key("u") is False  # the dialog's keys are its own
+    port.press('[data-action="close-rules"]')
+    assert port.find("#rules-dialog") is None and app.rules_for == ""
+    assert port.focused is port.find('[data-action="rules"][data-value="dominoes"]')
+    port.press_action("rules", "dominoes")  # the table's "?" button
+    assert port.find("#rules-dialog") is not None
+    port.go("#/")  # leaving the table closes them without a refocus
+    assert port.find("#rules-dialog") is None and app.rules_for == ""

@@ -265,3 +265,42 @@ def test_no_lab_tool_in_the_bundles_and_no_private_name_in_the_tools():
         if member.startswith("_") and not member.startswith("__")
     }
     assert private == set()
+
+
+# Modules outside ui.browser that still reach the browser (inside functions); their helpers move that
+# into the page's port, then the coordinator takes them off.
+BROWSER_ALLOWED_FOR_NOW = ("ui.motion", "ui.online")
+
+
+def test_only_the_page_port_touches_the_browser():
+    """Only ``ui.browser.*`` and ``main`` import js/pyscript/pyodide (anywhere in a module); no module
+    outside ``ui.browser`` imports ``ui.browser`` but ``main``: the app runs under CPython over a port."""
+    written, _ = graph()
+    browser = {"js", "pyscript", "pyodide"}
+
+    def inside(name: str) -> bool:
+        return name == "main" or name == "ui.browser" or name.startswith("ui.browser.")
+
+    def allowed(name: str) -> bool:
+        return any(name == a or name.startswith(a + ".") for a in BROWSER_ALLOWED_FOR_NOW)
+
+    touch = {
+        name: sorted(m for m in found if m.split(".")[0] in browser)
+        for name, found in written.items()
+        if not inside(name) and not allowed(name)
+    }
+    assert {name: found for name, found in touch.items() if found} == {}
+    reach = {
+        name: sorted(m for m in found if m == "ui.browser" or m.startswith("ui.browser."))
+        for name, found in written.items()
+        if not inside(name)
+    }
+    assert {name: found for name, found in reach.items() if found} == {}
+
+
+def test_the_app_imports_under_cpython():
+    """``import ui.app`` in a fresh Python, with no Pyodide: the controller is headless."""
+    env = {**os.environ, "PYTHONPATH": str(PY)}
+    code = "import sys, ui.app; assert not {'js', 'pyscript', 'pyodide'} & set(sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -214,11 +214,12 @@ def test_the_site_gets_a_snapshot_that_matches_its_files(built):
     raw = snapshot.unpack(packed, manifest["runs"], manifest["bytes"], wasm_runs, image, header)
     assert len(raw) == manifest["bytes"]
     assert hashlib.sha256(snapshot.wasm_pages(raw, wasm_runs)).hexdigest() == manifest["wasm_sha256"]
-    # The engine and the pure browser layer are warm; ui.app is not (it needs PyScript, set up after the
-    # restore), nor any game's rules or table screen.
+    # The engine and the browser layer's controller are warm (ui.app needs no PyScript: the page's port,
+    # ui.browser, does, and is set up after the restore), not any game's rules or table screen.
     modules = manifest["modules"]
-    assert {"boneyard.games", "boneyard.core", "ui.html", "ui.shell", "ui.session"} <= set(modules)
-    assert not [m for m in modules if m.split(".")[0] in ("main", "pyscript", "js") or m == "ui.app"]
+    assert {"boneyard.games", "boneyard.core", "ui.app", "ui.html", "ui.shell", "ui.session"} <= set(modules)
+    assert not [m for m in modules if m.split(".")[0] in ("main", "pyscript", "js")]
+    assert not [m for m in modules if m.startswith("ui.browser")]
     assert not [
         m
         for m in modules

@@ -14,9 +14,10 @@ has set up (checked by tests/test_snapshot_build.py against the page's ``sys.mod
 - the engine's start, ``py/boneyard`` (``WARM_ENGINE``): the registry and each game's ``GameInfo``,
   pure Python, stdlib only. The games' rules and bots are not: they load on first use;
 - the pure half of the browser layer (``WARM_UI``: the screens' markup, sessions, storage rules).
-  Not ``ui.app`` nor ``py/main.py``: they import ``pyscript`` and ``js``, which exist only once
-  PyScript has set up the interpreter (and a snapshot may hold no JS object that is not reachable
-  from ``globalThis``); the maker refuses a warm list that pulls them in.
+  ``ui.app`` included (the controller needs no browser). Not ``py/main.py`` nor the page's port
+  (``ui.browser``): they import ``pyscript`` and ``js``, which exist only once PyScript has set up the
+  interpreter (and a snapshot may hold no JS object that is not reachable from ``globalThis``); the
+  maker refuses a warm list that pulls them in.
 
 Every file under ``py/boneyard`` and ``py/ui`` is written into the maker's file system at the page's
 own path (``boneyard.games`` and ``ui.games`` find their members by listing folders), and every one of
@@ -123,7 +124,7 @@ WARM_ENGINE = (
 # turn) is what the page imports before its first render; ``start_imports`` lists it from the sources.
 ENTRY = "ui.app"
 # Modules that must not be in the heap: they exist only once PyScript has set up the page. A start-up
-# module that imports one (ui.app itself) is left to the page; the maker blocks them.
+# module that imports one (the page's port, ui.browser) is left to the page; the maker blocks them.
 FORBIDDEN = ("js", "pyscript")
 SOURCE_FOLDERS = ("py/boneyard", "py/ui")
 PROJECT = ("boneyard", "ui")

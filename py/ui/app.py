@@ -1,33 +1,34 @@
-"""The app in the page: routes the address to a screen, turns clicks into actions, saves, plays.
+"""The app: routes the address to a screen, turns the page's events into actions, saves, plays.
 
-This is the thin browser layer: it reads and writes the DOM and localStorage and drives the computer's
-turns. What it decides without the browser lives in pure modules tested under CPython: the address
-(``ui.routes``), seating a new game (``ui.seating``), the end of a game (``ui.results``), the computer's
-turns (``ui.turns``) and other tabs' saves (``ui.sync``); every rule question goes to the engine, every
-screen's markup comes from pure modules (``ui.shell``, ``ui.games.*``). Any error inside a handler is
-reported to the player and logged; it never stops the page.
+A headless controller: it runs under CPython as in the page. Everything it asks of the browser goes
+through the ``Port`` it is given (``ui.ports``; the page's is ``ui.browser.dom.BrowserPort``, the tests'
+is a fake), and the page's events reach it as plain values (``ports.Event``) through ``App.handle``.
+Clicks go through one table of the app's own actions (``App.ACTIONS``), else to the table's screen,
+whose intents one dispatcher carries out (``App.dispatch``); renders asked within one tick are one
+(``request_render``). What it decides lives in pure modules: the address (``ui.routes``), seating a new
+game (``ui.seating``), the end of a game (``ui.results``), the computer's turns (``ui.turns``) and other
+tabs' saves (``ui.sync``); every rule question goes to the engine, every screen's markup comes from pure
+modules (``ui.shell``, ``ui.games.*``). Any error inside a handler is reported to the player and logged;
+it never stops the page.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
-
-from pyodide.ffi import create_proxy, jsnull
-from pyscript import document, window
+from typing import Any, ClassVar, assert_never
 
 from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.stats import PlayClock
 
-from . import intents, motion, settings_view, shell, sound, stats_view
+from . import intents, motion, ports, settings_view, shell, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
+from .ports import Event, Port
 from .results import count_result, keep_bests
 from .routes import HOME, Route, parse_route, seed_from_query
 from .seating import seat_players
@@ -43,55 +44,28 @@ ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's
 ONLINE_ACTIONS = ("create-room", "deal-check")  # and every "room-", "join-" and "chat-" action
 
 
-def _js(value: Any) -> Any:
-    """Return None for JS null and undefined (Pyodide gives ``jsnull`` for null), else the value."""
-    return None if value is None or value is jsnull else value
+def _for_a_game(act: Callable[[App, str], None]) -> Callable[[App, str], bool]:
+    """Return an action's handler that does ``act`` when its value names a game, else leaves the
+    action to the table's screen (returns False)."""
 
+    def handler(app: App, game_id: str) -> bool:
+        if game_id not in GAMES:
+            return False
+        act(app, game_id)
+        return True
 
-def _attr(element: Any, name: str) -> str | None:
-    value = _js(element.getAttribute(name))
-    return None if value is None else str(value)
-
-
-def by_id(element_id: str) -> Any:
-    """Return the element with this id, or None."""
-    return _js(document.getElementById(element_id))
-
-
-class LocalStorage:
-    """window.localStorage with JS null read as None (what ``ui.storage.Storage`` expects)."""
-
-    def __init__(self, backend: Any) -> None:
-        self.backend = backend
-
-    @property
-    def length(self) -> int:
-        return int(self.backend.length)
-
-    def key(self, index: int) -> str | None:
-        value = _js(self.backend.key(index))
-        return None if value is None else str(value)
-
-    def getItem(self, key: str) -> str | None:
-        value = _js(self.backend.getItem(key))
-        return None if value is None else str(value)
-
-    def setItem(self, key: str, value: str) -> None:
-        self.backend.setItem(key, value)
-
-    def removeItem(self, key: str) -> None:
-        self.backend.removeItem(key)
+    return handler
 
 
 class App:
     """The one app object of the page."""
 
-    def __init__(self) -> None:
-        self.root = by_id("app")
-        self.announcer = by_id("announcer")
+    def __init__(self, port: Port) -> None:
+        self.port = port
+        ports.install(port)
         self.early_reports: list[tuple[str, str]] = []
         self.ready = False
-        self.storage = Storage(LocalStorage(window.localStorage), self.report)
+        self.storage = Storage(port.local_storage(), self.report)
         self.settings = self.storage.load_settings()
         self.stats = self.storage.load_stats()
         self.data = DataInfo()  # Settings › Your data: storage use, an import being previewed
@@ -102,7 +76,7 @@ class App:
         self.written: dict[str, str | None] = {}  # each game's save text as this tab last wrote or read it
         self.clock = PlayClock()  # time played in each deal, for the stats
         self.generation = 0  # counts new deals and games taken in from other tabs
-        self.turns = ComputerTurns(self.computer_turn)
+        self.turns = ComputerTurns(self.computer_turn, port.spawn)
         # The message line to keep while a computer's tile lands, and the task that then shows the new one.
         self.held_line: tuple[str, str] | None = None
         self.releasing: Any = None
@@ -113,7 +87,10 @@ class App:
         self.rules_for = ""  # the game whose rules are open over its table ("" when none)
         self.online: Any = None  # the online room this page hosts or has joined (ui.online), or None
         self.last_table: str | None = None  # the game whose table was on screen at the last render
-        self._proxies: list[Any] = []
+        self.renders = 0  # renders so far (the tests count them: one per move)
+        self.render_due = False  # a render is asked for this tick (``request_render``)
+        self.toasts = 0  # toasts shown so far (each has its own id)
+        self.tasks: set[Any] = set()  # tasks started here, held so none is collected while it runs
         self.load_saved_games()
 
     # -- start ------------------------------------------------------------------------------------
@@ -133,38 +110,29 @@ class App:
                 self.sessions[game_id] = session
                 self.written[game_id] = stored
 
-    def mount(self) -> None:
-        """Attach the page's event listeners, draw the first screen, and mark the page ready."""
+    def mount(self, *, warm: bool = True) -> None:
+        """Draw the first screen and mark the page ready (the port has attached its listeners to ``handle``).
+
+        ``warm``: import every game's modules once the page is idle (the tests leave it out).
+        """
         self.apply_look()
-        for kind, handler in (
-            ("click", self.on_click),
-            ("change", self.on_change),
-            ("input", self.on_input),
-            ("keydown", self.on_keydown),
-            ("submit", self.on_submit),
-        ):
-            proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
-            self._proxies.append(proxy)
-            document.addEventListener(kind, proxy)
-        for kind, handler in (
-            ("hashchange", lambda event: self.navigate()),
-            ("resize", lambda event: self.on_resize()),
-            ("storage", self.on_storage),
-            ("boneyard:update-ready", lambda event: self.offer_update()),
-            ("pagehide", lambda event: self.online.save(now=True) if self.online is not None else None),
-        ):
-            proxy = create_proxy(lambda event, handler=handler: self.guard(handler, event))
-            self._proxies.append(proxy)
-            window.addEventListener(kind, proxy)
         self.navigate()
-        self.root.hidden = False
+        self.port.reveal()
         self.ready = True
         for kind, message in self.early_reports:
             self.toast(kind, message)
         self.early_reports.clear()
-        document.documentElement.setAttribute("data-ready", "true")
-        window.boneyardBoot.done()
-        self.warming = asyncio.ensure_future(self.warm_up())  # kept: a task nobody holds may be collected
+        self.port.set_root_attr("data-ready", "true")
+        self.port.boot("done")
+        if warm:
+            self.spawn(self.warm_up())
+
+    def spawn(self, coro: Awaitable[None]) -> asyncio.Future[Any]:
+        """Run a coroutine as a task, held until it ends."""
+        task = self.port.spawn(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
 
     async def warm_up(self) -> None:
         """Import each game's engine and table once the page is idle, so its first open is instant.
@@ -172,23 +140,36 @@ class App:
         The page starts with only what the first screen needs; these imports (a few hundred ms in all)
         run one module at a time, yielding to the page in between.
         """
-        await asyncio.sleep(1.0)
+        await self.port.sleep(1.0)
         for game_id, info in GAMES.items():
             for load in _preloads(game_id, info):
                 try:
                     load()
                 except Exception:
-                    window.console.warn(
-                        "Boneyard: could not preload " + game_id + ": " + traceback.format_exc()
+                    self.port.log(
+                        "warn", "Boneyard: could not preload " + game_id + ": " + traceback.format_exc()
                     )
-                await asyncio.sleep(0.02)
+                await self.port.sleep(0.02)
 
-    def guard(self, handler: Any, event: Any) -> None:
-        """Run an event handler; report instead of crashing on any error."""
+    def handle(self, event: Event) -> bool:
+        """Carry out a page event; return True when the page's default for it must not happen.
+
+        Any error is reported to the player and logged; it never stops the page.
+        """
         try:
-            handler(event)
+            handler = self.EVENTS.get(event.kind)
+            return bool(handler(self, event)) if handler is not None else False
         except Exception as exc:
-            window.console.error("Boneyard: " + traceback.format_exc())
+            self.port.log("error", "Boneyard: " + traceback.format_exc())
+            self.report("error", f"Something went wrong: {exc}. Your game is safe; try again.")
+            return False
+
+    def guard(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn`` (a timer's or a dialog's callback); report instead of crashing on any error."""
+        try:
+            fn()
+        except Exception as exc:
+            self.port.log("error", "Boneyard: " + traceback.format_exc())
             self.report("error", f"Something went wrong: {exc}. Your game is safe; try again.")
 
     # -- reports ------------------------------------------------------------------------------------
@@ -201,11 +182,9 @@ class App:
 
     def toast(self, kind: str, message: str, action: Markup | str = "") -> None:
         """Show a message in the toast area."""
-        box = by_id("toasts")
-        item = document.createElement("div")
-        item.className = f"toast toast-{kind}"
-        item.setAttribute("role", "alert" if kind in ("error", "warning") else "status")
-        item.innerHTML = str(
+        self.toasts += 1
+        toast_id = f"toast-{self.toasts}"
+        markup = str(
             h("p", {}, message)
             + text(action)  # Markup passes through; a plain string is escaped
             + h(
@@ -214,24 +193,24 @@ class App:
                     "type": "button",
                     "class_": "toast-close",
                     "data_action": "close-toast",
+                    "data_value": toast_id,
                     "aria_label": "Dismiss",
                 },
                 "×",
             )
         )
-        box.appendChild(item)
+        role = "alert" if kind in ("error", "warning") else "status"
+        self.port.add_toast(toast_id, kind, role, markup)
         if kind == "info":
-            window.setTimeout(create_once(lambda: item.remove()), 5000)
+            self.port.later(5.0, lambda: self.port.remove("#" + toast_id))
 
     def announce(self, message: str) -> None:
         """Read a message out to screen readers."""
-        if self.announcer is not None:
-            self.announcer.textContent = ""
-            self.announcer.textContent = message
+        self.port.announce(message)
 
     def offer_update(self) -> None:
         """Tell the player a new version is ready; the offer stays until they reload or close it."""
-        if _js(document.querySelector(".toast-update")) is not None:
+        if self.port.exists(".toast-update"):
             return
         self.toast(
             "update",
@@ -253,7 +232,7 @@ class App:
     # -- look -----------------------------------------------------------------------------------------
     def reduced_motion(self) -> bool:
         """Tell whether the system asks for reduced motion."""
-        return bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        return self.port.media("(prefers-reduced-motion: reduce)")
 
     def animations(self) -> bool:
         """Tell whether to animate."""
@@ -263,17 +242,17 @@ class App:
         """Apply the theme and the motion setting to the page."""
         theme = self.settings.theme
         if theme == "auto":
-            theme = "dark" if window.matchMedia("(prefers-color-scheme: dark)").matches else "light"
-        document.documentElement.setAttribute("data-theme", theme)
-        document.documentElement.setAttribute("data-motion", "on" if self.animations() else "off")
+            theme = "dark" if self.port.media("(prefers-color-scheme: dark)") else "light"
+        self.port.set_root_attr("data-theme", theme)
+        self.port.set_root_attr("data-motion", "on" if self.animations() else "off")
 
     # -- routing --------------------------------------------------------------------------------------
     def go(self, hash_: str) -> None:
         """Navigate to a screen."""
-        if str(window.location.hash) == hash_:
+        if self.port.location_hash() == hash_:
             self.navigate()
         else:
-            window.location.hash = hash_
+            self.port.set_hash(hash_)
 
     @property
     def table(self) -> str | None:
@@ -295,43 +274,36 @@ class App:
 
     def navigate(self) -> None:
         """Draw the screen the address names."""
-        self.route = parse_route(str(window.location.hash))
+        self.route = parse_route(self.port.location_hash())
         self.close_rules(refocus=False)
         self.render()
 
     def render(self) -> None:
-        """Draw the current screen, keeping the focus where it was."""
-        focused = _js(document.activeElement)
-        focus_id = _attr(focused, "id") if focused is not None and focused != document.body else None
+        """Draw the current screen now, keeping the focus where it was (``request_render`` merges)."""
+        self.render_due = False
+        self.renders += 1
+        focus_id = self.port.focused_id()
         name, arg = self.route
         markup = self.screen_markup(name, arg)
-        self.root.innerHTML = str(markup)
+        self.port.show(str(markup))
         changed = self.route != self.last_route
         if changed and self.last_table and self.last_table != self.table:
             self.leave_table(self.last_table)
         self.last_route = self.route
         self.last_table = self.table
         if changed:
-            title = by_id("screen-title")
-            document.title = f"{title.textContent} — Boneyard" if title is not None else "Boneyard"
-            main = by_id("main")
-            if main is not None and self.ready:
-                main.focus()
-            window.scrollTo(0, 0)
+            title = self.port.text_of("#screen-title")
+            self.port.set_title(f"{title} — Boneyard" if title is not None else "Boneyard")
+            if self.ready:
+                self.port.focus("#main")
+            self.port.scroll_top()
         elif focus_id:
             # Keep the focus where it was; when that control is gone (a tile just played), move it to the
             # place the screen marks as its focus home, so a keyboard player is not thrown to the top.
             # A control that keeps its focus has not moved: focusing it again must not scroll the page (when
             # it is <main>, a long screen's re-render would jump to main's top).
-            again = by_id(focus_id)
-            if again is not None:
-                from pyodide.ffi import to_js
-
-                again.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
-            else:
-                home = _js(document.querySelector("[data-focus-home]"))
-                if home is not None:
-                    home.focus()
+            if not self.port.focus("#" + focus_id, keep_scroll=True):
+                self.port.focus("[data-focus-home]")
         self.after_render()
 
     def screen_markup(self, name: str, arg: str) -> Markup:
@@ -343,7 +315,7 @@ class App:
         if name == "settings":
             if self.last_route is None or self.last_route.screen != "settings":
                 self.data.refusal = self.data.imported = ""
-                self.storage_info = asyncio.ensure_future(self.refresh_storage_info())
+                self.spawn(self.refresh_storage_info())
             self.data.used_chars = self.storage.used_chars()
             return settings_view.settings_screen(
                 self.settings, self.reduced_motion(), self.storage.broken(), self.data
@@ -365,7 +337,7 @@ class App:
         if name == "play":
             session = self.sessions.get(arg)
             if session is None:
-                window.location.replace(f"#/setup/{arg}")
+                self.port.replace_hash(f"#/setup/{arg}")
                 return self.setup_markup(info, screen)
             return shell.frame(
                 session.info.name if info.realtime else f"{info.name} · {session.mode_label}",
@@ -431,7 +403,7 @@ class App:
 
     def url_seed(self) -> int | None:
         """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
-        return seed_from_query(str(window.location.search))
+        return seed_from_query(self.port.location_search())
 
     # -- the table ----------------------------------------------------------------------------------------
     def context(self, session: Session) -> TableContext:
@@ -443,19 +415,26 @@ class App:
             ui=self.table_ui.setdefault(game_id, {}),
             animations=self.animations(),
             play=lambda move: self.human_move(session, move),
-            announce=self.announce,
-            rerender=self.render,
+            announce=lambda words: self.dispatch(session, intents.Announce(words)),
+            rerender=lambda: self.dispatch(session, intents.Render()),
             board_width=self.board_width,
             board_height=self.board_height,
-            save=lambda: self.save(session),
+            save=lambda: self.dispatch(session, intents.Save()),
             finish=lambda: self.finish(session),
             record_scores=lambda scores: self.record_scores(session, scores),
             emit=lambda intent: self.dispatch(session, intent),
         )
 
     def request_render(self) -> None:
-        """Draw the page again (the headless controller merges these into one render per tick)."""
-        self.render()
+        """Draw the page again at the end of this tick: the renders asked within one tick are one."""
+        if not self.render_due:
+            self.render_due = True
+            self.port.soon(self.render_if_due)
+
+    def render_if_due(self) -> None:
+        """Draw the page if a render is still due (a direct ``render`` since has drawn it already)."""
+        if self.render_due:
+            self.guard(self.render)
 
     def dispatch_all(self, session: Session, asked: intents.Intents | None) -> None:
         """Carry out what a table's screen asked for, in order."""
@@ -463,28 +442,31 @@ class App:
             self.dispatch(session, intent)
 
     def dispatch(self, session: Session, intent: intents.Intent) -> None:
-        """Carry out one intent of the table of ``session``."""
+        """Carry out one intent of the table of ``session`` (every kind is handled: mypy checks it)."""
         screen = self.screen(session.info.id)
-        if isinstance(intent, intents.Play):
-            if self.human_move(session, intent.move) and screen is not None:
-                self.dispatch_all(session, screen.on_played(self.context(session), intent.move))
-        elif isinstance(intent, intents.Announce):
-            self.announce(intent.text)
-        elif isinstance(intent, intents.Refuse):
-            self.refused(session, intent.reason)
-        elif isinstance(intent, intents.Render):
-            self.request_render()
-        elif isinstance(intent, intents.Save):
-            self.save(session)
-        elif isinstance(intent, intents.Finish):
-            new_bests = self.record_scores(session, dict(intent.scores)) if intent.scores else []
-            self.finish(session)
-            if screen is not None:
-                self.dispatch_all(session, screen.on_finished(self.context(session), new_bests))
-        elif isinstance(intent, intents.TakeBack):
-            self.take_back(session.info.id)
-        elif isinstance(intent, intents.Navigate):
-            self.go(intent.hash)
+        match intent:
+            case intents.Play(move=move):
+                if self.human_move(session, move) and screen is not None:
+                    self.dispatch_all(session, screen.on_played(self.context(session), move))
+            case intents.Announce(text=words):
+                self.announce(words)
+            case intents.Refuse(reason=reason):
+                self.refused(session, reason)
+            case intents.Render():
+                self.request_render()
+            case intents.Save():
+                self.save(session)
+            case intents.Finish(scores=scores):
+                new_bests = self.record_scores(session, dict(scores)) if scores else []
+                self.finish(session)
+                if screen is not None:
+                    self.dispatch_all(session, screen.on_finished(self.context(session), new_bests))
+            case intents.TakeBack():
+                self.take_back(session.info.id)
+            case intents.Navigate(hash=hash_):
+                self.go(hash_)
+            case _:
+                assert_never(intent)
 
     @staticmethod
     def today() -> str:
@@ -533,7 +515,7 @@ class App:
             and screen is not None
             and screen.on_refused(self.context(session), message)
         ):
-            self.render()  # the table shows the reason in its message line
+            self.request_render()  # the table shows the reason in its message line
         else:
             self.report("warning", message)
 
@@ -563,19 +545,19 @@ class App:
             self.table_ui.setdefault(game_id, {}).pop("selected", None)
             self.save(session)
             self.announce("Taken back: your turn again.")
-        self.render()
+        self.request_render()
 
     def after_move(self, session: Session) -> None:
         """Save, count a finished game, redraw, and start the computer if it is to move."""
         if session.online and self.online is not None:
             self.online.moved(session)  # the host sends every guest its view
-        self.clock.tick(session.uid, time.monotonic())
+        self.clock.tick(session.uid, self.port.now())
         if session.state.is_over():
             self.finish(session)
         else:
             self.save(session)
         if self.table == session.info.id:
-            self.render()
+            self.request_render()
         self.schedule_computer()
 
     def finish(self, session: Session) -> None:
@@ -622,79 +604,56 @@ class App:
             self.written[session.info.id] = text
             if not self.persist_asked:
                 self.persist_asked = True
-                self.persisting = asyncio.ensure_future(self.ask_persistence())
+                self.spawn(self.ask_persistence())
 
     # -- your data ----------------------------------------------------------------------------------------
-    @staticmethod
-    def browser_storage() -> Any:
-        """Return navigator.storage (the Storage API), or None where the browser has none."""
-        return _js(getattr(window.navigator, "storage", None))
-
     async def ask_persistence(self) -> None:
         """Ask the browser to keep this site's data (the first time a game is saved)."""
-        storage = self.browser_storage()
-        if storage is None or not hasattr(storage, "persist"):
-            return
         try:
-            self.data.persisted = bool(await storage.persisted()) or bool(await storage.persist())
+            persisted = await self.port.persisted()
+            if persisted is None:
+                return  # no Storage API in this browser
+            self.data.persisted = persisted or bool(await self.port.persist())
             self.data.checked = True
         except Exception:
-            window.console.warn("Boneyard: " + traceback.format_exc())
+            self.port.log("warn", "Boneyard: " + traceback.format_exc())
 
     async def refresh_storage_info(self) -> None:
         """Read whether storage is persistent and how much the site uses; show it on Settings."""
-        storage = self.browser_storage()
         try:
-            if storage is not None and hasattr(storage, "persisted"):
-                self.data.persisted = bool(await storage.persisted())
-            if storage is not None and hasattr(storage, "estimate"):
-                estimate = await storage.estimate()
-                self.data.usage, self.data.quota = int(estimate.usage or 0), int(estimate.quota or 0) or None
+            persisted = await self.port.persisted()
+            if persisted is not None:
+                self.data.persisted = persisted
+            estimate = await self.port.estimate()
+            if estimate is not None:
+                self.data.usage, self.data.quota = estimate
         except Exception:
-            window.console.warn("Boneyard: " + traceback.format_exc())
+            self.port.log("warn", "Boneyard: " + traceback.format_exc())
         self.data.checked = True
         self.data.used_chars = self.storage.used_chars()
         data = self.data
-        for element_id, words in (
-            ("storage-persist", settings_view.persist_text(data.persisted, data.checked)),
-            ("storage-used", settings_view.usage_text(data.used_chars, data.usage, data.quota)),
-        ):
-            element = by_id(element_id)
-            if element is not None:
-                element.textContent = words
-                if element_id == "storage-persist":
-                    element.setAttribute("data-persisted", settings_view.persisted_attr(self.data))
+        self.port.set_text("#storage-persist", settings_view.persist_text(data.persisted, data.checked))
+        self.port.set_attr("#storage-persist", "data-persisted", settings_view.persisted_attr(data))
+        self.port.set_text("#storage-used", settings_view.usage_text(data.used_chars, data.usage, data.quota))
 
     def export_data(self) -> None:
         """Download a backup file of everything stored."""
-        from pyodide.ffi import to_js
-
-        text = self.storage.export_text()
-        kind = to_js({"type": "application/json"}, dict_converter=window.Object.fromEntries)
-        blob = window.Blob.new(to_js([text]), kind)
-        url = window.URL.createObjectURL(blob)
-        link = document.createElement("a")
-        link.href = url
-        link.download = f"boneyard-backup-{self.today()}.json"
-        document.body.appendChild(link)
-        link.click()
-        link.remove()
-        window.setTimeout(create_once(lambda: window.URL.revokeObjectURL(url)), 60_000)
+        self.port.download(
+            f"boneyard-backup-{self.today()}.json", self.storage.export_text(), "application/json"
+        )
         self.announce("Backup file saved.")
 
-    async def read_import(self, target: Any) -> None:
+    async def read_import(self, selector: str) -> None:
         """Read the chosen backup file and show what it holds, or why it cannot be imported."""
-        files = _js(target.files)
-        chosen = _js(files.item(0)) if files is not None and int(files.length) else None
-        target.value = ""  # choosing the same file again reads it again
+        chosen = self.port.chosen_file(selector)
         if chosen is None:
             return
         self.data.preview, self.data.imported, self.data.refusal = None, "", ""
-        self.data.file_name = str(chosen.name)
+        self.data.file_name = chosen.name
         try:
-            if int(chosen.size) > saves.MAX_BACKUP_CHARS:
+            if chosen.size > saves.MAX_BACKUP_CHARS:
                 raise saves.SaveError("foreign", "This file is far too large to be a Boneyard backup.")
-            text = str(await chosen.text())
+            text = await chosen.read()
             self.data.preview = self.storage.read_backup(text, Session.from_json)
         except saves.SaveError as exc:
             self.data.refusal = exc.message
@@ -702,9 +661,8 @@ class App:
             self.data.refusal = f"It could not be read ({exc})."
         if self.route.screen == "settings":
             self.render()
-            focus = by_id("import-confirm") or _js(document.querySelector("#import-refused button"))
-            if focus is not None:
-                focus.focus()
+            if not self.port.focus("#import-confirm"):
+                self.port.focus("#import-refused button")
 
     def confirm_import(self) -> None:
         """Store the previewed backup, keep what it replaces aside, and take in its games and settings."""
@@ -718,7 +676,7 @@ class App:
                 "Your browser's storage has no room for it. Delete records kept aside or finished games, "
                 "then try again."
             )
-            self.render()
+            self.request_render()
             return
         self.turns.want(None)
         self.settings = self.storage.load_settings()
@@ -730,7 +688,7 @@ class App:
         n = len(aside)
         kept = f" What it replaced ({n} record{'s' * (n != 1)}) is kept aside." if n else ""
         self.data.imported = "Imported. " + " ".join(settings_view.describe_import(preview)) + kept
-        self.render()
+        self.request_render()
         self.announce(self.data.imported)
 
     def watch_demo(self, game_id: str) -> None:
@@ -785,7 +743,7 @@ class App:
         if self.route.table == game_id or self.route.screen == "home":
             if self.route.table == game_id and had is not None:
                 self.report("info", "This game was played on in another tab; showing the latest position.")
-            self.render()
+            self.request_render()
 
     # -- the computer -------------------------------------------------------------------------------------
     def turn_key(self) -> TurnKey | None:
@@ -815,10 +773,10 @@ class App:
         pause = beat_pause(self.settings.speed, self.animations(), after_draw=session.just_drew())
         if session.online and self.online is not None:
             pause = self.online.bot_delay(pause)
-        ready = time.perf_counter() + pause
+        ready = self.port.now() + pause
         try:
             move = await self.think_in_slices(session.computer_thinking())
-            await asyncio.sleep(max(0.0, ready - time.perf_counter()))
+            await self.port.sleep(max(0.0, ready - self.port.now()))
             if self.turn_key() != key:
                 return  # the player left, or this game changed: drop this thought
             if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
@@ -827,38 +785,36 @@ class App:
             session.play_computer_beat(move)
             self.cue(session, by_computer=True)
         except Exception as exc:
-            window.console.error("Boneyard: " + traceback.format_exc())
+            self.port.log("error", "Boneyard: " + traceback.format_exc())
             self.report("error", f"The computer could not move ({exc}).")
             return
         self.after_move(session)
 
     async def think_in_slices(self, thinking: Any) -> Any:
         """Drive a computer's thinking, handing the page back every ~12 ms so it never freezes."""
-        started = time.perf_counter()
+        started = self.port.now()
         while True:
             try:
                 next(thinking)
             except StopIteration as stop:
                 return stop.value
-            if time.perf_counter() - started > THINK_SLICE_S:
-                await asyncio.sleep(0)
-                started = time.perf_counter()
+            if self.port.now() - started > THINK_SLICE_S:
+                await self.port.sleep(0)
+                started = self.port.now()
 
     def after_render(self) -> None:
         """Measure the table and redraw it once if its width changed; focus a dialog; start the computer."""
-        wanted = _js(document.querySelector(".overlay [autofocus]"))
-        active = _js(document.activeElement)
-        if wanted is not None and (active is None or not bool(active.closest(".overlay"))):
-            wanted.focus()
-        board = by_id("table-board")
+        if not self.port.focus_within(".overlay"):
+            self.port.focus(".overlay [autofocus]")
+        board = self.port.board_size()
         if board is not None:
-            width, height = int(board.clientWidth), int(board.clientHeight)
+            width, height = board
             if (width and abs(width - self.board_width) > 8) or (
                 height and abs(height - self.board_height) > 8
             ):
                 self.board_width = width or self.board_width
                 self.board_height = height or self.board_height
-                self.render()
+                self.request_render()
                 return
         game_id = self.table
         if game_id:
@@ -866,7 +822,7 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
-            moved = motion.animate(document, self.animations())
+            moved = self.port.animate(self.animations())
             held, self.held_line = self.held_line, None
             if moved and held is not None:
                 self.hold_turn_line(held)
@@ -874,11 +830,10 @@ class App:
             self.online.after_render()
         self.schedule_computer()
 
-    @staticmethod
-    def turn_line() -> tuple[str, str] | None:
+    def turn_line(self) -> tuple[str, str] | None:
         """Return the message line as it is now (its words and its class), or None when there is none."""
-        line, words = by_id("kit-message"), by_id("kit-turn")
-        return None if line is None or words is None else (str(words.innerHTML), str(line.className))
+        line, words = self.port.html_of("#kit-message"), self.port.html_of("#kit-turn")
+        return None if line is None or words is None else (words[0], line[1])
 
     def hold_turn_line(self, held: tuple[str, str]) -> None:
         """Keep the message line's last words while the computer's tile slides in, then say "Your turn".
@@ -888,15 +843,20 @@ class App:
         now = self.turn_line()
         if now is None or "is-turn" not in now[1].split():
             return  # not a person's turn (another computer moves next): nothing to hold back
-        line, words = by_id("kit-message"), by_id("kit-turn")
-        words.innerHTML, line.className = held
+        self.show_turn_line(held)
+        drawn = self.renders
 
         async def release() -> None:
-            await motion.settled()
-            if bool(words.isConnected):  # a redraw meanwhile has put the new words in already
-                words.innerHTML, line.className = now
+            await self.port.settled()
+            if self.renders == drawn:  # a redraw meanwhile has put the new words in already
+                self.show_turn_line(now)
 
-        self.releasing = asyncio.ensure_future(release())
+        self.spawn(release())
+
+    def show_turn_line(self, line: tuple[str, str]) -> None:
+        """Put words and a class in the message line."""
+        self.port.set_html("#kit-turn", line[0])
+        self.port.set_attr("#kit-message", "class", line[1])
 
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""
@@ -907,14 +867,14 @@ class App:
         if session is not None and screen is not None:
             screen.leave(self.context(session))
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: Event) -> None:
         """Redraw the table for the new width."""
         if self.table:
             self.after_render()
 
-    def on_storage(self, event: Any) -> None:
+    def on_storage(self, event: Event) -> None:
         """Follow another tab's writes: a game's save, the stats, the settings, or storage cleared."""
-        key = _js(event.key)
+        key = event.storage_key
         if key is None:  # the other tab cleared the whole storage
             self.settings = self.storage.load_settings()
             self.stats = self.storage.load_stats()
@@ -922,104 +882,124 @@ class App:
             for game_id in list(self.sessions):
                 self.sync(game_id)
             if self.route.screen != "setup":
-                self.render()
+                self.request_render()
             return
-        key = str(key)
         if key == STATS_KEY:
             self.stats = self.storage.load_stats()
             if self.route.screen == "stats":
-                self.render()
+                self.request_render()
         elif key == SETTINGS_KEY:
             self.settings = self.storage.load_settings()
             self.apply_look()
             if self.route.screen != "setup":
-                self.render()
+                self.request_render()
         elif key.startswith(saves.PREFIX + "save:"):
             game_id = key.removeprefix(saves.PREFIX + "save:")
             if game_id in GAMES:
                 self.sync(game_id)
 
     # -- events ------------------------------------------------------------------------------------------
-    def on_click(self, event: Any) -> None:
-        """Route a click on anything with ``data-action``."""
+    def on_click(self, event: Event) -> bool:
+        """Route a click on anything with ``data-action``; True when it was the app's (no default)."""
         sound.unlock()  # a user gesture: sounds may start from now on
-        target = _js(event.target)
-        if target is not None and _attr(target, "id") == "rules-dialog":  # a click on the backdrop
+        if event.id == "rules-dialog":  # a click on the backdrop
             self.close_rules()
-            return
-        target = _js(target.closest("[data-action]")) if target is not None else None
-        if target is None or target.hasAttribute("disabled"):
-            return
-        action = _attr(target, "data-action") or ""
-        value = _attr(target, "data-value") or ""
-        if action == "chat-draft":
-            return  # a click into the chat's input: the typing is followed by on_input
-        if action == "chat-send" and str(getattr(target, "tagName", "")).lower() == "form":
-            return  # a click inside the chat's form but on no button of it
-        event.preventDefault()
-        motion.remember(target)  # where a played tile slides from
-        self.do(action, value, target)
+            return False
+        if not event.action or event.disabled:
+            return False
+        if event.action == "chat-draft":
+            return False  # a click into the chat's input: the typing is followed by on_input
+        if event.action == "chat-send" and event.tag == "form":
+            return False  # a click inside the chat's form but on no button of it
+        self.do(event.action, event.value)
+        return True
 
-    def do(self, action: str, value: str, target: Any = None) -> None:
-        """Carry out an app-level action, or pass it to the table's screen."""
-        if action == "close-toast":
-            target.closest(".toast").remove()
-        elif action == "reload":
-            self.save_before_reload()
-            window.location.reload()
-        elif action == "update":  # the new version takes over (js/boot.js), then the page reloads into it
-            self.save_before_reload()
-            window.boneyardBoot.update()
-        elif action == "install":  # the browser's install dialog (js/boot.js keeps the offer)
-            window.boneyardBoot.install()
-        elif (
+    def do(self, action: str, value: str) -> None:
+        """Carry out an app-level action (``ACTIONS``), or pass it to the table's screen."""
+        online = self.online
+        if (
             action in ("play-again", "new-game", "start-game")  # Heptalion's Play again is "start-game"
-            and self.online is not None
+            and online is not None
             and self.table
-            and self.session_of(self.table) is getattr(self.online, "session", None)
+            and self.session_of(self.table) is getattr(online, "session", None)
         ):
-            self.online_action("room-again", value, target)  # at an online table: the room's next game
-        elif action == "start-game":
-            self.start_game(value)
-        elif action == "play-again" and value in GAMES:
-            self.play_again(value)
-        elif action == "delete-broken":
-            if value.startswith(saves.PREFIX + "broken:"):
-                self.storage.remove(value)
-                self.render()
-        elif action == "export-data":
-            self.export_data()
-        elif action == "import-confirm":
-            self.confirm_import()
-        elif action == "import-cancel":
-            self.data.preview, self.data.refusal, self.data.imported = None, "", ""
-            self.render()
-            again = by_id("import-file")
-            if again is not None:
-                again.focus()
-        elif action == "watch-demo" and value in GAMES:
-            self.watch_demo(value)
-        elif action == "new-game":
-            self.go(f"#/setup/{value}")
-        elif action == "home":
-            self.go("#/")
-        elif action == "toggle-sound":  # the tables' mute button
-            self.settings = self.storage.update_settings(sound=not self.settings.sound)
-            self.render()
-        elif action in ONLINE_ACTIONS or action.startswith(("room-", "join-", "chat-")):
-            self.online_action(action, value, target)
-        elif action == "take-back" and self.route.table:
-            self.take_back(self.route.table)
-        elif action == "rules" and value in GAMES:  # the tables' "?": the rules over the table
-            self.open_rules(value)
-        elif action == "close-rules":
-            self.close_rules()
+            self.online_action("room-again", value)  # at an online table: the room's next game
+            return
+        handler = self.ACTIONS.get(action)
+        if handler is not None and handler(self, value) is not False:
+            return
+        if action in ONLINE_ACTIONS or action.startswith(("room-", "join-", "chat-")):
+            self.online_action(action, value)
         elif self.table:
             game_id = self.table
             session = self.session_of(game_id)
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 self.dispatch_all(session, screen.on_action(self.context(session), action, value))
+
+    # The app's own actions (``data-action`` -> handler of its ``data-value``); any other goes to the table.
+    def close_toast(self, toast_id: str) -> None:
+        """Dismiss a toast."""
+        self.port.remove("#" + toast_id)
+
+    def reload(self, _value: str = "") -> None:
+        """Save, then reload the page."""
+        self.save_before_reload()
+        self.port.reload()
+
+    def update(self, _value: str = "") -> None:
+        """Save, then let the new version take over (js/boot.js), and the page reloads into it."""
+        self.save_before_reload()
+        self.port.boot("update")
+
+    def install(self, _value: str = "") -> None:
+        """Open the browser's install dialog (js/boot.js keeps the offer)."""
+        self.port.boot("install")
+
+    def delete_broken(self, key: str) -> None:
+        """Delete a record kept aside."""
+        if key.startswith(saves.PREFIX + "broken:"):
+            self.storage.remove(key)
+            self.request_render()
+
+    def import_cancel(self, _value: str = "") -> None:
+        """Drop the backup being previewed and go back to the file input."""
+        self.data.preview, self.data.refusal, self.data.imported = None, "", ""
+        self.render()
+        self.port.focus("#import-file")
+
+    def toggle_sound(self, _value: str = "") -> None:
+        """Turn the sounds on or off (the tables' mute button)."""
+        self.settings = self.storage.update_settings(sound=not self.settings.sound)
+        self.request_render()
+
+    def take_back_here(self, _value: str = "") -> bool:
+        """Take back on the local table on screen; False (the table's) at an online table."""
+        if not self.route.table:
+            return False
+        self.take_back(self.route.table)
+        return True
+
+    # A handler that returns False leaves the action to the table's screen.
+    ACTIONS: ClassVar[dict[str, Callable[[App, str], bool | None]]] = {
+        "close-toast": close_toast,
+        "reload": reload,
+        "update": update,
+        "install": install,
+        "start-game": lambda app, value: app.start_game(value),
+        "play-again": _for_a_game(lambda app, game_id: app.play_again(game_id)),
+        "delete-broken": delete_broken,
+        "export-data": lambda app, value: app.export_data(),
+        "import-confirm": lambda app, value: app.confirm_import(),
+        "import-cancel": import_cancel,
+        "watch-demo": _for_a_game(lambda app, game_id: app.watch_demo(game_id)),
+        "new-game": lambda app, value: app.go(f"#/setup/{value}"),
+        "home": lambda app, value: app.go("#/"),
+        "toggle-sound": toggle_sound,
+        "take-back": take_back_here,
+        "rules": _for_a_game(lambda app, game_id: app.open_rules(game_id)),  # the tables' "?"
+        "close-rules": lambda app, value: app.close_rules(),
+    }
 
     # -- online rooms ----------------------------------------------------------------------------------
     def online_markup(self, name: str, arg: str) -> Markup:
@@ -1037,7 +1017,7 @@ class App:
                 self.online = reopened
                 return reopened.markup()
             if arg in GAMES:
-                window.location.replace(f"#/setup/{arg}")
+                self.port.replace_hash(f"#/setup/{arg}")
                 form = self.forms.setdefault(arg, {})
                 form["opponents"] = "online"
                 screen = self.screen(arg)
@@ -1059,7 +1039,7 @@ class App:
             return self.online.markup()  # type: ignore[no-any-return]
         return online_join.form_markup(form, self.settings.name)
 
-    def online_action(self, action: str, value: str, target: Any) -> None:
+    def online_action(self, action: str, value: str) -> None:
         """Carry out a click in an online room, or create or join one."""
         from .online import host as online_host
         from .online import join as online_join
@@ -1081,9 +1061,9 @@ class App:
         if action == "join-room":
             form = self.forms.setdefault("join", {})
             for key in ("code", "name"):
-                element = by_id(f"join-{key}")
-                if element is not None:
-                    form[key] = str(element.value)
+                typed = self.port.value(f"#join-{key}")
+                if typed is not None:
+                    form[key] = typed
             code = online_join.code_from(str(form.get("code", "")))
             if not code:
                 form["error"] = "That is not a room code: it has 8 letters, like ABCD EFGH."
@@ -1101,19 +1081,19 @@ class App:
         if self.online is not None:
             self.online.action(action, value)
 
-    def online_change(self, target: Any) -> None:
+    def online_change(self, target: Event) -> None:
         """Follow a control of a room: a seat's kind, the wait before bots, the join form's fields."""
-        joining = _attr(target, "data-join")
+        joining = target.attr("data-join")
         if joining:
-            self.forms.setdefault("join", {})[joining] = str(target.value)
+            self.forms.setdefault("join", {})[joining] = target.text
             return
         if self.online is None:
             return
-        seat = _attr(target, "data-room-seat")
+        seat = target.attr("data-room-seat")
         if seat is not None:
-            self.online.change("seat:" + seat, str(target.value))
+            self.online.change("seat:" + seat, target.text)
         else:
-            self.online.change(_attr(target, "data-room") or "", str(target.value))
+            self.online.change(target.attr("data-room") or "", target.text)
 
     def online_move(self, text: str) -> str:
         """Play a move text at the online table on screen, as a click would; return "" or why not.
@@ -1155,147 +1135,128 @@ class App:
         self.close_rules(refocus=False)
         if self.route.table and GAMES[self.route.table].realtime:
             self.do("pause", "")
-        holder = document.createElement("div")
         on_heptalion_table = self.table == "heptalion"  # that table has the symbols' sprite already
-        holder.innerHTML = str(rules_dialog(GAMES[game_id], sprite=not on_heptalion_table))
-        dialog = holder.firstElementChild
-        document.body.appendChild(dialog)
         self.rules_for = game_id
-        proxy = create_proxy(lambda event: self.guard(lambda _e: self.rules_closed(), event))
-        self._proxies.append(proxy)
-        dialog.addEventListener("close", proxy)
-        dialog.showModal()
+        dialog = str(rules_dialog(GAMES[game_id], sprite=not on_heptalion_table))
+        self.port.open_dialog(dialog, lambda: self.guard(self.rules_closed))
 
     def close_rules(self, refocus: bool = True) -> None:
         """Close the rules dialog if one is open."""
-        dialog = by_id("rules-dialog")
-        if dialog is None:
+        if not self.port.exists("#rules-dialog"):
             return
         if not refocus:  # leaving the table or opening other rules: no "close" event, no refocus
             self.rules_for = ""
-            dialog.remove()
+            self.port.remove("#rules-dialog")
         else:
-            dialog.close()  # fires "close": rules_closed() removes it and refocuses the "?"
+            self.port.close_dialog("#rules-dialog")  # fires "close": rules_closed() removes it, refocuses "?"
 
     def rules_closed(self) -> None:
         """Remove the closed rules dialog and put the focus back on the table's "?" without scrolling."""
-        dialog = by_id("rules-dialog")
-        if dialog is not None:
-            dialog.remove()
+        self.port.remove("#rules-dialog")
         game_id, self.rules_for = self.rules_for, ""
-        if not game_id:
-            return
-        opener = _js(document.querySelector(f'[data-action="rules"][data-value="{game_id}"]'))
-        if opener is not None:
-            from pyodide.ffi import to_js
+        if game_id:
+            self.port.focus(f'[data-action="rules"][data-value="{game_id}"]', keep_scroll=True)
 
-            opener.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
-
-    def on_change(self, event: Any) -> None:
+    def on_change(self, target: Event) -> bool:
         """Keep setup forms and settings in step with their controls."""
-        target = _js(event.target)
-        if target is None or not hasattr(target, "getAttribute"):
-            return
-        if _attr(target, "data-import") == "file":
-            self.importing = asyncio.ensure_future(self.read_import(target))
-            return
+        if target.attr("data-import") == "file":
+            self.spawn(self.read_import('[data-import="file"]'))
+            return False
         if self.online is not None or self.route.screen in ONLINE_SCREENS:
             if (
-                _attr(target, "data-room-seat") is not None
-                or _attr(target, "data-room")
-                or _attr(target, "data-join")
+                target.attr("data-room-seat") is not None
+                or target.attr("data-room")
+                or target.attr("data-join")
             ):
                 self.online_change(target)
-                return
-        setting = _attr(target, "data-setting")
+                return False
+        checkbox = target.type == "checkbox"
+        setting = target.attr("data-setting")
         if setting:
-            value: Any = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
+            value: Any = target.checked if checkbox else target.text
             self.settings = self.storage.update_settings(**{setting: value})
             self.apply_look()
-            if str(target.type) != "text":  # a redraw would undo a Tab that moved on from the name
-                self.render()
-            return
-        field = _attr(target, "data-field")
+            if target.type != "text":  # a redraw would undo a Tab that moved on from the name
+                self.request_render()
+            return False
+        field = target.attr("data-field")
         if field and self.route.screen == "setup":
             form = self.forms.setdefault(self.route.arg, {})
-            form[field] = bool(target.checked) if str(target.type) == "checkbox" else str(target.value)
-            if str(target.type) != "text":  # a typed name changes nothing else: a redraw would undo a Tab
-                self.render()
+            form[field] = target.checked if checkbox else target.text
+            if target.type != "text":  # a typed name changes nothing else: a redraw would undo a Tab
+                self.request_render()
+        return False
 
-    def on_input(self, event: Any) -> None:
+    def on_input(self, target: Event) -> bool:
         """Remember typed names without redrawing (which would move the caret)."""
-        target = _js(event.target)
-        field = (
-            _attr(target, "data-field") if target is not None and hasattr(target, "getAttribute") else None
-        )
-        if field and self.route.screen == "setup" and str(target.type) == "text":
-            self.forms.setdefault(self.route.arg, {})[field] = str(target.value)
-        named = target is not None and hasattr(target, "getAttribute")
-        joining = _attr(target, "data-join") if named else None
+        field = target.attr("data-field")
+        if field and self.route.screen == "setup" and target.type == "text":
+            self.forms.setdefault(self.route.arg, {})[field] = target.text
+        joining = target.attr("data-join")
         if joining:  # the join screen's code and name, kept as typed
-            self.forms.setdefault("join", {})[joining] = str(target.value)
-        if named and _attr(target, "data-action") == "chat-draft" and self.online is not None:
-            self.online.log.draft = str(target.value)[:200]  # kept across redraws, never redrawn here
-        setting = _attr(target, "data-setting") if named else None
-        if setting and str(target.type) == "text":  # kept as typed, never redrawn (the caret stays)
-            self.settings = self.storage.update_settings(**{setting: str(target.value)})
+            self.forms.setdefault("join", {})[joining] = target.text
+        if target.action == "chat-draft" and self.online is not None:
+            self.online.log.draft = target.text[:200]  # kept across redraws, never redrawn here
+        setting = target.attr("data-setting")
+        if setting and target.type == "text":  # kept as typed, never redrawn (the caret stays)
+            self.settings = self.storage.update_settings(**{setting: target.text})
             if setting.startswith("online_"):  # the "Rooms connect through ..." line follows the typing
-                shown = _js(document.querySelector("#online-broker strong"))
-                if shown is not None:
-                    shown.textContent = self.settings.online_broker()
+                self.port.set_text("#online-broker strong", self.settings.online_broker())
+        return False
 
-    def on_submit(self, event: Any) -> None:
+    def on_submit(self, form: Event) -> bool:
         """Keep a form's Enter on the page (no form is ever sent anywhere); the chat's sends its message."""
-        event.preventDefault()
-        form = _js(event.target)
-        if form is not None and _attr(form, "id") == "chat-form":
-            self.online_action("chat-send", "", form)
-        elif form is not None and _attr(form, "id") == "join-form":
-            self.online_action("join-room", "", form)
+        if form.id == "chat-form":
+            self.online_action("chat-send", "")
+        elif form.id == "join-form":
+            self.online_action("join-room", "")
+        return True
 
-    def on_keydown(self, event: Any) -> None:
-        """Offer the table's keyboard shortcuts."""
+    def on_keydown(self, event: Event) -> bool:
+        """Offer the table's keyboard shortcuts; True when a key was the table's."""
         sound.unlock()
         game_id = self.table
-        if game_id is None or event.ctrlKey or event.metaKey or event.altKey:
-            return  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone
+        if game_id is None or event.ctrl or event.meta or event.alt:
+            return False  # leave the browser's own shortcuts (Ctrl+R, Ctrl+C...) alone
         if self.rules_for:
-            return  # the rules dialog is open: its keys are its own (Esc closes it)
-        target = _js(event.target)
-        tag = str(getattr(target, "tagName", "")).lower() if target is not None else ""
-        if tag in ("input", "select", "textarea"):
-            return
-        if str(event.key) == "?" and _js(document.querySelector('[data-action="rules"]')) is not None:
-            event.preventDefault()  # "?" opens the rules, as the table's "?" button does
-            self.open_rules(game_id)
-            return
-        if str(event.key) in ("u", "U"):  # the tables' Take back button, where it is offered and enabled
-            button = _js(document.getElementById("take-back"))
-            if button is not None and not bool(button.disabled):
-                event.preventDefault()
+            return False  # the rules dialog is open: its keys are its own (Esc closes it)
+        if event.tag in ("input", "select", "textarea"):
+            return False
+        if event.key == "?" and self.port.exists('[data-action="rules"]'):
+            self.open_rules(game_id)  # "?" opens the rules, as the table's "?" button does
+            return True
+        if event.key in ("u", "U"):  # the tables' Take back button, where it is offered and enabled
+            if self.port.exists("#take-back") and not self.port.disabled("#take-back"):
                 self.take_back(game_id)
-                return
-        if str(event.key) in ("h", "H"):  # the tables' Hint button, where Settings' Hints shows it
-            button = _js(document.getElementById("kit-hint"))
-            if button is not None and not bool(button.disabled):
-                event.preventDefault()
-                button.click()  # the button's own action, exactly as a click
-                return
+                return True
+        if event.key in ("h", "H"):  # the tables' Hint button, where Settings' Hints shows it
+            if self.port.exists("#kit-hint") and not self.port.disabled("#kit-hint"):
+                self.port.click("#kit-hint")  # the button's own action, exactly as a click
+                return True
         screen = self.screen(game_id)
         session = self.session_of(game_id)
-        if (
-            session is not None
-            and screen is not None
-            and screen.on_key(self.context(session), str(event.key))
-        ):
-            event.preventDefault()
+        return bool(
+            session is not None and screen is not None and screen.on_key(self.context(session), event.key)
+        )
 
+    def on_pagehide(self, event: Event) -> None:
+        """Save the online room's game now: the page may not come back."""
+        if self.online is not None:
+            self.online.save(now=True)
 
-def create_once(fn: Any) -> Any:
-    """Return a JS callback that runs ``fn`` once and frees itself."""
-    from pyodide.ffi import create_once_callable
-
-    return create_once_callable(fn)
+    # The page's events, by kind (``handle``); a handler's True keeps the page's default from happening.
+    EVENTS: ClassVar[dict[str, Callable[[App, Event], bool | None]]] = {
+        "click": on_click,
+        "change": on_change,
+        "input": on_input,
+        "keydown": on_keydown,
+        "submit": on_submit,
+        "hashchange": lambda app, event: app.navigate(),
+        "resize": on_resize,
+        "storage": on_storage,
+        "update-ready": lambda app, event: app.offer_update(),
+        "pagehide": on_pagehide,
+    }
 
 
 def check_modules() -> str:
@@ -1322,20 +1283,6 @@ def check_modules() -> str:
                 except Exception as exc:
                     failed[path] = repr(exc)
     return json.dumps({"modules": sorted(modules), "failed": failed})
-
-
-def start() -> None:
-    """Build the app and show it (called by main.py)."""
-    try:
-        window.boneyardBoot.stage("Setting the table…", 94)
-        app = App()
-        window.boneyardCheckModules = create_proxy(check_modules)
-        window.boneyardOnlineMove = create_proxy(app.online_move)
-        app.mount()
-    except Exception as exc:
-        window.console.error("Boneyard: " + traceback.format_exc())
-        window.boneyardBoot.fail(f"Boneyard could not start: {exc}")
-        raise
 
 
 def _preloads(game_id: str, info: Any) -> tuple[Callable[[], Any], ...]:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Coroutine, Generator
 from typing import Any
 
+from . import ports
 from .html import Markup, h
 from .session import Session
 
@@ -768,27 +769,13 @@ def _spawn(coro: Coroutine[Any, Any, None]) -> None:
 
 
 def _on_table(game_id: str) -> bool:
-    """Tell whether the page still shows this game's table (always, outside a browser)."""
-    if sys.platform != "emscripten":
-        return True
-    try:
-        import js
-
-        return str(js.window.location.hash).startswith(f"#/play/{game_id}")
-    except Exception:
-        return True
+    """Tell whether the page still shows this game's table (always, outside an app)."""
+    port = ports.installed()
+    return port is None or port.location_hash().startswith(f"#/play/{game_id}")
 
 
 def _set_progress(share: float) -> None:
     """Move the analysis' progress bar in the page without redrawing the table."""
-    if sys.platform != "emscripten":
-        return
-    try:
-        import js
-
-        bar = js.document.getElementById("kit-analysis-progress")
-        if bar is not None:
-            bar.value = round(100 * share)
-            bar.textContent = f"{round(100 * share)}%"
-    except Exception:
-        pass
+    port = ports.installed()
+    if port is not None:
+        port.set_progress("#kit-analysis-progress", round(100 * share))

@@ -1,7 +1,7 @@
 """The tables' sounds, generated in the page with Web Audio: no sound files.
 
 Each sound is a recipe of short notes (``RECIPES``, pure data, tested under CPython); ``play`` turns one
-into oscillators and filtered noise. Nothing is created or played while ``Settings.sound`` is off, and the
+into oscillators and filtered noise (``ui.browser.audio``, the page's player). Nothing is created or played while ``Settings.sound`` is off, and the
 AudioContext is created lazily, on the first sound after a user gesture (``unlock``, called by the app on
 every click and key press), as browsers require.
 
@@ -11,10 +11,11 @@ Sounds: ``lay``, ``draw``, ``pass``, ``turn`` (your turn), ``win``, ``lose``, ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RECIPES", "Note", "cascade", "play", "recipe", "unlock"]
+__all__ = ["RECIPES", "Note", "cascade", "play", "recipe", "set_player", "unlock"]
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,9 @@ def recipe(name: str, strength: int = 1) -> tuple[Note, ...]:
     return RECIPES.get(name, ())
 
 
-# -- the browser part ---------------------------------------------------------------------------------
+# -- playing (the page gives the player: ui.browser.audio) -----------------------------------------
 
-_state: dict[str, Any] = {"unlocked": False, "context": None, "noise": None}
+_state: dict[str, Any] = {"unlocked": False, "player": None}
 
 
 def unlock() -> None:
@@ -81,39 +82,9 @@ def unlock() -> None:
     _state["unlocked"] = True
 
 
-def _context() -> Any:
-    """Return the page's AudioContext, creating it on first use (None where Web Audio is missing)."""
-    context = _state["context"]
-    if context is None:
-        from pyscript import window  # only in the page
-
-        maker = getattr(window, "AudioContext", None) or getattr(window, "webkitAudioContext", None)
-        if maker is None:
-            return None
-        context = _state["context"] = maker.new()
-    if str(context.state) == "suspended":
-        context.resume()
-    return context
-
-
-def _noise(context: Any) -> Any:
-    """Return a half-second buffer of white noise (made once)."""
-    buffer = _state["noise"]
-    if buffer is None:
-        import random
-
-        from pyodide.ffi import to_js
-        from pyscript import window
-
-        rate = int(context.sampleRate)
-        length = rate // 2
-        buffer = context.createBuffer(1, length, rate)
-        rng = random.Random(7)
-        buffer.getChannelData(0).set(
-            window.Float32Array.new(to_js([rng.uniform(-1.0, 1.0) for _ in range(length)]))
-        )
-        _state["noise"] = buffer
-    return buffer
+def set_player(player: Callable[[tuple[Note, ...], float], bool] | None) -> None:
+    """Give the notes to ``player`` (the page's Web Audio, ``ui.browser.audio.play_notes``); None: silence."""
+    _state["player"] = player
 
 
 def play(settings: Any, name: str, *, strength: int = 1, delay: float = 0.0) -> bool:
@@ -123,40 +94,10 @@ def play(settings: Any, name: str, *, strength: int = 1, delay: float = 0.0) -> 
     notes = recipe(name, strength)
     if not notes:
         return False
+    player = _state["player"]
+    if player is None:
+        return False
     try:
-        context = _context()
-        if context is None:
-            return False
-        now = float(context.currentTime) + 0.01 + delay
-        for note in notes:
-            _note(context, note, now)
+        return bool(player(notes, delay))
     except Exception:  # a sound must never break the game
         return False
-    return True
-
-
-def _note(context: Any, note: Note, now: float) -> None:
-    begin, end = now + note.start, now + note.start + note.length
-    amp = context.createGain()
-    amp.gain.setValueAtTime(0.0001, begin)
-    amp.gain.exponentialRampToValueAtTime(max(0.0002, note.gain), begin + min(0.008, note.length / 4))
-    amp.gain.exponentialRampToValueAtTime(0.0001, end)
-    amp.connect(context.destination)
-    if note.wave == "noise":
-        source = context.createBufferSource()
-        source.buffer = _noise(context)
-        band = context.createBiquadFilter()
-        band.type = "bandpass"
-        band.frequency.value = note.freq
-        band.Q.value = note.q
-        source.connect(band)
-        band.connect(amp)
-    else:
-        source = context.createOscillator()
-        source.type = note.wave
-        source.frequency.setValueAtTime(note.freq, begin)
-        if note.glide:
-            source.frequency.linearRampToValueAtTime(note.freq + note.glide, end)
-        source.connect(amp)
-    source.start(begin)
-    source.stop(end + 0.02)

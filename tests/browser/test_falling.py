@@ -255,7 +255,7 @@ HEAP = "\n".join(
 RUNNER = "\n".join(
     [
         "import gc, json",
-        "from ui.games import falling_canvas as fc",
+        "from ui.browser import falling_canvas as fc",
         "from ui.games.falling_play import Driver",
         "from boneyard.games.falling.sim import FallingState",
         "gc.collect()",

@@ -8,48 +8,9 @@ import json
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.app.test_stats import stats_record, tally
+
 from .conftest import Watch, local_storage, new_context, open_app, reload_ready
-
-
-def tally(name: str, wins: int, losses: int, days: list[list]) -> dict:
-    return {
-        "game": "dominoes",
-        "mode": "classic-2",
-        "label": "Classic, 2 players",
-        "name": name,
-        "wins": wins,
-        "losses": losses,
-        "draws": 0,
-        "streak": 1,
-        "best_streak": 2,
-        "last": days[-1][0] if days else "",
-        "days": days,
-    }
-
-
-def stats_record(*tallies: dict) -> str:
-    return json.dumps(
-        {
-            "schema": 1,
-            "stats": {
-                "tallies": list(tallies),
-                "bests": {
-                    "falling:marathon-max": {
-                        "max": {"value": 7, "date": "2026-11-29"},
-                        "power": {"value": 121, "date": "2026-11-29"},
-                        "speed": {"value": 9.8, "date": "2026-11-29"},
-                    }
-                },
-                "counted": [],
-                "runs": {
-                    "falling:marathon-max": [
-                        {"date": "2026-11-28", "scores": {"max": 5, "power": 60, "speed": 7.5}},
-                        {"date": "2026-11-29", "scores": {"max": 7, "power": 121, "speed": 9.8}},
-                    ]
-                },
-            },
-        }
-    )
 
 
 @pytest.fixture(scope="module")

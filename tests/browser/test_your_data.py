@@ -6,30 +6,9 @@ from __future__ import annotations
 
 import json
 
-from .conftest import Watch, local_storage, new_context, open_app, reload_ready
+from tests.app.test_your_data import ASIDE_KEY, STATS, refused_files
 
-STATS = {
-    "schema": 1,
-    "stats": {
-        "tallies": [
-            {
-                "game": "dominoes",
-                "mode": "classic-2",
-                "label": "Classic, 2 players",
-                "name": "Ana",
-                "wins": 3,
-                "losses": 1,
-                "draws": 0,
-                "streak": 2,
-                "best_streak": 2,
-                "last": "2026-11-30",
-            }
-        ],
-        "bests": {"falling:sprint-norm": {"power": {"value": 19.0, "date": "2026-11-30"}}},
-        "counted": ["abc"],
-    },
-}
-ASIDE_KEY = "boneyard:broken:2026-11-29T10:00:00.000000Z:save:triangles"
+from .conftest import Watch, local_storage, new_context, open_app, reload_ready
 
 
 def open_settings(page):
@@ -115,18 +94,7 @@ def test_a_damaged_foreign_or_newer_file_is_refused_with_nothing_lost(browser, b
     page.fill("#set-name", "Bo")
     page.press("#set-name", "Tab")
     before = local_storage(page)
-    data = json.loads(good)
-    damaged = dict(
-        data, items={**data["items"], "boneyard:settings": data["items"]["boneyard:settings"][:-9]}
-    )
-    newer = dict(data, schema=data["schema"] + 1)
-    files = {
-        "damaged.json": (json.dumps(damaged), "damaged"),
-        "cut.json": (good[: len(good) // 2], "cut off"),
-        "photo.json": ('{"name": "holiday.jpg"}', "not a Boneyard backup"),
-        "notes.txt": ("shopping: eggs, milk", "not a Boneyard backup"),
-        "newer.json": (json.dumps(newer), "newer version"),
-    }
+    files = refused_files(good)
     for name, (text, words) in files.items():
         page.set_input_files(
             "#import-file", {"name": name, "mimeType": "application/json", "buffer": text.encode()}

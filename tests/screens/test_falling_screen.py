@@ -441,14 +441,14 @@ def canvas(monkeypatch):
     js.Object = FakeJs(fromEntries=lambda x: x)  # type: ignore[attr-defined]
     for name, module in (("pyodide", pyodide), ("pyodide.ffi", ffi), ("pyscript", pyscript), ("js", js)):
         monkeypatch.setitem(sys.modules, name, module)
-    monkeypatch.delitem(sys.modules, "ui.games.falling_canvas", raising=False)
-    import ui.games.falling_canvas as module
+    monkeypatch.delitem(sys.modules, "ui.browser.falling_canvas", raising=False)
+    import ui.browser.falling_canvas as module
 
     yield module, page
     import gc
 
     gc.unfreeze()
-    sys.modules.pop("ui.games.falling_canvas", None)
+    sys.modules.pop("ui.browser.falling_canvas", None)
 
 
 class BrowserTable(Table):

@@ -172,7 +172,9 @@ def board_stage(cls: str, px_w: float, px_h: float, unit: float, *layers: Any) -
 def board_watcher() -> Any:
     """Return the board's size watcher in the page, None under CPython (it needs the browser)."""
     try:
-        from . import board_watch
+        from ..ports import page_module
+
+        board_watch = page_module("board_watch")
     except ImportError:
         return None
     return board_watch

@@ -521,13 +521,17 @@ class FallingScreen(Screen):
     # -- browser hooks (the canvas module does the work) ------------------------------------------
     def after_render(self, ctx: TableContext) -> None:
         """Bind the canvas and run the frame loop."""
-        from . import falling_canvas  # browser-only
+        from ..ports import page_module
+
+        falling_canvas = page_module("falling_canvas")  # browser-only
 
         falling_canvas.bind(self, ctx)
 
     def leave(self, ctx: TableContext) -> None:
         """Stop the loop, pause and save."""
-        from . import falling_canvas  # browser-only
+        from ..ports import page_module
+
+        falling_canvas = page_module("falling_canvas")  # browser-only
 
         falling_canvas.unbind(self, ctx)
 

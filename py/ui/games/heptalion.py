@@ -1268,7 +1268,9 @@ class HeptalionScreen(Screen):
         if pending:
             ctx.announce(" ".join(pending))
         try:
-            from . import heptalion_dom  # browser-only
+            from ..ports import page_module
+
+            heptalion_dom = page_module("heptalion_dom")  # browser-only
         except ImportError:  # under CPython (the screen tests): no page
             ctx.ui.pop("focus", None)
             return

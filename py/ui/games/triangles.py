@@ -787,7 +787,9 @@ class TrianglesScreen(Screen):
         if news:
             ctx.announce(". ".join(news) + ".")
         try:
-            from . import triangles_board
+            from ..ports import page_module
+
+            triangles_board = page_module("triangles_board")
         except ImportError:  # not in the page (CPython tests)
             return
         triangles_board.bind(ctx)
@@ -795,7 +797,9 @@ class TrianglesScreen(Screen):
     def leave(self, ctx: TableContext) -> None:
         """Drop the page listeners when the player leaves the table."""
         try:
-            from . import triangles_board
+            from ..ports import page_module
+
+            triangles_board = page_module("triangles_board")
         except ImportError:
             return
         triangles_board.unbind()

@@ -19,8 +19,8 @@ from pyscript import document, window
 
 from boneyard.games.triangles import grid
 
+from ..games import triangles_layout as lay
 from . import board_watch
-from . import triangles_layout as lay
 
 DRAG_START_PX = 7  # movement before a press becomes a pan
 WHEEL_RATE = 0.0015

@@ -29,7 +29,7 @@ from pyscript import document, window
 from boneyard.games.falling.autoplay import AutoPlayer
 from boneyard.games.falling.sim import gravity_steps, piece_cells
 
-from .falling_play import Driver, FrameSamples, hud_values
+from ..games.falling_play import Driver, FrameSamples, hud_values
 
 WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0

@@ -15,7 +15,7 @@ import time
 import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyodide.ffi import create_proxy, jsnull
 from pyscript import document, window
@@ -37,6 +37,9 @@ from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
 from .table_screen import Screen, TableContext
 from .turns import ComputerTurns, TurnKey, beat_pause
+
+if TYPE_CHECKING:
+    from .online.net import OnlinePort
 
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
 ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's (#/join/CODE)
@@ -1022,6 +1025,13 @@ class App:
                 self.dispatch_all(session, screen.on_action(self.context(session), action, value))
 
     # -- online rooms ----------------------------------------------------------------------------------
+    @staticmethod
+    def online_port() -> OnlinePort:
+        """Return the page as an online room sees it: js/online.js's transport, the clipboard, timers."""
+        from .browser.peer import BrowserPort
+
+        return BrowserPort()
+
     def online_markup(self, name: str, arg: str) -> Markup:
         """Return the host's room (``#/room/GAME``) or a guest's (``#/join/CODE``): lobby, table or form."""
         from .online import host as online_host
@@ -1031,7 +1041,8 @@ class App:
         if name == "room":
             if online is not None and online.kind == "host" and online.game_id == arg:
                 return online.markup()  # type: ignore[no-any-return]
-            reopened = online_host.reopen(self, arg)  # the room this page hosted, saved with its game
+            # the room this page hosted, saved with its game
+            reopened = online_host.reopen(self, arg, self.online_port())
             if reopened is not None:
                 self.close_online()
                 self.online = reopened
@@ -1054,7 +1065,8 @@ class App:
             form["code"] = code
         rejoin = online_join.stored_token(self.storage, code) if code else None
         if rejoin is not None:  # this browser has a seat in that room: take it back at once
-            self.online = online_join.OnlineGuest(self, code, str(form.get("name") or self.settings.name))
+            name = str(form.get("name") or self.settings.name)
+            self.online = online_join.OnlineGuest(self, code, name, self.online_port())
             self.online.connect()
             return self.online.markup()  # type: ignore[no-any-return]
         return online_join.form_markup(form, self.settings.name)
@@ -1074,7 +1086,7 @@ class App:
                 self.report("warning", why)
                 return
             self.close_online()
-            self.online = online_host.OnlineHost.create(self, GAMES[value], screen, form)
+            self.online = online_host.OnlineHost.create(self, GAMES[value], screen, form, self.online_port())
             self.online.connect()
             self.go(f"#/room/{value}")
             return
@@ -1094,7 +1106,7 @@ class App:
             if name != self.settings.name and name:
                 self.settings = self.storage.update_settings(name=name)
             self.close_online()
-            self.online = online_join.OnlineGuest(self, code, name)
+            self.online = online_join.OnlineGuest(self, code, name, self.online_port())
             self.online.connect()
             self.go(f"#/join/{code}")
             return

@@ -135,27 +135,6 @@ def test_a_leaving_guest_is_asked_about_and_a_bot_plays_on() -> None:
     on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
 
 
-def test_refusals_and_junk_change_nothing() -> None:
-    async def run() -> None:
-        host, _guest = started_room(fake_app())
-        session = host.session
-        assert session is not None
-        before = json.dumps(session.state.to_dict(), sort_keys=True)
-        for junk in (
-            "{",
-            '{"t": "move"}',
-            json.dumps({"t": "move", "move": "zz", "turn_number": 0}),
-            "x" * 9000,
-        ):
-            host.on_event(NetEvent("message", "p1", junk))
-        host.on_event(
-            NetEvent("message", "stranger", json.dumps({"t": "move", "move": "pass", "turn_number": 0}))
-        )
-        assert json.dumps(session.state.to_dict(), sort_keys=True) == before
-
-    on_own_loop(run)  # not asyncio.run: after the browser tests a loop may be set in this thread
-
-
 def test_seats_and_waiting_words() -> None:
     lobby = [
         {"seat": 0, "name": "Ann", "kind": "host", "status": "connected"},

@@ -238,6 +238,9 @@ def test_hostile_messages_break_nothing_and_reveal_no_hidden_tile() -> None:
         before = json.dumps(session.state.to_dict(), sort_keys=True)
         for text in HOSTILE:
             evil.send(to_host, text)
+        stranger = MemoryTransport(network, lambda event: None, lambda words: None)  # never says hello
+        move = json.dumps({"t": "move", "move": "pass", "turn_number": session.state.turn_number})
+        stranger.send(await stranger.join(host.online.code, {}), move)
         # moves for another seat's turn, and for this turn with a stale number
         legal = [str(m) for m in session.state.legal_moves()]
         evil.send(

@@ -22,7 +22,7 @@ from .peer import online_settings_script, peer_broker  # noqa: F401
 from .tables import choose_mode
 from .test_dominoes import final_scores
 
-HOLD_HOOK = "boneyardOnlineHoldS"  # py/ui/online/host.py: a shorter hold of a dropped seat for a test
+HOLD_HOOK = "boneyardOnlineHoldS"  # py/ui/browser/peer.py: a shorter hold of a dropped seat for a test
 HOLD_TEST_S = 3
 
 MAX_TURNS = 600

@@ -74,6 +74,7 @@ def test_a_guests_move_is_one_message_one_change_one_encode_and_one_render_per_p
             with counting_encodes() as encodes:
                 assert mover.human_move(mine, mine.state.legal_moves()[0])
                 assert mover.renders == 0, "the click draws nothing: the host's view answers it"
+                assert not mover.human_move(mine, mine.state.legal_moves()[-1]), "a second click waits"
                 await network.settle()
             assert session.state.turn_number == turn + 1, "the host applied the move once"
             assert len(sent_by(network, mover)) == 1, "one message from the guest"
@@ -106,10 +107,15 @@ def test_a_refused_move_draws_the_guests_page_once_and_changes_nothing() -> None
         guest.renders = host.renders = 0
         move = str(mine.state.legal_moves()[0])
         text = json.dumps({"t": "move", "move": move, "turn_number": mine.state.turn_number + 9})
+        guest.online.unanswered = mine.state.turn_number  # as if the page had sent it
         guest.online.net.send(guest.online.host_peer, text)  # a stale turn: the host refuses it
         await network.settle()
         assert json.dumps(host.online.session.state.to_dict(), sort_keys=True) == before
         assert guest.refusals and "turn" in guest.refusals[-1] and guest.renders == 1 and host.renders == 0
+        assert guest.online.unanswered is None, "after a refusal the move may be played again"
+        assert guest.human_move(mine, mine.state.legal_moves()[0])
+        await network.settle()
+        assert host.online.session.state.turn_number == mine.state.turn_number
 
     on_own_loop(run)
 

@@ -193,6 +193,7 @@ class OnlineGuest:
                     self.app.refused(self.session, LOST_MOVE)
                 self.unanswered = None
         elif kind == "refused":
+            self.unanswered = None  # the move may be played again
             if self.session is not None:
                 self.app.refused(self.session, str(data.get("reason", "")))  # draws the reason itself
             return False
@@ -276,6 +277,8 @@ class OnlineGuest:
         """Send this guest's move to the host (checked against the view first); the next view answers."""
         from boneyard.core import IllegalMoveError
 
+        if self.unanswered == session.state.turn_number and self.host_peer is not None:
+            return False  # a second click while the first move is on its way: the host's view answers it
         try:
             session.play(move)
         except IllegalMoveError as exc:

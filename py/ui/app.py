@@ -15,7 +15,7 @@ import time
 import traceback
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pyodide.ffi import create_proxy, jsnull
 from pyscript import document, window
@@ -37,9 +37,6 @@ from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
 from .table_screen import Screen, TableContext
 from .turns import ComputerTurns, TurnKey, beat_pause
-
-if TYPE_CHECKING:
-    from .online.net import OnlinePort
 
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
 ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's (#/join/CODE)
@@ -1026,8 +1023,9 @@ class App:
 
     # -- online rooms ----------------------------------------------------------------------------------
     @staticmethod
-    def online_port() -> OnlinePort:
-        """Return the page as an online room sees it: js/online.js's transport, the clipboard, timers."""
+    def online_port() -> Any:
+        """Return the page as an online room sees it (``ui.online.net.OnlinePort``): js/online.js's
+        transport, the clipboard, timers."""
         from .browser.peer import BrowserPort
 
         return BrowserPort()

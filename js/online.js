@@ -1,5 +1,5 @@
 // Boneyard's online transport: WebRTC data channels through PeerJS, for the rooms of issue 13.
-// A classic script that Python adds to the page only when a room opens (py/ui/online/net.py); nothing
+// A classic script that Python adds to the page only when a room opens (py/ui/browser/peer.py); nothing
 // here runs, and no other host is asked anything, before that. It loads the vendored PeerJS bundle and
 // qrcode-generator on the first ready(), from this site (precached by the service worker with the rest).
 //

@@ -1002,6 +1002,14 @@ class App:
     }
 
     # -- online rooms ----------------------------------------------------------------------------------
+    @staticmethod
+    def online_port() -> Any:
+        """Return the page as an online room sees it (``ui.online.net.OnlinePort``): js/online.js's
+        transport, the clipboard, timers."""
+        from .browser.peer import BrowserPort
+
+        return BrowserPort()
+
     def online_markup(self, name: str, arg: str) -> Markup:
         """Return the host's room (``#/room/GAME``) or a guest's (``#/join/CODE``): lobby, table or form."""
         from .online import host as online_host
@@ -1011,7 +1019,8 @@ class App:
         if name == "room":
             if online is not None and online.kind == "host" and online.game_id == arg:
                 return online.markup()  # type: ignore[no-any-return]
-            reopened = online_host.reopen(self, arg)  # the room this page hosted, saved with its game
+            # the room this page hosted, saved with its game
+            reopened = online_host.reopen(self, arg, self.online_port())
             if reopened is not None:
                 self.close_online()
                 self.online = reopened
@@ -1034,7 +1043,8 @@ class App:
             form["code"] = code
         rejoin = online_join.stored_token(self.storage, code) if code else None
         if rejoin is not None:  # this browser has a seat in that room: take it back at once
-            self.online = online_join.OnlineGuest(self, code, str(form.get("name") or self.settings.name))
+            name = str(form.get("name") or self.settings.name)
+            self.online = online_join.OnlineGuest(self, code, name, self.online_port())
             self.online.connect()
             return self.online.markup()  # type: ignore[no-any-return]
         return online_join.form_markup(form, self.settings.name)
@@ -1054,7 +1064,7 @@ class App:
                 self.report("warning", why)
                 return
             self.close_online()
-            self.online = online_host.OnlineHost.create(self, GAMES[value], screen, form)
+            self.online = online_host.OnlineHost.create(self, GAMES[value], screen, form, self.online_port())
             self.online.connect()
             self.go(f"#/room/{value}")
             return
@@ -1074,7 +1084,7 @@ class App:
             if name != self.settings.name and name:
                 self.settings = self.storage.update_settings(name=name)
             self.close_online()
-            self.online = online_join.OnlineGuest(self, code, name)
+            self.online = online_join.OnlineGuest(self, code, name, self.online_port())
             self.online.connect()
             self.go(f"#/join/{code}")
             return

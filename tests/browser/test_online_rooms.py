@@ -22,7 +22,7 @@ from .peer import online_settings_script, peer_broker  # noqa: F401
 from .tables import choose_mode
 from .test_dominoes import final_scores
 
-HOLD_HOOK = "boneyardOnlineHoldS"  # py/ui/online/host.py: a shorter hold of a dropped seat for a test
+HOLD_HOOK = "boneyardOnlineHoldS"  # py/ui/browser/peer.py: a shorter hold of a dropped seat for a test
 HOLD_TEST_S = 3
 
 MAX_TURNS = 600
@@ -496,8 +496,11 @@ def test_a_flooding_guest_is_removed_for_good_and_the_host_never_freezes(
         f" ({ordinary['gap']:.0f} ms)"
     )
     assert handled <= 30 and busy < 100, "the room stops reading a flood early, and cheaply"
-    # Besides the flood, the page redraws the table once (the seat is a computer's now), as for a move.
-    assert freeze["longest"] < 100 + ordinary["longest"], f"the host's page froze: {freeze}"
+    # Besides the flood, the page redraws the table once (the seat is a computer's now), as for a move. A
+    # move's one redraw may stay under the 50 ms of a long task (then "longest" reads 0): its timer's wait
+    # measures it too.
+    move_cost = max(ordinary["longest"], ordinary["gap"])
+    assert freeze["longest"] < 100 + move_cost, f"the host's page froze: {freeze} (a move: {ordinary})"
     assert host.locator("#chat-lines .chat-line").count() <= 5, "the chat's own limit held"
     # The guest's page is hidden and reloaded: the removal holds, no seat comes back.
     guest.reload()

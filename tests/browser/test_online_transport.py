@@ -1,7 +1,7 @@
 """Online rooms' transport (js/online.js): two browser contexts meet through the real PeerJS broker on
 127.0.0.1 and talk over a WebRTC data channel; a page that never opens a room asks no other host.
 
-Each page is the real app; the test adds js/online.js to it as py/ui/online/net.py does when a room opens.
+Each page is the real app; the test adds js/online.js to it as py/ui/browser/peer.py does when a room opens.
 """
 
 from __future__ import annotations

@@ -459,3 +459,33 @@ def test_names_at_a_table_are_unique_and_the_host_keeps_its_own():
     long_guest = GuestRoom(long_room.code, "a" * protocol.MAX_NAME)
     long_room.on_message("p1", long_guest.hello(), 0.0)
     assert long_room.lobby()[1]["name"] == "a" * (protocol.MAX_NAME - 4) + " (2)"
+
+
+def test_a_change_is_encoded_once_for_each_guest_and_a_guests_move_sends_its_views_first(monkeypatch):
+    import boneyard.rooms.host as room_host
+
+    encoded = []
+    original = room_host.encode
+    monkeypatch.setattr(
+        room_host, "encode", lambda kind, **fields: encoded.append(kind) or original(kind, **fields)
+    )
+    table = Table("triangles", {"players": 3}, [1, 2], seed=8)
+    table.join()
+    table.start()
+    while table.state.current_player() != 1:
+        table.step()
+    encoded.clear()
+    guest = table.guests[1]
+    outs = table.room.on_message("peer-1", guest.move(guest.legal_moves()[0]), table.now)
+    assert [o.note or json.loads(o.text)["t"] for o in outs] == ["view", "view", "moved"]
+    assert encoded == ["view", "view"], "one view encoded for each guest"
+    assert table.room.views(table.state) == [] and encoded == ["view", "view"], "asked again: nothing"
+    table.deliver(outs)
+    # A guest that comes back gets the view of this change (encoded for it), the other none again.
+    table.room.on_close("peer-2", table.now)
+    table.room.on_open("peer-2b")
+    table.peers[2] = "peer-2b"
+    back = table.room.on_message(
+        "peer-2b", GuestRoom(table.room.code, "Guest 2", table.guests[2].token).hello(), table.now
+    )
+    assert kinds(back, "peer-2b").count("view") == 1 and "view" not in kinds(back, "peer-1")

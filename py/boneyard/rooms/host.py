@@ -10,7 +10,9 @@ transport reports (``on_open``, ``on_message``, ``on_close``, with the time as a
 - ``deal``: the fair deal is done; deal the game with ``new_state(seed=data["seed"], **room.options)``
   and call ``views(state)`` at once (the guests keep that first view for "Check the deal");
 - ``deal_stalled``: the deal waits for ``data["seats"]`` past the time allowed (drop them, or wait);
-- ``moved``: a guest's move was played (``seat``, ``move``);
+- ``moved``: a guest's move was played (``seat``, ``move``), its views to the guests before it: the
+  host's page does what follows a move (saves, draws, lets a computer answer) without calling the room
+  back for views (``views`` of that state again sends and encodes nothing);
 - ``chat`` / ``react``: a guest's chat line or reaction to show (``seat``, ``name``, ``text`` / ``key``);
 - ``seat``: a guest's connection changed (``seat``, ``status``);
 - ``decide``: a guest has been away for ``hold_s`` during the game: wait (``wait(seat, now)``) or give
@@ -126,6 +128,7 @@ class _Peer:
     hellos: int = 0
     strikes: list[float] = field(default_factory=list)  # times of refusals, for the junk limit
     last_view: str = ""
+    viewed: tuple[Any, int] | None = None  # the state and turn whose view ``last_view`` is (encoded once)
     window_start: float = float("-inf")  # the flood limit's window: when it began, messages in it
     window_count: int = 0
 
@@ -442,7 +445,7 @@ class HostRoom:
         seat.away_since = None
         seat.decide_sent = False
         known.seat = seat.seat
-        known.last_view = ""
+        known.last_view, known.viewed = "", None
         outs.append(
             self._send(
                 known.peer,
@@ -607,7 +610,7 @@ class HostRoom:
             self._stage = ""
             self.state = None
             for known in self._peers.values():
-                known.last_view = ""
+                known.last_view, known.viewed = "", None
             return [Out(None, note="deal", data={"seed": self.seed})]
         return []
 
@@ -666,16 +669,23 @@ class HostRoom:
             reason = str(exc) or "that move is not allowed"
         if reason:
             return self._refuse(known, str(reason), now)
-        outs = [Out(None, note="moved", data={"seat": seat.seat, "move": message["move"]})]
-        return outs + self.views(self.state)
+        # The views go out before the note: the host's page draws the move after the guests have it.
+        return self.views(self.state) + [
+            Out(None, note="moved", data={"seat": seat.seat, "move": message["move"]})
+        ]
 
     def views(self, state: Any) -> list[Out]:
-        """Send every connected guest its ``state.view(seat)`` (exactly that), when it changed."""
+        """Send every connected guest its ``state.view(seat)`` (exactly that), when it changed.
+
+        A guest's view is encoded once per change: called again for the same state at the same turn (the
+        host's page after a guest's move the room has already answered), it sends and encodes nothing.
+        """
         self.state = state
         if state is None:
             return []
         if self.phase == DEALING:
             return []
+        turn = getattr(state, "turn_number", None)
         outs: list[Out] = []
         for s in self.seats:
             if s.kind != "guest" or s.peer is None:
@@ -683,11 +693,15 @@ class HostRoom:
             known = self._peers.get(s.peer)
             if known is None:
                 continue
+            seen = known.viewed
+            if seen is not None and seen[0] is state and seen[1] == turn:
+                continue  # this change's view went out already
             try:
                 text = encode("view", sender="host", view=state.view(s.seat))
             except ProtocolError as exc:  # a view the schema refuses (e.g. too long): say so, never crash
                 outs.append(Out(None, note="error", data={"seat": s.seat, "reason": exc.reason}))
                 continue
+            known.viewed = (state, turn) if isinstance(turn, int) else None
             if text != known.last_view:
                 known.last_view = text
                 outs.append(Out(s.peer, text))

@@ -2,10 +2,12 @@
 
 The host's page holds the game. Guests' seats are ``guest`` seats of the session: the app waits for
 them as it waits for a person (no computer moves there); their moves arrive as texts and are played
-through the same ``Session.play`` as the host's own. After every move each connected guest gets its
-view (``HostRoom.views``); when the game ends, the deal's proof. The room is saved with the session
+through the same ``Session.play`` as the host's own. A guest's move is one event in, one state change
+(``play_guest`` only plays it), its views out once (the room encodes each guest's view once per change)
+and then the app's ``after_move`` (save, one render, the computer's turn): the room is never called back
+from inside itself. When the game ends, the deal's proof goes out. The room is saved with the session
 under ``boneyard:online:host:<game>``, so a reload reopens it with the same code, and guests who come
-back get their seats by their tokens.
+back get their seats by their tokens. The browser is reached only through the ``OnlinePort`` given.
 """
 
 from __future__ import annotations
@@ -28,36 +30,23 @@ from ..shell import frame
 from ..table_screen import Screen
 from . import chat
 from . import screens as online_screens
-from .net import Net, NetEvent
+from .net import NetEvent, OnlinePort, RoomApp, Timer
 
 __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
 
 HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with its game
 TICK_S = 1.0  # how often the room's timers run
 HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
-HOLD_HOOK = (
-    "boneyardOnlineHoldS"  # test hook: a shorter hold (seconds) set on window before a room is created
-)
 REOPEN_TRIES = 12  # attempts to take the room's code back at the broker after a reload
 BOT_PAUSE_S = 0.2  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
 CHAT_REDRAW_S = 0.1  # chat lines and reactions arriving within this are drawn in one redraw
 
 
-def hold_seconds() -> float:
+def hold_seconds(port: OnlinePort) -> float:
     """Return how long a new room holds a dropped guest's seat: ``HOLD_S``, or a shorter positive number a
-    test put in ``window.boneyardOnlineHoldS`` (so a browser test of a drop need not wait 45 s)."""
-    try:
-        from pyscript import window
-
-        raw = getattr(window, HOLD_HOOK)
-    except Exception:
-        return HOLD_S
-    # Only a real number counts (a JS number arrives as int or float; a stand-in window in tests may
-    # answer anything, even an object that converts to a float).
-    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-        return HOLD_S
-    value = float(raw)
-    return value if 0 < value < HOLD_S else HOLD_S
+    browser test set on the page (so a test of a drop need not wait 45 s)."""
+    value = port.hold_seconds()
+    return value if value is not None and 0 < value < HOLD_S else HOLD_S
 
 
 def bot_name(seat: int, level: str | None) -> str:
@@ -86,8 +75,11 @@ class OnlineHost:
 
     kind = "host"
 
-    def __init__(self, app: Any, info: GameInfo, room: HostRoom, mode: str, mode_label: str) -> None:
+    def __init__(
+        self, app: RoomApp, info: GameInfo, room: HostRoom, mode: str, mode_label: str, port: OnlinePort
+    ) -> None:
         self.app = app
+        self.port = port
         self.info = info
         self.game_id = info.id
         self.room = room
@@ -103,26 +95,29 @@ class OnlineHost:
         self.bot_after = int(room.open_bot_after_s or 0)
         self.deciding: dict[int, str] = {}  # seats whose guests have not come back: name
         self.log = chat.ChatLog(room.host_seat)  # the table's chat: messages, reactions, mutes
-        self.net = Net(self.on_event, lambda words: app.report("warning", words))
+        self.net = port.transport(self.on_event, lambda words: app.report("warning", words))
         self.ticker: Any = None
         self.connecting: Any = None
         self.reopened = False  # reopened from its save (a reload): the broker may still hold the code a while
         self.retries = 0
-        self.popping = False
         self.saving = False
-        self.redraw_task: Any = None
+        self.redraw: Timer | None = None  # the chat's redraw, due soon
+        self.pops: Timer | None = None  # the redraw that takes the reactions off once they have faded
+        self.pops_due = 0.0
 
     # -- creating and reopening -------------------------------------------------------------------
     @classmethod
-    def create(cls, app: Any, info: GameInfo, screen: Screen, form: dict[str, Any]) -> OnlineHost:
+    def create(
+        cls, app: RoomApp, info: GameInfo, screen: Screen, form: dict[str, Any], port: OnlinePort
+    ) -> OnlineHost:
         """Open a room for the game and mode chosen on the setup form: the host in seat 0, the rest open."""
         mode, players = screen.mode_from_form(form)
         options = dict(mode.options)
         if any(option.name == "players" for option in info.options):
             options["players"] = players
         count = int(options.get("players", players))
-        room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds())
-        return cls(app, info, room, mode.key, mode.label)
+        room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds(port))
+        return cls(app, info, room, mode.key, mode.label, port)
 
     @staticmethod
     def can_host(info: GameInfo, screen: Screen, form: dict[str, Any]) -> str:
@@ -168,7 +163,7 @@ class OnlineHost:
             try:
                 self.handle(self.room.tick(time.monotonic()))
             except Exception:
-                self.app_console(traceback.format_exc())
+                self.port.console(traceback.format_exc())
 
     # -- the transport's events -------------------------------------------------------------------------
     def on_event(self, event: NetEvent) -> None:
@@ -184,9 +179,13 @@ class OnlineHost:
             self.status = "open" if event.reason != "lost" else "offline"
             self.rerender()
 
-    def handle(self, outs: list[Out]) -> None:
-        """Send the texts and act on the notes the room returned, in order."""
-        redraw = later = False
+    def handle(self, outs: list[Out], draw: bool = True) -> None:
+        """Send the texts and act on the notes the room returned, in order; then draw once, if asked.
+
+        A guest's move (the ``moved`` note) ends in the app's ``after_move``, which draws the page itself.
+        ``draw`` False: the caller is drawing the page anyway (the app's move path).
+        """
+        redraw = later = moved = False
         for out in outs:
             if out.peer is not None:
                 if out.text:
@@ -194,9 +193,16 @@ class OnlineHost:
                 if out.drop:
                     self.net.drop(out.peer)
                 continue
+            if out.note == "moved":
+                moved = True
+                continue
             redraw = self.note(out.note, dict(out.data)) or redraw
             later = later or out.note == "removed"  # a flood's last message: redraw in a task of its own
-        if redraw and (not later or redraw_soon(self)):
+        session = self.session
+        if moved and session is not None:
+            self.app.cue(session, by_computer=True)
+            self.app.after_move(session)  # saves, draws once, lets a computer answer
+        elif draw and redraw and (not later or redraw_soon(self)):
             self.rerender()
 
     def note(self, kind: str, data: dict[str, Any]) -> bool:
@@ -237,7 +243,7 @@ class OnlineHost:
                 "Waiting for " + ", ".join(str(n) for n in data.get("names", []) if n) + " to join the deal."
             )
             return True
-        return kind in ("open_to_bot", "moved")
+        return kind == "open_to_bot"
 
     # -- the game -------------------------------------------------------------------------------------------
     def deal(self, seed: int) -> None:
@@ -282,9 +288,7 @@ class OnlineHost:
             return str(exc)
         except ValueError as exc:
             return f"that is not a move: {exc}"
-        self.app.cue(session, by_computer=True)
-        self.app.after_move(session)
-        return None
+        return None  # only the game changed: the room sends the views, its "moved" note does the rest
 
     def human_move(self, session: Session, move: Any) -> bool:
         """Play the host's own move (only on its own turn): the app's move path for this room."""
@@ -303,10 +307,11 @@ class OnlineHost:
         return True
 
     def moved(self, session: Session) -> None:
-        """Send every guest its view after a move, and the deal's proof once the game is over."""
-        self.handle(self.room.views(session.state))
+        """Send every guest its view after a move (none again after a guest's: the room sent them), and
+        the deal's proof once the game is over; the app draws the page next."""
+        self.handle(self.room.views(session.state), draw=False)
         if session.state.is_over() and self.room.phase != "over":
-            self.handle(self.room.finish(session.moves or []))
+            self.handle(self.room.finish(session.moves or []), draw=False)
 
     def bot_delay(self, pause: float) -> float:
         """Return how long a computer's move waits in a room (never less than the guests need to see it)."""
@@ -337,18 +342,18 @@ class OnlineHost:
                 self.deciding.pop(seat, None)
                 self.handle(self.room.set_seat(seat, "bot", self.default_level(), now))
                 self.sync_seats()
-                self.app.render()
+                self.app.request_render()
             elif action == "room-wait":
                 seat = int(value)
                 self.deciding.pop(seat, None)
                 self.handle(self.room.wait(seat, now))
-                self.app.render()
+                self.app.request_render()
             elif action == "room-retry":
                 if self.status == "taken":
                     self.room.code = protocol.new_code()
                     self.code = self.room.code
                 self.connect()
-                self.app.render()
+                self.app.request_render()
             elif action == "room-copy":
                 self.copy(value)
             elif action in ("room-close", "room-leave"):
@@ -362,7 +367,7 @@ class OnlineHost:
                 elif wanted is not None and wanted[0] == "react":
                     self.handle(self.room.react(wanted[1]))
                     self.log.react(self.room.host_seat, wanted[1], time.monotonic())
-                    self.app.render()
+                    self.app.request_render()
         except (RoomError, protocol.ProtocolError, ValueError) as exc:
             self.app.report("warning", str(exc)[:1].upper() + str(exc)[1:] + ".")
 
@@ -384,10 +389,10 @@ class OnlineHost:
                 for row in self.room.seats:
                     if row.kind == "open":
                         row.open_since = now
-                self.app.render()
+                self.app.request_render()
         except (RoomError, ValueError) as exc:
             self.app.report("warning", str(exc)[:1].upper() + str(exc)[1:] + ".")
-            self.app.render()
+            self.app.request_render()
 
     def default_level(self) -> str:
         """Return the level a computer takes a seat at: Medium, or the game's strongest named level."""
@@ -398,7 +403,7 @@ class OnlineHost:
         """Deal a new game in the same room with the same people (after a game)."""
         self.session = None
         self.handle(self.room.start(now))
-        self.app.render()
+        self.app.request_render()
 
     def connected(self) -> bool:
         """Tell whether the room is open at the broker (the chat can send)."""
@@ -406,13 +411,10 @@ class OnlineHost:
 
     def copy(self, text: str) -> None:
         """Copy the join link to the clipboard."""
-        from pyscript import window
-
-        try:
-            window.navigator.clipboard.writeText(text)
+        if self.port.copy(text):
             self.app.announce("Join link copied.")
             self.app.report("info", "Join link copied.")
-        except Exception:
+        else:
             self.app.report("info", "Select the link and copy it.")
 
     def leave(self) -> None:
@@ -430,8 +432,9 @@ class OnlineHost:
             self.handle(self.room.close())
         finally:
             self.net.close()
-            if self.ticker is not None:
-                self.ticker.cancel()
+            for waiting in (self.ticker, self.redraw, self.pops):
+                if waiting is not None:
+                    waiting.cancel()
 
     # -- saving ---------------------------------------------------------------------------------------------
     def save(self, now: bool = False) -> None:
@@ -470,10 +473,7 @@ class OnlineHost:
     # -- drawing -------------------------------------------------------------------------------------------
     def link(self) -> online_screens.Link:
         """Return what the room shares: its code, the join link, its QR code."""
-        from pyscript import window
-
-        base = str(window.location.href).split("#")[0]
-        url = f"{base}#/join/{self.code}"
+        url = f"{self.port.address()}#/join/{self.code}"
         return online_screens.Link(protocol.format_code(self.code), url, self.net.qr_svg(url))
 
     def markup(self) -> Markup:
@@ -494,8 +494,8 @@ class OnlineHost:
 
     def after_render(self) -> None:
         """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""
-        mark_turn(self.app, self.session)
-        keep_popping(self)
+        mark_turn(self.port, self.session)
+        clear_pops_later(self)
 
     def bar_note(self) -> str:
         """Return what the bar over the table says besides the code (a stalled deal, say)."""
@@ -509,69 +509,56 @@ class OnlineHost:
     def rerender(self) -> None:
         """Redraw the room's screen when it is on screen."""
         if self.app.route.screen == "room" and self.app.route.arg == self.game_id and self.app.online is self:
-            self.app.render()
-
-    def app_console(self, text: str) -> None:
-        """Log a problem to the browser's console."""
-        from pyscript import window
-
-        window.console.error("Boneyard online: " + text)
+            self.app.request_render()
 
 
-def mark_turn(app: Any, session: Session | None) -> None:
-    """Write the turn number on screen and when it was drawn on the page's root (for tests and timing)."""
-    from pyscript import document, window
-
-    root = document.documentElement
+def mark_turn(port: OnlinePort, session: Session | None) -> None:
+    """Mark the turn on screen, whether it is this page's person's and their legal moves, on the page."""
     if session is None:
-        root.removeAttribute("data-online-turn")
-        root.removeAttribute("data-online-mine")
+        port.mark_turn(None, False, [])
         return
     mine = not session.state.is_over() and session.local_to_move()
-    root.setAttribute("data-online-mine", "true" if mine else "false")
-    root.setAttribute(
-        "data-online-legal", json.dumps([str(m) for m in session.state.legal_moves()] if mine else [])
-    )
-    turn = str(session.state.turn_number)
-    if root.getAttribute("data-online-turn") != turn:
-        root.setAttribute("data-online-turn", turn)
-        window.boneyardOnlineDrawn = window.Date.now()
+    legal = [str(m) for m in session.state.legal_moves()] if mine else []
+    port.mark_turn(session.state.turn_number, mine, legal)
 
 
 def redraw_soon(online: Any) -> bool:
     """Redraw once ``CHAT_REDRAW_S`` from now, however many chat lines and reactions arrive till then (a
     burst must not redraw the table a line at a time); return True when the caller must redraw now
-    instead (no event loop runs, as in the CPython tests)."""
-    task = online.redraw_task
-    if task is not None and not task.done():
+    instead (the page has no timers)."""
+    if online.redraw is not None:
         return False
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return True
 
-    async def later() -> None:
-        await asyncio.sleep(CHAT_REDRAW_S)
+    def due() -> None:
+        online.redraw = None
         if online.app.online is online:
             online.rerender()
 
-    online.redraw_task = asyncio.ensure_future(later())
-    return False
+    online.redraw = online.port.later(CHAT_REDRAW_S, due)
+    return online.redraw is None
 
 
-def keep_popping(online: Any) -> None:
-    """Redraw every half second while reactions are popping over the table (each redraw continues them)."""
-    if online.popping or not online.log.live_pops(time.monotonic()):
+def clear_pops_later(online: Any) -> None:
+    """Redraw once, when the last reaction on show has faded, to take the faded ones off the page.
+
+    The pops play by CSS alone (each drawn where it is in its life): nothing redraws while they play.
+    """
+    live = online.log.live_pops(time.monotonic())
+    if not live:
         return
-    online.popping = True
+    due = max(pop.at for pop in live) + chat.POP_S
+    if online.pops is not None and due <= online.pops_due:
+        return  # the redraw already waiting comes once this one has faded too
+    if online.pops is not None:
+        online.pops.cancel()
 
-    async def later() -> None:
-        await asyncio.sleep(0.5)
-        online.popping = False
+    def faded() -> None:
+        online.pops = None
         if online.app.online is online:
             online.rerender()
 
-    online.pop_task = asyncio.ensure_future(later())
+    online.pops_due = due
+    online.pops = online.port.later(max(0.0, due - time.monotonic()) + 0.05, faded)
 
 
 def waiting_for(seats: list[dict[str, Any]], phase: str) -> str:
@@ -634,23 +621,17 @@ def chat_action(online: Any, action: str, value: str) -> tuple[str, str] | None:
     """Carry out a click of the chat (the typed text read from its input); return what to send."""
     text = ""
     if action == "chat-send":
-        from pyscript import document
-
-        field = document.getElementById("chat-input")
-        text = str(field.value) if field is not None and hasattr(field, "value") else online.log.draft
+        typed = online.port.field_value("chat-input")
+        text = typed if typed is not None else online.log.draft
     wanted: tuple[str, str] | None = online.log.on_action(action, value, text)
     if action in ("chat-toggle", "chat-close", "chat-mute", "chat-send", "chat-react"):
-        online.app.render()
+        online.app.request_render()
         if action == "chat-toggle" and online.log.open:
-            from pyscript import document
-
-            field = document.getElementById("chat-input")
-            if field is not None and hasattr(field, "focus"):
-                field.focus()
+            online.port.focus("chat-input")
     return wanted
 
 
-def count_online(app: Any, session: Session) -> None:
+def count_online(app: RoomApp, session: Session) -> None:
     """Count a finished online game for this page's person, against each other person (bots aside)."""
     me = session.human_seats[0] if session.human_seats else None
     if me is None:
@@ -673,7 +654,7 @@ def count_online(app: Any, session: Session) -> None:
     app.stats, _ = app.storage.update_stats(change)
 
 
-def reopen(app: Any, game_id: str) -> OnlineHost | None:
+def reopen(app: RoomApp, game_id: str, port: OnlinePort) -> OnlineHost | None:
     """Reopen the room this page hosted for ``game_id`` (saved with its game), or return None."""
     info = GAMES.get(game_id)
     text = app.storage.get(HOST_KEY + game_id) if info is not None else None
@@ -682,7 +663,7 @@ def reopen(app: Any, game_id: str) -> OnlineHost | None:
     try:
         data = json.loads(text)
         room = HostRoom.from_dict(data["room"])
-        host = OnlineHost(app, info, room, str(data["mode"]), str(data["mode_label"]))
+        host = OnlineHost(app, info, room, str(data["mode"]), str(data["mode_label"]), port)
         if data.get("session") is not None:
             host.session = Session.from_json(game_id, data["session"])
             host.session.seats = session_seats(room.lobby(), room.host_seat)

@@ -1,10 +1,12 @@
 """A guest's online room in the page: ``GuestRoom`` over the transport, and the table from its views.
 
 The guest's page never holds the game: ``RemoteSession`` (``ui.online.remote``) draws the table from the
-views the host sends, a click becomes a ``move`` text to the host, and the host's next view (or its
-refusal) answers it. The guest's token, seat and the secrets of the fair deal are kept under
-``boneyard:online:token:<CODE>``, so a reload or the link opened again takes the same seat back. When
-the channel closes, the page keeps trying to join again (the host may be reloading).
+views the host sends, a click becomes one ``move`` text to the host, and the host's next view (or its
+refusal) answers it: the page draws once, when that answer arrives. The guest's token, seat and the
+secrets of the fair deal are kept under ``boneyard:online:token:<CODE>``, so a reload or the link opened
+again takes the same seat back. When the channel closes, the page keeps trying to join again (the host
+may be reloading). Each event from the transport draws the page at most once, however many things it
+changed; the browser is reached only through the ``OnlinePort`` given.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from ..html import Markup, h, join
 from ..session import Session
 from . import chat
 from . import screens as online_screens
-from .host import chat_action, count_online, keep_popping, mark_turn, table_markup
-from .net import Net, NetEvent
+from .host import chat_action, clear_pops_later, count_online, mark_turn, redraw_soon, table_markup
+from .net import NetEvent, OnlinePort, RoomApp, Timer
+from .remote import RemoteSession, seats_from_lobby
 
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
 
@@ -69,8 +72,9 @@ class OnlineGuest:
 
     kind = "guest"
 
-    def __init__(self, app: Any, code: str, name: str) -> None:
+    def __init__(self, app: RoomApp, code: str, name: str, port: OnlinePort) -> None:
         self.app = app
+        self.port = port
         self.code = code
         kept = stored_token(app.storage, code)
         room: GuestRoom | None = None
@@ -89,14 +93,16 @@ class OnlineGuest:
         )
         self.message = ""
         self.host_peer: str | None = None
-        self.net = Net(self.on_event, lambda words: app.report("warning", words))
+        self.net = port.transport(self.on_event, lambda words: app.report("warning", words))
         self.tries = 0
         self.joining: Any = None
         self.closed = False
         self.deal_result: tuple[bool, str] | None = None
         self.log = chat.ChatLog(int(self.room.seat or 0))
         self.deciding: dict[int, str] = {}
-        self.popping = False
+        self.redraw: Timer | None = None  # the chat's redraw, due soon
+        self.pops: Timer | None = None  # the redraw that takes the reactions off once they have faded
+        self.pops_due = 0.0
         self.unanswered: int | None = None  # the turn of the move sent last, until a view answers it
 
     @property
@@ -135,10 +141,11 @@ class OnlineGuest:
             return
 
     def on_event(self, event: NetEvent) -> None:
-        """Handle one transport event: the host's messages, our channel closing."""
+        """Handle one transport event: the host's messages, our channel closing; then draw once."""
+        redraw = False
         if event.type == "message":
             for item in self.room.on_message(event.data):
-                self.on_room(item)
+                redraw = self.on_room(item) or redraw
         elif event.type == "close":
             self.host_peer = None  # nothing sent now would arrive: moves wait for the next channel
             if self.state not in ("removed", "failed") and not self.closed:
@@ -146,16 +153,18 @@ class OnlineGuest:
                     self.state = (
                         "reconnecting" if self.session is not None or self.room.token else "connecting"
                     )
-                self.rerender()
+                redraw = True
                 self.connect()
+        if redraw:
+            self.rerender()
 
-    def on_room(self, item: Event) -> None:
-        """Act on one event of the guest's room."""
+    def on_room(self, item: Event) -> bool:
+        """Act on one event of the guest's room; return True when the page must be drawn again."""
         kind, data = item.kind, dict(item.data)
         if kind == "send":
             if self.host_peer is not None:
                 self.net.send(self.host_peer, str(data["text"]))
-            return
+            return False
         if kind == "welcome":
             self.game_id = self.room.game if self.room.game in GAMES else None
             self.log.me = int(self.room.seat or 0)
@@ -175,7 +184,8 @@ class OnlineGuest:
             self.session = None
             self.deal_result = None
         elif kind == "view":
-            self.take_view(data["view"])
+            if not self.take_view(data["view"]):
+                return False
             self.keep()
             if self.unanswered is not None and self.session is not None:
                 if self.session.local_to_move() and self.session.state.turn_number == self.unanswered:
@@ -183,9 +193,10 @@ class OnlineGuest:
                     self.app.refused(self.session, LOST_MOVE)
                 self.unanswered = None
         elif kind == "refused":
+            self.unanswered = None  # the move may be played again
             if self.session is not None:
-                self.app.refused(self.session, str(data.get("reason", "")))
-            return
+                self.app.refused(self.session, str(data.get("reason", "")))  # draws the reason itself
+            return False
         elif kind == "deal":
             if self.session is not None:
                 try:
@@ -194,8 +205,10 @@ class OnlineGuest:
                     pass  # Check the deal says what is wrong
         elif kind == "chat":
             self.log.add(int(data["seat"]), str(data.get("name", "")), str(data["text"]))
+            return redraw_soon(self)  # a burst of lines is drawn once
         elif kind == "react":
             self.log.react(int(data["seat"]), str(data["key"]), time.monotonic())
+            return redraw_soon(self)
         elif kind == "host_left":
             self.state = "host_left"
         elif kind == "removed":
@@ -210,43 +223,48 @@ class OnlineGuest:
             if kind == "cheat":
                 self.message = "The host left your number out of the deal: this game is not fair."
             else:
-                return
-        self.rerender()
+                return False
+        return True
 
     def guest_seats(self) -> list[Any]:
         """Return the table's seats from the lobby (this page's person, the others, the bots)."""
-        from .remote import seats_from_lobby
-
         return seats_from_lobby(self.room.seats, int(self.room.seat or 0))
 
-    def take_view(self, view: dict[str, Any]) -> None:
-        """Show the host's latest view: the first of a game deals the guest's table."""
-        from .remote import RemoteSession
-
-        assert self.game_id is not None
+    def take_view(self, view: dict[str, Any]) -> bool:
+        """Show the host's latest view: the first of a game deals the guest's table. Return False for a
+        view this table cannot take (another game's or seat's, or one without its turn: a host's bug or
+        forgery), which changes nothing."""
+        if self.game_id is None:
+            return False
         session = self.session
-        if session is None or int(view.get("turn_number", 0)) < session.state.turn_number:
-            label = str(self.room.mode or GAMES[self.game_id].name)
-            self.session = RemoteSession.join(
-                self.game_id,
-                int(self.room.seat or 0),
-                self.guest_seats(),
-                label,
-                label,
-                self.room.options,
-                view,
-                uid=f"online-{self.code}",
-            )
-            self.session.extra["online"] = self.code
-            self.app.table_ui[self.game_id] = {}
-            self.app.generation += 1
-        else:
-            session.receive(view)  # type: ignore[attr-defined]
+        try:
+            if session is None or int(view.get("turn_number", 0)) < session.state.turn_number:
+                label = str(self.room.mode or GAMES[self.game_id].name)
+                self.session = RemoteSession.join(
+                    self.game_id,
+                    int(self.room.seat or 0),
+                    self.guest_seats(),
+                    label,
+                    label,
+                    self.room.options,
+                    view,
+                    uid=f"online-{self.code}",
+                )
+                self.session.extra["online"] = self.code
+                self.app.table_ui[self.game_id] = {}
+                self.app.generation += 1
+            else:
+                assert isinstance(session, RemoteSession)
+                session.receive(view)
+        except (ValueError, TypeError, KeyError) as exc:
+            self.port.console(f"a view this table cannot take: {exc}")
+            return False
         self.state = "playing"
         self.app.cue(self.session, by_computer=view.get("turn") == self.room.seat)
         if self.session is not None and self.session.state.is_over() and not self.session.recorded:
             count_online(self.app, self.session)
             self.session.recorded = True
+        return True
 
     def keep(self) -> None:
         """Keep this seat's token and the deal's secrets, so a reload takes the seat back (never once the
@@ -259,6 +277,8 @@ class OnlineGuest:
         """Send this guest's move to the host (checked against the view first); the next view answers."""
         from boneyard.core import IllegalMoveError
 
+        if self.unanswered == session.state.turn_number and self.host_peer is not None:
+            return False  # a second click while the first move is on its way: the host's view answers it
         try:
             session.play(move)
         except IllegalMoveError as exc:
@@ -272,12 +292,10 @@ class OnlineGuest:
             and self.net.send(self.host_peer, self.room.move(text))
         )
         if not sent:
-            self.app.refused(session, RECONNECTING_MOVE)
-            self.rerender()
+            self.app.refused(session, RECONNECTING_MOVE)  # draws the reason itself
             return False
         self.unanswered = session.state.turn_number
-        self.app.render()
-        return True
+        return True  # nothing changed on this page yet: it draws when the host's view answers
 
     def moved(self, session: Session) -> None:
         """Nothing to do: the host plays the moves."""
@@ -306,7 +324,7 @@ class OnlineGuest:
         try:
             if action == "deal-check":
                 self.deal_result = self.room.check_deal()
-                self.app.render()
+                self.app.request_render()
                 self.app.announce(
                     "The deal was fair." if self.deal_result[0] else "The deal does not check out."
                 )
@@ -314,7 +332,7 @@ class OnlineGuest:
                 self.closed, self.tries = False, 0
                 self.state = "connecting"
                 self.connect()
-                self.app.render()
+                self.app.request_render()
             elif action == "room-again":
                 self.app.report("info", "The host deals the next game: it appears here when they do.")
             elif action in ("join-leave", "room-leave"):
@@ -349,8 +367,9 @@ class OnlineGuest:
         """Leave the broker and stop trying to join."""
         self.closed = True
         self.net.close()
-        if self.joining is not None:
-            self.joining.cancel()
+        for waiting in (self.joining, self.redraw, self.pops):
+            if waiting is not None:
+                waiting.cancel()
 
     # -- drawing ----------------------------------------------------------------------------------------------
     def markup(self) -> Markup:
@@ -378,13 +397,13 @@ class OnlineGuest:
 
     def after_render(self) -> None:
         """Mark the page with the turn on screen (the browser tests and the latency benchmark read it)."""
-        mark_turn(self.app, self.session)
-        keep_popping(self)
+        mark_turn(self.port, self.session)
+        clear_pops_later(self)
 
     def rerender(self) -> None:
         """Redraw the room's screen when it is on screen."""
         if self.app.route.screen == "join" and self.app.online is self:
-            self.app.render()
+            self.app.request_render()
 
     def bar_note(self) -> str:
         """Return the state in words for the bar over the table."""

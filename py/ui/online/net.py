@@ -1,25 +1,38 @@
-"""The Python side of ``window.BoneyardNet`` (js/online.js): load it on demand, queue its events, send.
+"""What an online room needs from outside it: a transport, the page, the app (pure: no browser here).
 
-js/online.js is a classic script the page fetches only when a player opens or joins a room, so no other
-screen ever contacts a broker. Events from JavaScript arrive as JSON texts; they are queued and handled
-one at a time, in order, by the handler the room gives, and an error in the handler is reported, never
-raised back into JavaScript.
+A room talks to the other pages through a ``Transport`` (``ui.browser.peer.BrowserTransport`` wraps
+js/online.js; the tests connect pages in memory) and to its page through an ``OnlinePort`` (the
+address, the clipboard, the turn marks the browser tests read, timers). Events arrive as ``NetEvent``
+texts from the transport, are queued and handled one at a time, in order (``Inbox``): a room never
+handles an event while it is still handling another, and an error in its handler is reported, never
+raised back into the transport. ``RoomApp`` is what a room asks of the app.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["Net", "NetEvent", "broker_config", "parse_event"]
+__all__ = [
+    "EVENT_TYPES",
+    "Inbox",
+    "NetEvent",
+    "OnlinePort",
+    "RoomApp",
+    "Timer",
+    "Transport",
+    "broker_config",
+    "parse_event",
+]
 
-SCRIPT = "js/online.js"
+# A channel opened (a guest's connection, or ours to the host), a message, a channel closed, an error,
+# the broker's state (lost, regained): js/online.js's event types, kept as they are on the wire.
 EVENT_TYPES = ("open", "message", "close", "error", "broker")
+TROUBLE = "Something went wrong with a message from the room; the game is safe."
 
 
 @dataclass(frozen=True)
@@ -66,150 +79,155 @@ def broker_config(settings: Any) -> dict[str, Any]:
     return {}
 
 
-class Net:
-    """One connection to the broker: as a room's host or as a guest; events go to ``handler``."""
+class Inbox:
+    """Hand a transport's events to a room's handler one at a time, in order (never re-entered)."""
 
-    def __init__(self, handler: Callable[[NetEvent], None], report: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        handler: Callable[[NetEvent], None],
+        report: Callable[[str], None],
+        log: Callable[[str], None],
+    ) -> None:
         self.handler = handler
         self.report = report
+        self.log = log
         self.queue: deque[NetEvent] = deque()
         self.draining = False
         self.closed = False
-        self._proxy: Any = None
 
-    # -- loading ------------------------------------------------------------------------------------
-    @staticmethod
-    async def load() -> Any:
-        """Load js/online.js (once) and PeerJS behind it; return window.BoneyardNet."""
-        from pyscript import document, window
-
-        net = getattr(window, "BoneyardNet", None)
-        if net is None:
-            done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-            from pyodide.ffi import create_once_callable, jsnull
-
-            script = document.getElementById("boneyard-online-js")
-            if script is None or script is jsnull:
-                script = document.createElement("script")
-                script.id = "boneyard-online-js"
-                script.src = SCRIPT
-                script.addEventListener("load", create_once_callable(lambda _e: done.set_result(True)))
-                script.addEventListener("error", create_once_callable(lambda _e: done.set_result(False)))
-                document.head.appendChild(script)
-                if not await done:
-                    raise ConnectionError("The online part of Boneyard could not be loaded.")
-            else:
-                for _ in range(200):
-                    if getattr(window, "BoneyardNet", None) is not None:
-                        break
-                    await asyncio.sleep(0.05)
-            net = getattr(window, "BoneyardNet", None)
-            if net is None:
-                raise ConnectionError("The online part of Boneyard could not be loaded.")
-        await net.ready()
-        return net
-
-    def _callback(self) -> Any:
-        from pyodide.ffi import create_proxy
-
-        if self._proxy is None:
-            self._proxy = create_proxy(self.receive)
-        return self._proxy
-
-    # -- connecting -----------------------------------------------------------------------------------
-    async def host(self, room_id: str, config: dict[str, Any]) -> None:
-        """Register the room at the broker; raise ConnectionError("unavailable-id") when it is taken."""
-        net = await self.load()
-        try:
-            await net.host(room_id, json.dumps(config), self._callback())
-        except Exception as exc:
-            raise ConnectionError(_reason(exc)) from None
-
-    async def join(self, room_id: str, config: dict[str, Any]) -> str:
-        """Open a channel to the room's host; return the host's peer id."""
-        net = await self.load()
-        try:
-            return str(await net.join(room_id, json.dumps(config), self._callback()))
-        except Exception as exc:
-            raise ConnectionError(_reason(exc)) from None
-
-    # -- traffic ------------------------------------------------------------------------------------------
-    def receive(self, text: Any) -> None:
-        """Queue an event from JavaScript and handle the queue in order (never raises into JS)."""
+    def put(self, event: NetEvent) -> None:
+        """Queue an event and handle the queue unless a handler further up is doing so already."""
         if self.closed:
-            return
-        event = parse_event(str(text))
-        if event is None:
             return
         self.queue.append(event)
         if self.draining:
             return
         self.draining = True
         try:
-            while self.queue:
+            while self.queue and not self.closed:
                 item = self.queue.popleft()
                 try:
                     self.handler(item)
                 except Exception:
-                    from pyscript import window
-
-                    window.console.error("Boneyard online: " + traceback.format_exc())
-                    self.report("Something went wrong with a message from the room; the game is safe.")
+                    self.log("Boneyard online: " + traceback.format_exc())
+                    self.report(TROUBLE)
         finally:
             self.draining = False
 
+    def close(self) -> None:
+        """Handle no more events."""
+        self.closed = True
+        self.queue.clear()
+
+
+class Transport(Protocol):
+    """One page's connection to the others: as a room's host or as a guest (events go to its ``Inbox``)."""
+
+    @property
+    def closed(self) -> bool:
+        """Tell whether ``close`` was called (nothing is sent or handled any more)."""
+
+    async def host(self, room_id: str, config: dict[str, Any]) -> None:
+        """Register the room at the broker; raise ConnectionError("unavailable-id") when it is taken."""
+
+    async def join(self, room_id: str, config: dict[str, Any]) -> str:
+        """Open a channel to the room's host; return the host's peer id (ConnectionError: why not)."""
+
     def send(self, peer: str, text: str) -> bool:
         """Send a text to a peer; return False when it was not sent (its channel is closed)."""
-        if self.closed:
-            return False
-        from pyscript import window
-
-        net = getattr(window, "BoneyardNet", None)
-        if net is not None:
-            try:
-                return bool(net.send(peer, text))
-            except Exception:
-                window.console.warn("Boneyard online: could not send: " + traceback.format_exc())
-        return False
 
     def drop(self, peer: str) -> None:
-        """Close one peer's channel."""
-        from pyscript import window
-
-        net = getattr(window, "BoneyardNet", None)
-        if net is not None:
-            net.drop(peer)
+        """Close one peer's channel (no ``close`` event follows)."""
 
     def close(self) -> None:
         """Leave the broker and close every channel; no more events are handled."""
-        self.closed = True
-        self.queue.clear()
-        from pyscript import window
 
-        net = getattr(window, "BoneyardNet", None)
-        if net is not None:
-            try:
-                net.close()
-            except Exception:
-                window.console.warn("Boneyard online: " + traceback.format_exc())
-
-    @staticmethod
-    def qr_svg(text: str) -> str:
-        """Return the QR code of ``text`` as SVG markup (empty before js/online.js has loaded)."""
-        from pyscript import window
-
-        net = getattr(window, "BoneyardNet", None)
-        if net is None:
-            return ""
-        try:
-            return str(net.qrSvg(text))
-        except Exception:
-            return ""
+    def qr_svg(self, text: str) -> str:
+        """Return the QR code of ``text`` as SVG markup ("" when it cannot be drawn)."""
 
 
-def _reason(exc: BaseException) -> str:
-    """Return the words of a rejected JavaScript promise (e.g. "unavailable-id")."""
-    text = str(exc)
-    for prefix in ("Error: ", "JsException: "):
-        text = text.replace(prefix, "")
-    return text.strip() or "the connection failed"
+class Timer(Protocol):
+    """A callback waiting to be called (``OnlinePort.later``)."""
+
+    def cancel(self) -> Any:
+        """Do not call it."""
+
+
+class OnlinePort(Protocol):
+    """What a room asks of its page: a transport, and the few things only a browser has."""
+
+    def transport(self, handler: Callable[[NetEvent], None], report: Callable[[str], None]) -> Transport:
+        """Return a new transport whose events go, in order, to ``handler`` (``report``: words for a fault)."""
+
+    def address(self) -> str:
+        """Return the page's address without its fragment (the join link is built on it)."""
+
+    def copy(self, text: str) -> bool:
+        """Put a text on the clipboard; return False when the browser refused."""
+
+    def mark_turn(self, turn: int | None, mine: bool, legal: list[str]) -> None:
+        """Mark the turn on screen on the page (None: no game) for the browser tests and the benchmark."""
+
+    def field_value(self, element_id: str) -> str | None:
+        """Return what is typed in a field of the page, or None when there is no such field."""
+
+    def focus(self, element_id: str) -> None:
+        """Move the focus to an element of the page, when it is there."""
+
+    def console(self, text: str) -> None:
+        """Log a problem to the browser's console."""
+
+    def hold_seconds(self) -> float | None:
+        """Return a shorter hold of a dropped guest's seat a browser test set on the page, or None."""
+
+    def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
+        """Call ``callback`` once after ``seconds`` (None: no timers here, it is never called)."""
+
+
+class RoomApp(Protocol):
+    """What a room asks of the app (``ui.app.App``; the tests' stand-in): its state, its table's steps.
+
+    ``request_render`` draws the page again (renders asked within one tick are merged); ``after_move``
+    does what follows a move at the table (the room's ``moved``, the save, one render, a computer's turn).
+    """
+
+    settings: Any
+    storage: Any
+    stats: Any
+    table_ui: dict[str, dict[str, Any]]
+    generation: int
+    route: Any
+    online: Any
+
+    def report(self, kind: str, message: str) -> None:
+        """Show a toast."""
+
+    def announce(self, message: str) -> None:
+        """Read a message out to screen readers."""
+
+    def request_render(self) -> None:
+        """Draw the page again."""
+
+    def cue(self, session: Any, *, by_computer: bool) -> None:
+        """Play the sound of the move just made."""
+
+    def after_move(self, session: Any) -> None:
+        """Save, count a finished game, draw, and start the computer if it is to move."""
+
+    def refused(self, session: Any, message: str) -> None:
+        """Show why a move was refused."""
+
+    def today(self) -> str:
+        """Return today's date as the stats write it."""
+
+    def close_online(self) -> None:
+        """Leave the online room this page is in."""
+
+    def go(self, hash_: str) -> None:
+        """Navigate to a screen."""
+
+    def screen(self, game_id: str) -> Any:
+        """Return a game's table screen, or None."""
+
+    def context(self, session: Any) -> Any:
+        """Return what a table screen may use."""

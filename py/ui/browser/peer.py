@@ -1,0 +1,216 @@
+"""The online rooms' port in the browser: ``window.BoneyardNet`` (js/online.js) as a ``Transport``, and
+the page's address, clipboard, turn marks, fields and timers as an ``OnlinePort`` (``ui.online.net``).
+
+js/online.js is a classic script the page fetches only when a player opens or joins a room, so no other
+screen ever contacts a broker. Its events arrive as JSON texts and go through an ``Inbox``: handled one
+at a time, in order, an error reported, never raised back into JavaScript.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from pyodide.ffi import create_once_callable, create_proxy, jsnull
+from pyscript import document, window
+
+from ..online.net import Inbox, NetEvent, Timer, parse_event
+
+__all__ = ["HOLD_HOOK", "BrowserPort", "BrowserTransport"]
+
+SCRIPT = "js/online.js"
+HOLD_HOOK = "boneyardOnlineHoldS"  # test hook: a shorter hold (seconds) set on window before a room opens
+
+
+def _net() -> Any:
+    """Return window.BoneyardNet, or None before js/online.js has loaded."""
+    net = getattr(window, "BoneyardNet", None)
+    return None if net is None or net is jsnull else net
+
+
+def _reason(exc: BaseException) -> str:
+    """Return the words of a rejected JavaScript promise (e.g. "unavailable-id")."""
+    text = str(exc)
+    for prefix in ("Error: ", "JsException: "):
+        text = text.replace(prefix, "")
+    return text.strip() or "the connection failed"
+
+
+class BrowserTransport:
+    """One connection to the broker through js/online.js: as a room's host or as a guest."""
+
+    def __init__(self, handler: Callable[[NetEvent], None], report: Callable[[str], None]) -> None:
+        self.inbox = Inbox(handler, report, lambda text: window.console.error(text))
+        self._proxy: Any = None
+
+    @property
+    def closed(self) -> bool:
+        """Tell whether ``close`` was called."""
+        return self.inbox.closed
+
+    # -- loading ------------------------------------------------------------------------------------
+    @staticmethod
+    async def load() -> Any:
+        """Load js/online.js (once) and PeerJS behind it; return window.BoneyardNet."""
+        net = _net()
+        if net is None:
+            done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            script = document.getElementById("boneyard-online-js")
+            if script is None or script is jsnull:
+                script = document.createElement("script")
+                script.id = "boneyard-online-js"
+                script.src = SCRIPT
+                script.addEventListener("load", create_once_callable(lambda _e: done.set_result(True)))
+                script.addEventListener("error", create_once_callable(lambda _e: done.set_result(False)))
+                document.head.appendChild(script)
+                if not await done:
+                    raise ConnectionError("The online part of Boneyard could not be loaded.")
+            else:
+                for _ in range(200):
+                    if _net() is not None:
+                        break
+                    await asyncio.sleep(0.05)
+            net = _net()
+            if net is None:
+                raise ConnectionError("The online part of Boneyard could not be loaded.")
+        await net.ready()
+        return net
+
+    def _callback(self) -> Any:
+        if self._proxy is None:
+            self._proxy = create_proxy(self.receive)
+        return self._proxy
+
+    # -- connecting -----------------------------------------------------------------------------------
+    async def host(self, room_id: str, config: dict[str, Any]) -> None:
+        """Register the room at the broker; raise ConnectionError("unavailable-id") when it is taken."""
+        net = await self.load()
+        try:
+            await net.host(room_id, json.dumps(config), self._callback())
+        except Exception as exc:
+            raise ConnectionError(_reason(exc)) from None
+
+    async def join(self, room_id: str, config: dict[str, Any]) -> str:
+        """Open a channel to the room's host; return the host's peer id."""
+        net = await self.load()
+        try:
+            return str(await net.join(room_id, json.dumps(config), self._callback()))
+        except Exception as exc:
+            raise ConnectionError(_reason(exc)) from None
+
+    # -- traffic ------------------------------------------------------------------------------------------
+    def receive(self, text: Any) -> None:
+        """Take an event from JavaScript (a JSON text); junk is ignored, never raised into JS."""
+        event = parse_event(str(text))
+        if event is not None:
+            self.inbox.put(event)
+
+    def send(self, peer: str, text: str) -> bool:
+        """Send a text to a peer; return False when it was not sent (its channel is closed)."""
+        net = _net()
+        if self.closed or net is None:
+            return False
+        try:
+            return bool(net.send(peer, text))
+        except Exception:
+            window.console.warn("Boneyard online: could not send: " + traceback.format_exc())
+            return False
+
+    def drop(self, peer: str) -> None:
+        """Close one peer's channel."""
+        net = _net()
+        if net is not None:
+            net.drop(peer)
+
+    def close(self) -> None:
+        """Leave the broker and close every channel; no more events are handled."""
+        self.inbox.close()
+        net = _net()
+        if net is not None:
+            try:
+                net.close()
+            except Exception:
+                window.console.warn("Boneyard online: " + traceback.format_exc())
+
+    def qr_svg(self, text: str) -> str:
+        """Return the QR code of ``text`` as SVG markup (empty before js/online.js has loaded)."""
+        net = _net()
+        if net is None:
+            return ""
+        try:
+            return str(net.qrSvg(text))
+        except Exception:
+            return ""
+
+
+class BrowserPort:
+    """The page as an online room sees it (``ui.online.net.OnlinePort``)."""
+
+    def transport(
+        self, handler: Callable[[NetEvent], None], report: Callable[[str], None]
+    ) -> BrowserTransport:
+        """Return a new transport over js/online.js."""
+        return BrowserTransport(handler, report)
+
+    def address(self) -> str:
+        """Return the page's address without its fragment."""
+        return str(window.location.href).split("#")[0]
+
+    def copy(self, text: str) -> bool:
+        """Put a text on the clipboard; return False when the browser refused."""
+        try:
+            window.navigator.clipboard.writeText(text)
+        except Exception:
+            return False
+        return True
+
+    def mark_turn(self, turn: int | None, mine: bool, legal: list[str]) -> None:
+        """Write the turn on screen and when it was drawn on the page's root (for tests and timing)."""
+        root = document.documentElement
+        if turn is None:
+            root.removeAttribute("data-online-turn")
+            root.removeAttribute("data-online-mine")
+            return
+        root.setAttribute("data-online-mine", "true" if mine else "false")
+        root.setAttribute("data-online-legal", json.dumps(legal))
+        if root.getAttribute("data-online-turn") != str(turn):
+            root.setAttribute("data-online-turn", str(turn))
+            window.boneyardOnlineDrawn = window.Date.now()
+
+    def field_value(self, element_id: str) -> str | None:
+        """Return what is typed in a field of the page, or None when there is no such field."""
+        field = document.getElementById(element_id)
+        if field is None or field is jsnull or not hasattr(field, "value"):
+            return None
+        return str(field.value)
+
+    def focus(self, element_id: str) -> None:
+        """Move the focus to an element of the page, when it is there."""
+        element = document.getElementById(element_id)
+        if element is not None and element is not jsnull and hasattr(element, "focus"):
+            element.focus()
+
+    def console(self, text: str) -> None:
+        """Log a problem to the browser's console."""
+        window.console.error("Boneyard online: " + text)
+
+    def hold_seconds(self) -> float | None:
+        """Return the number a browser test put in ``window.boneyardOnlineHoldS``, or None."""
+        try:
+            raw = getattr(window, HOLD_HOOK)
+        except Exception:
+            return None
+        # Only a real number counts (a JS number arrives as int or float).
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+            return None
+        return float(raw)
+
+    def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
+        """Call ``callback`` once after ``seconds`` on the page's event loop."""
+        try:
+            return asyncio.get_running_loop().call_later(max(0.0, seconds), callback)
+        except RuntimeError:
+            return None

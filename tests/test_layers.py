@@ -269,7 +269,7 @@ def test_no_lab_tool_in_the_bundles_and_no_private_name_in_the_tools():
 
 # Modules outside ui.browser that still reach the browser (inside functions); their helpers move that
 # into the page's port, then the coordinator takes them off.
-BROWSER_ALLOWED_FOR_NOW = ("ui.motion", "ui.online")
+BROWSER_ALLOWED_FOR_NOW = ("ui.motion",)
 
 
 def test_only_the_page_port_touches_the_browser():

@@ -1002,13 +1002,10 @@ class App:
     }
 
     # -- online rooms ----------------------------------------------------------------------------------
-    @staticmethod
-    def online_port() -> Any:
+    def online_port(self) -> Any:
         """Return the page as an online room sees it (``ui.online.net.OnlinePort``): js/online.js's
         transport, the clipboard, timers."""
-        from .browser.peer import BrowserPort
-
-        return BrowserPort()
+        return self.port.online()
 
     def online_markup(self, name: str, arg: str) -> Markup:
         """Return the host's room (``#/room/GAME``) or a guest's (``#/join/CODE``): lobby, table or form."""

@@ -217,6 +217,9 @@ class Port(Protocol):
     def log(self, level: str, message: str) -> None:
         """Write to the console (``warn`` or ``error``)."""
 
+    def online(self) -> Any:
+        """Return the page as an online room sees it (a ``ui.online.net.OnlinePort``)."""
+
     def page_module(self, name: str) -> Any:
         """Return the page's half of a table screen (``ui.browser.NAME``); ImportError outside the page."""
 

@@ -241,6 +241,7 @@ class FakePort:
         self.downloads: list[tuple[str, str, str]] = []
         self.booted: list[str] = []
         self.logged: list[tuple[str, str]] = []
+        self.room_port: Any = None  # what an online room gets (tests/screens/online_pages.py has one)
         self.reloads = 0
         self.shows = 0
         self.chosen: ChosenFile | None = None
@@ -441,6 +442,11 @@ class FakePort:
 
     def log(self, level: str, message: str) -> None:
         self.logged.append((level, message))
+
+    def online(self) -> Any:
+        if self.room_port is None:
+            raise RuntimeError("this fake page has no network: set its room_port")
+        return self.room_port
 
     def page_module(self, name: str) -> Any:
         raise ImportError(f"ui.browser.{name} exists only in the page")

@@ -361,6 +361,11 @@ class BrowserPort:
     def log(self, level: str, message: str) -> None:
         getattr(window.console, level)(message)
 
+    def online(self) -> Any:
+        from .peer import RoomPort
+
+        return RoomPort()
+
     def page_module(self, name: str) -> Any:
         load = PAGE_MODULES.get(name)
         if load is None:

@@ -19,7 +19,7 @@ from pyscript import document, window
 
 from ..online.net import Inbox, NetEvent, Timer, parse_event
 
-__all__ = ["HOLD_HOOK", "BrowserPort", "BrowserTransport"]
+__all__ = ["HOLD_HOOK", "BrowserTransport", "RoomPort"]
 
 SCRIPT = "js/online.js"
 HOLD_HOOK = "boneyardOnlineHoldS"  # test hook: a shorter hold (seconds) set on window before a room opens
@@ -146,7 +146,7 @@ class BrowserTransport:
             return ""
 
 
-class BrowserPort:
+class RoomPort:
     """The page as an online room sees it (``ui.online.net.OnlinePort``)."""
 
     def transport(

@@ -143,12 +143,12 @@ def test_options_this_version_cannot_deal_are_refused_when_the_replay_opens() ->
 
 
 def test_a_bonefall_game_has_challenges_but_no_replays() -> None:
-    table = Table("falling", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
+    table = Table("bonefall", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
     assert links.decode(links.encode_challenge(Challenge(table, 9, 40.5))) == Challenge(table, 9, 40.5)
     with pytest.raises(LinkError, match="not replayed"):
         links.encode_replay(Replay(table, 9, ()))
     with pytest.raises(LinkError, match="not replayed"):
-        links.decode(forge("r", ["falling", "sprint-norm", {}, ["human"], 9, ""]))
+        links.decode(forge("r", ["bonefall", "sprint-norm", {}, ["human"], 9, ""]))
 
 
 def test_a_zip_bomb_is_refused() -> None:

@@ -183,13 +183,13 @@ def test_stats_count_results_streaks_and_the_leaderboard():
 
 def test_best_scores_keep_only_improvements():
     stats = Stats()
-    assert stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 10}, "2026-11-01") == [
+    assert stats.record_scores("bonefall", "sprint-norm", {"max": 4, "power": 10}, "2026-11-01") == [
         "max",
         "power",
     ]
-    assert stats.record_scores("falling", "sprint-norm", {"max": 3, "power": 12}, "2026-11-02") == ["power"]
-    assert stats.bests["falling:sprint-norm"]["max"].value == 4
-    assert stats.bests["falling:sprint-norm"]["power"].date == "2026-11-02"
+    assert stats.record_scores("bonefall", "sprint-norm", {"max": 3, "power": 12}, "2026-11-02") == ["power"]
+    assert stats.bests["bonefall:sprint-norm"]["max"].value == 4
+    assert stats.bests["bonefall:sprint-norm"]["power"].date == "2026-11-02"
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import json
 import random
 from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -149,6 +151,18 @@ def test_a_bonefall_game_has_challenges_but_no_replays() -> None:
         links.encode_replay(Replay(table, 9, ()))
     with pytest.raises(LinkError, match="not replayed"):
         links.decode(forge("r", ["bonefall", "sprint-norm", {}, ["human"], 9, ""]))
+
+
+def test_a_challenge_made_when_bonefall_was_falling_still_opens() -> None:
+    text = json.loads(
+        (Path(__file__).parent / "data" / "page-saves" / "bonefall-as-falling.json").read_text()
+    )
+    challenge = links.decode(text["challenge"])  # made by the version before the rename
+    table = Table("bonefall", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
+    assert challenge == Challenge(table, 7, 19, "Ann")
+    assert challenge.table.new_state(7).to_dict()["game"] == "bonefall"
+    with pytest.raises(LinkError, match="not replayed"):
+        links.decode(forge("r", ["falling", "sprint-norm", {}, ["human"], 9, ""]))
 
 
 def test_a_zip_bomb_is_refused() -> None:

@@ -186,7 +186,7 @@ def test_registry_finds_every_game_package():
         "dominoes",
         "triangles",
         "heptalion",
-        "falling",
+        "bonefall",
     }
     assert len(GAMES) == len(packages)
     for info in GAMES.values():

@@ -29,11 +29,11 @@ import build_site  # noqa: E402
 
 PY = ROOT / "py"
 # Modules of tools/ that measure or fit the engine; they import it, it never imports them.
-LAB_TOOLS = ("dominoes_bench", "falling_autoplay", "heptalion_bench", "heptalion_leaf_fit")
+LAB_TOOLS = ("dominoes_bench", "bonefall_autoplay", "heptalion_bench", "heptalion_leaf_fit")
 # The UI's import cycles that remain (another piece of work removes them), each the modules it joins
 # and why. The list may only shrink: every cycle found must lie within one of these groups, and a group
-# with no cycle left fails too (take it off). ui.online.host <-> ui.online.join and ui.games.falling <->
-# ui.games.falling_canvas are gone (``mark_turn`` and ``hud_values`` moved to the module both import).
+# with no cycle left fails too (take it off). ui.online.host <-> ui.online.join and ui.games.bonefall <->
+# ui.games.bonefall_canvas are gone (``mark_turn`` and ``hud_values`` moved to the module both import).
 UI_CYCLES = {
     (
         "ui.games",

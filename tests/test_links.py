@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import json
 import random
 from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -143,10 +145,22 @@ def test_options_this_version_cannot_deal_are_refused_when_the_replay_opens() ->
 
 
 def test_a_bonefall_game_has_challenges_but_no_replays() -> None:
-    table = Table("falling", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
+    table = Table("bonefall", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
     assert links.decode(links.encode_challenge(Challenge(table, 9, 40.5))) == Challenge(table, 9, 40.5)
     with pytest.raises(LinkError, match="not replayed"):
         links.encode_replay(Replay(table, 9, ()))
+    with pytest.raises(LinkError, match="not replayed"):
+        links.decode(forge("r", ["bonefall", "sprint-norm", {}, ["human"], 9, ""]))
+
+
+def test_a_challenge_made_when_bonefall_was_falling_still_opens() -> None:
+    text = json.loads(
+        (Path(__file__).parent / "data" / "page-saves" / "bonefall-as-falling.json").read_text()
+    )
+    challenge = links.decode(text["challenge"])  # made by the version before the rename
+    table = Table("bonefall", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
+    assert challenge == Challenge(table, 7, 19, "Ann")
+    assert challenge.table.new_state(7).to_dict()["game"] == "bonefall"
     with pytest.raises(LinkError, match="not replayed"):
         links.decode(forge("r", ["falling", "sprint-norm", {}, ["human"], 9, ""]))
 

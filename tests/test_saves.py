@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -183,13 +184,57 @@ def test_stats_count_results_streaks_and_the_leaderboard():
 
 def test_best_scores_keep_only_improvements():
     stats = Stats()
-    assert stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 10}, "2026-11-01") == [
+    assert stats.record_scores("bonefall", "sprint-norm", {"max": 4, "power": 10}, "2026-11-01") == [
         "max",
         "power",
     ]
-    assert stats.record_scores("falling", "sprint-norm", {"max": 3, "power": 12}, "2026-11-02") == ["power"]
-    assert stats.bests["falling:sprint-norm"]["max"].value == 4
-    assert stats.bests["falling:sprint-norm"]["power"].date == "2026-11-02"
+    assert stats.record_scores("bonefall", "sprint-norm", {"max": 3, "power": 12}, "2026-11-02") == ["power"]
+    assert stats.bests["bonefall:sprint-norm"]["max"].value == 4
+    assert stats.bests["bonefall:sprint-norm"]["power"].date == "2026-11-02"
+
+
+def test_a_save_and_stats_written_as_falling_read_as_bonefall():
+    """Bonefall's id was "falling": its saves, stats and backups from then read as bonefall's."""
+    from ui.session import Session
+
+    old = json.loads((Path(__file__).parent / "data" / "page-saves" / "bonefall-as-falling.json").read_text())
+    for kind in ("in_progress", "finished"):
+        save = load_save(old[kind], expected_game="bonefall", validate=Session.from_json)
+        assert save.game == "bonefall" and Session.from_json(save.game, save.state).info.id == "bonefall"
+        assert load_save(old[kind], expected_game="falling").game == "bonefall"  # a backup's old key
+    stats = stats_from_json(load_record(old["stats"], "stats"))
+    assert (
+        stats.bests["bonefall:sprint-norm"]["power"].value == 19
+        and len(stats.runs["bonefall:sprint-norm"]) == 1
+    )
+    assert stats.solo == {"bonefall": 1} and [r.game for r in stats.recent] == ["bonefall"]
+    assert not [key for key in (*stats.bests, *stats.runs, *stats.seconds) if "falling" in key]
+    backup = saves.load_backup(old["backup"])
+    assert set(backup.items) == {"boneyard:save:bonefall", "boneyard:stats"}
+
+
+def test_stats_an_old_tab_counted_as_falling_merge_into_bonefall():
+    stats = Stats()
+    stats.record_scores("bonefall", "sprint-norm", {"max": 4, "power": 19}, "2026-12-01")
+    stats.record_run("bonefall", "sprint-norm", {"max": 4, "power": 19}, "2026-12-01", "a")
+    stats.record_recent("bonefall", "Sprint · Norm", "2026-12-01", "", {"power": 19}, 60)
+    stats.record_scores("falling", "sprint-norm", {"max": 5, "power": 12}, "2026-12-02")  # the old tab's game
+    stats.record_run("falling", "sprint-norm", {"max": 5, "power": 12}, "2026-12-02", "b")
+    stats.record_recent("falling", "Sprint · Norm", "2026-12-02", "", {"power": 12}, 30)
+    merged = stats_from_json(json.loads(json.dumps(stats.to_json())))
+    bests = merged.bests["bonefall:sprint-norm"]
+    assert (bests["max"].value, bests["power"].value) == (5, 19) and set(merged.bests) == {
+        "bonefall:sprint-norm"
+    }
+    assert [run.date for run in merged.runs["bonefall:sprint-norm"]] == ["2026-12-01", "2026-12-02"]
+    assert merged.solo == {"bonefall": 2} and merged.seconds == {"bonefall": 90.0}
+    assert [r.game for r in merged.recent] == ["bonefall", "bonefall"]
+
+
+def test_the_later_of_two_saves_is_kept():
+    early, late = dump_save("bonefall", {}, WHEN), dump_save("bonefall", {"x": 1}, WHEN.replace(hour=9))
+    assert saves.later_save(early, late) == late and saves.later_save(late, early) == late
+    assert saves.later_save(early, "{broken") == early and saves.later_save(early, early) == early
 
 
 @pytest.mark.parametrize(

@@ -111,7 +111,7 @@ def test_a_screen_that_seats_its_own_players_names_its_modes_itself():
 
 
 def test_the_screen_base_class_has_a_no_op_for_every_optional_hook():
-    for game_id in ("dominoes", "triangles", "heptalion", "falling"):
+    for game_id in ("dominoes", "triangles", "heptalion", "bonefall"):
         module = __import__(f"ui.games.{game_id}", fromlist=["SCREEN"])
         assert isinstance(module.SCREEN, Screen), game_id
     blank = Screen()

@@ -42,7 +42,7 @@ def filled() -> tuple[Storage, FakeStorage]:
     storage.save_settings(Settings(name="Ana", theme="dark", sound=False, speed="fast"))
     stats = Stats()
     stats.record("dominoes", "classic-2", "Classic, 2 players", "Ana", "win", "2026-11-30")
-    stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-30")
+    stats.record_scores("bonefall", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-30")
     storage.save_stats(stats)
     backend.data["boneyard:broken:2026-11-29T10:00:00.000000Z:save:triangles"] = '{"schema": 2, "ga'
     return storage, backend

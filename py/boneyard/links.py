@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import GAMES, get_game
+from .saves import current_game
 
 __all__ = [
     "LINK_VERSION",
@@ -249,6 +250,7 @@ def _table(header: Any, size: int, *, replay: bool = False) -> tuple[Table, int,
         raise LinkError("the link's seats are damaged")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise LinkError("the link's deal is damaged")
+    game = current_game(game)  # a link made before a game's rename names its old id
     table = Table(game=game, mode=mode, options=options, seats=tuple(seats))
     _check_table(table, replay=replay)
     return table, seed, rest

@@ -10,6 +10,9 @@ whose ``message`` tells the player what was wrong. The browser adapter then move
 ``broken_key(...)`` so nothing is ever silently deleted. Settings and stats are stored the same way
 under their own ``kind`` (``load_record``).
 
+A game that changed id (``RENAMED``: Bonefall was ``falling``) is read under its new id: an envelope naming
+the old one loads as the new game's, and a backup's save under the old key is imported under the new.
+
 A backup (Settings › Your data) is one JSON file holding every stored text exactly as it was, with a
 check over them so a damaged file is refused rather than half imported::
 
@@ -29,18 +32,22 @@ __all__ = [
     "BACKUP_SCHEMA",
     "MIGRATIONS",
     "PREFIX",
+    "RENAMED",
     "SCHEMA",
     "Backup",
     "Save",
     "SaveError",
     "broken_key",
+    "current_game",
     "dump_backup",
     "dump_record",
     "dump_save",
+    "later_save",
     "load_backup",
     "load_record",
     "load_save",
     "now_iso",
+    "renamed_items",
     "save_key",
 ]
 
@@ -50,6 +57,8 @@ MAX_SAVE_CHARS = 2_000_000  # a save is a few KiB; anything this large is not ou
 BACKUP_SCHEMA = 1
 BACKUP_KIND = "backup"
 MAX_BACKUP_CHARS = 20_000_000  # localStorage holds about 5 MB; a larger file is not one of ours
+# Games that changed id (old -> new): what was stored, linked or addressed under the old id is the new one's.
+RENAMED = {"falling": "bonefall"}
 
 
 class SaveError(ValueError):
@@ -78,6 +87,33 @@ class Save:
 def save_key(game_id: str) -> str:
     """Return the localStorage key of the game in progress of ``game_id``."""
     return f"{PREFIX}save:{game_id}"
+
+
+def current_game(game_id: str) -> str:
+    """Return the id ``game_id`` goes by now: itself, or the new id of a renamed game."""
+    return RENAMED.get(game_id, game_id)
+
+
+def later_save(first: str, second: str) -> str:
+    """Return whichever of two save texts was written later (``first`` on a tie or when either is unreadable)."""
+    try:
+        stamps = [json.loads(text)["saved_at"] for text in (first, second)]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return first
+    if all(isinstance(stamp, str) for stamp in stamps) and stamps[1] > stamps[0]:
+        return second
+    return first
+
+
+def renamed_items(items: Mapping[str, str]) -> dict[str, str]:
+    """Return stored texts with each renamed game's save under its new key (the later one when both are)."""
+    out = dict(items)
+    for old, new in RENAMED.items():
+        text = out.pop(save_key(old), None)
+        if text is not None:
+            kept = out.get(save_key(new))
+            out[save_key(new)] = text if kept is None else later_save(kept, text)
+    return out
 
 
 def broken_key(when: datetime | None = None, original: str = "") -> str:
@@ -174,7 +210,8 @@ def load_save(
     game, state, saved_at = envelope.get("game"), envelope.get("state"), envelope.get("saved_at", "")
     if not isinstance(game, str) or not game:
         raise SaveError("foreign", "The save does not say which game it belongs to.")
-    if expected_game is not None and game != expected_game:
+    game = current_game(game)
+    if expected_game is not None and game != current_game(expected_game):
         raise SaveError("foreign", f"The save belongs to another game ({game!r}, not {expected_game!r}).")
     if not isinstance(state, dict):
         raise SaveError("invalid", "The saved game is damaged (its state is not a record).")
@@ -287,4 +324,4 @@ def load_backup(text: Any) -> Backup:
     for key in items:
         if not key.startswith(PREFIX) or len(key) > 300:
             raise SaveError("corrupt", f"This backup holds a record that is not Boneyard's ({key[:40]!r}).")
-    return Backup(exported_at=exported_at, items=dict(items), schema=schema)
+    return Backup(exported_at=exported_at, items=renamed_items(items), schema=schema)

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .saves import RENAMED
+
 RESULTS = ("win", "loss", "draw")
 MAX_ENTRIES = 500  # tallies kept (game, mode, name); the oldest beyond it are dropped
 MAX_COUNTED = 200  # deals remembered as counted, so that no game counts twice
@@ -309,7 +311,35 @@ def stats_from_json(data: Mapping[str, Any]) -> Stats:
     if not isinstance(recent, list):
         raise ValueError("the recent games are not a list")
     stats.recent = [_recent(row) for row in recent][-MAX_RECENT:]
+    for old, new in RENAMED.items():
+        _rename_game(stats, old, new)
     return stats
+
+
+def _rename_game(stats: Stats, old: str, new: str) -> None:
+    """File what was counted under a game's old id under its new one, merged with what is there.
+
+    Both ids hold entries when a tab of the old version counted a game after this one migrated the
+    record, so nothing is dropped: the better best, both charts' runs, the sums of counts and time.
+    """
+    for t in (*stats.tallies, *stats.online):
+        t.game = new if t.game == old else t.game
+    for r in stats.recent:
+        r.game = new if r.game == old else r.game
+    for key in [k for k in stats.bests if k.partition(":")[0] == old]:
+        merged = stats.bests.setdefault(f"{new}{key[len(old) :]}", {})
+        for name, best in stats.bests.pop(key).items():
+            if name not in merged or best.value > merged[name].value:
+                merged[name] = best
+    for key in [k for k in stats.runs if k.partition(":")[0] == old]:
+        runs = stats.runs.setdefault(f"{new}{key[len(old) :]}", [])
+        runs.extend(stats.runs.pop(key))
+        runs.sort(key=lambda run: run.date)  # stable: each chart's own order within a day
+        del runs[:-MAX_RUNS]
+    if old in stats.solo:
+        stats.solo[new] = stats.solo.get(new, 0) + stats.solo.pop(old)
+    if old in stats.seconds:
+        stats.seconds[new] = stats.seconds.get(new, 0.0) + stats.seconds.pop(old)
 
 
 def _recent(row: Any) -> Recent:

@@ -30,7 +30,7 @@ from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .ports import Event, Port
 from .results import count_result, keep_bests
-from .routes import HOME, Route, parse_route, seed_from_query
+from .routes import HOME, Route, new_address, parse_route, seed_from_query
 from .seating import seat_players
 from .session import Session, computer_bot
 from .settings_view import DataInfo
@@ -96,8 +96,11 @@ class App:
     # -- start ------------------------------------------------------------------------------------
     def load_saved_games(self) -> None:
         """Load every saved game now, so a broken one is reported at once and moved aside."""
+        self.storage.move_renamed()
         for key in self.storage.keys(saves.PREFIX + "save:"):
             game_id = key.removeprefix(saves.PREFIX + "save:")
+            if game_id in saves.RENAMED:
+                continue  # not moved (storage is full): kept where it is for the next start
             if game_id not in GAMES:
                 text = self.storage.get(key) or ""
                 self.storage.move_aside(
@@ -274,7 +277,10 @@ class App:
 
     def navigate(self) -> None:
         """Draw the screen the address names."""
-        self.route = parse_route(self.port.location_hash())
+        hash_ = self.port.location_hash()
+        self.route = parse_route(hash_)
+        if (new := new_address(hash_)) is not None:
+            self.port.replace_hash(new)  # an old game id in the address: show the one it goes by now
         self.close_rules(refocus=False)
         self.render()
 
@@ -897,6 +903,9 @@ class App:
             game_id = key.removeprefix(saves.PREFIX + "save:")
             if game_id in GAMES:
                 self.sync(game_id)
+            elif game_id in saves.RENAMED:  # a tab of the old version played: follow it under the new id
+                for new in self.storage.move_renamed(keep_old=True):
+                    self.sync(new)
 
     # -- events ------------------------------------------------------------------------------------------
     def on_click(self, event: Event) -> bool:

@@ -13,8 +13,8 @@ import math
 from .html import Markup, h
 
 __all__ = [
+    "BONEFALL_SCENE",
     "CARD_ART",
-    "FALLING_SCENE",
     "HEPTALION_ROWS",
     "LOGO_COLOURS",
     "TRIANGLE_STRIP",
@@ -416,7 +416,7 @@ def heptalion_art() -> Markup:
 
 # The Bonefall card: the bottom of the well, as (col, row, value, partner side or "") halves at rest, and
 # a 5-2 falling onto the single 2: two 2s meet in a column and annihilate.
-FALLING_SCENE: tuple[tuple[int, int, int, str], ...] = (
+BONEFALL_SCENE: tuple[tuple[int, int, int, str], ...] = (
     (0, 3, 3, "right"),
     (1, 3, 5, "left"),
     (2, 3, 2, ""),
@@ -430,8 +430,8 @@ FALLING_SCENE: tuple[tuple[int, int, int, str], ...] = (
     (6, 2, 4, "left"),
     (4, 2, 4, ""),
 )
-FALLING_PIECE = ((2, 1, 5, "down"), (2, 2, 2, "up"))
-FALLING_MATCH = ((2, 2), (2, 3))
+BONEFALL_PIECE = ((2, 1, 5, "down"), (2, 2, 2, "up"))
+BONEFALL_MATCH = ((2, 2), (2, 3))
 
 
 def half(col: int, row: int, value: int, link: str, c: float, ox: float, oy: float, cls: str) -> Markup:
@@ -480,7 +480,7 @@ def half(col: int, row: int, value: int, link: str, c: float, ox: float, oy: flo
     return h("g", {"class_": cls}, body, divider, h("g", {"class_": f"art-pips p{value}"}, dots))
 
 
-def falling_art() -> Markup:
+def bonefall_art() -> Markup:
     """Return the Bonefall card: the well's floor, a domino falling, two equal halves annihilating."""
     c = 25.0
     ox, oy = (ART_W - 7 * c) / 2, ART_H - 4 * c - 8
@@ -491,7 +491,7 @@ def falling_art() -> Markup:
             "d": f"M{_n(ox - 4)} {_n(oy - 6)}V{_n(oy + 4 * c + 3)}H{_n(ox + 7 * c + 4)}V{_n(oy - 6)}",
         },
     )
-    rest = [half(col, row, v, link, c, ox, oy, "art-rest") for col, row, v, link in FALLING_SCENE]
+    rest = [half(col, row, v, link, c, ox, oy, "art-rest") for col, row, v, link in BONEFALL_SCENE]
     rings = [
         h(
             "rect",
@@ -504,7 +504,7 @@ def falling_art() -> Markup:
                 "rx": "6",
             },
         )
-        for col, row in FALLING_MATCH
+        for col, row in BONEFALL_MATCH
     ]
     trail = h(
         "path",
@@ -514,7 +514,7 @@ def falling_art() -> Markup:
             f"M{_n(ox + 2.7 * c)} {_n(oy - 6)}V{_n(oy + 0.6 * c)}",
         },
     )
-    piece = [half(col, row, v, link, c, ox, oy, "art-falling") for col, row, v, link in FALLING_PIECE]
+    piece = [half(col, row, v, link, c, ox, oy, "art-falling") for col, row, v, link in BONEFALL_PIECE]
     sparks = h(
         "g",
         {"class_": "art-sparks"},
@@ -525,14 +525,14 @@ def falling_art() -> Markup:
             h("path", {"d": f"M{_n(ox + 2 * c - 7)} {_n(oy + 3 * c + 6)}h-11"}),
         ],
     )
-    return _art_svg("falling", well, rest, trail, rings, piece, sparks)
+    return _art_svg("bonefall", well, rest, trail, rings, piece, sparks)
 
 
 CARD_ART = {
     "dominoes": dominoes_art,
     "triangles": triangles_art,
     "heptalion": heptalion_art,
-    "falling": falling_art,
+    "bonefall": bonefall_art,
 }
 
 

@@ -7,7 +7,7 @@ its move, and as refused only when the engine refuses it (its message is the cap
 picture can never show an illegal move as legal. Each figure keeps the moves it shows as ``Claim``
 values, which the tests replay against a fresh engine.
 
-Bonefall's pictures are positions built on the simulation's own board (``boneyard.games.falling.sim``)
+Bonefall's pictures are positions built on the simulation's own board (``boneyard.games.bonefall.sim``)
 and played out by its ``resolve``: every frame is one the engine produced.
 
 Pure Python (no browser): ``ui.shell.rules`` and the rules dialog over a table render these.
@@ -728,7 +728,7 @@ def bonefall_run(name: str) -> dict[str, Any]:
     The locking domino is dropped from where the scene holds it (``drop_row``), written into the grid
     with ``place`` and the turn resolved with ``resolve``, which returns every event and frame.
     """
-    from boneyard.games.falling.sim import HEIGHT, WIDTH, Board
+    from boneyard.games.bonefall.sim import HEIGHT, WIDTH, Board
 
     rest, (col, lift, orient, first, second) = BONEFALL_SCENES[name]
     board = Board()
@@ -773,7 +773,7 @@ def _well_svg(
     cls: str = "",
 ) -> Markup:
     """Return the bottom of the well: the cells of a frame, a falling domino, rings on annihilating halves."""
-    from boneyard.games.falling.sim import HEIGHT, Board, piece_cells
+    from boneyard.games.bonefall.sim import HEIGHT, Board, piece_cells
 
     c = 22.0
     top = HEIGHT - WELL_ROWS - 1  # one row of air above the scene
@@ -939,7 +939,7 @@ def _film(run: dict[str, Any]) -> Markup:
 
 def bonefall_controls() -> Markup:
     """Return Bonefall's keys and touch buttons as the table lists them."""
-    from .games.falling import CONTROLS, TOUCH
+    from .games.bonefall import CONTROLS, TOUCH
 
     return h(
         "section",
@@ -1322,7 +1322,7 @@ FIGURES: dict[str, Callable[[], list[Figure]]] = {
     "dominoes": dominoes_all_figures,
     "triangles": triangles_figures,
     "heptalion": heptalion_figures,
-    "falling": bonefall_figures,
+    "bonefall": bonefall_figures,
 }
 
 
@@ -1375,7 +1375,7 @@ def howto_body(info: GameInfo, *, prefix: str = "", sprite: bool = True) -> Mark
             blocks.append(figure_markup(fig, prefix))
             figs.remove(fig)
     blocks.extend(figure_markup(fig, prefix) for fig in figs)
-    if info.id == "falling":
+    if info.id == "bonefall":
         blocks.append(bonefall_controls())
     extra = ""
     if sprite and info.id == "heptalion":

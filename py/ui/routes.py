@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import NamedTuple
 from urllib.parse import parse_qs
 
-__all__ = ["HOME", "SEED_LIMIT", "Route", "parse_route", "seed_from_query"]
+from boneyard.saves import current_game
+
+__all__ = ["HOME", "SEED_LIMIT", "Route", "new_address", "parse_route", "seed_from_query"]
 
 SEED_LIMIT = 2**63  # seeds typed in the address run from -2**63 to 2**63 - 1
 
@@ -26,11 +28,21 @@ HOME = Route("home", "")
 
 
 def parse_route(hash_: str) -> Route:
-    """Return the route of an address's hash (``#/play/dominoes``); an empty hash is home."""
+    """Return the route of an address's hash (``#/play/dominoes``); an empty hash is home.
+
+    An old address of a renamed game (``#/play/falling``) names the game by its id now."""
     parts = [p for p in hash_.lstrip("#").split("/") if p]
     if not parts:
         return HOME
-    return Route(parts[0], parts[1] if len(parts) > 1 else "")
+    return Route(parts[0], current_game(parts[1]) if len(parts) > 1 else "")
+
+
+def new_address(hash_: str) -> str | None:
+    """Return the address an old address of a renamed game stands for (``#/play/bonefall``), or None."""
+    parts = hash_.lstrip("#").split("/")
+    if len(parts) < 3 or current_game(parts[2]) == parts[2]:
+        return None
+    return "#" + "/".join([*parts[:2], current_game(parts[2]), *parts[3:]])
 
 
 def seed_from_query(search: str) -> int | None:

@@ -73,6 +73,7 @@ class Storage:
         self.report = report
         self.clock = clock or (lambda: datetime.now(UTC))
         self.full = False  # the last write failed for lack of room
+        self.copied: dict[str, str] = {}  # a renamed game's old id -> the save last copied from its old key
 
     # -- raw access -----------------------------------------------------------------------------
     def get(self, key: str) -> str | None:
@@ -165,8 +166,36 @@ class Storage:
         return self.get(saves.save_key(game_id)) is not None
 
     def drop_game(self, game_id: str) -> None:
-        """Forget a finished (or abandoned) game."""
+        """Forget a finished (or abandoned) game, and the copy an old version's tab may keep under its old id."""
         self.remove(saves.save_key(game_id))
+        for old, new in saves.RENAMED.items():
+            if new == game_id:
+                self.remove(saves.save_key(old))
+
+    def move_renamed(self, keep_old: bool = False) -> list[str]:
+        """Move each renamed game's save to its new key (the later save when both are there); return their ids.
+
+        The old key goes only once the new one is written. ``keep_old`` copies it instead: a tab of the old
+        version may be playing under it, and its game would vanish there if the key did (the next start
+        removes it; the game goes on under the new key).
+        """
+        moved = []
+        for old, new in saves.RENAMED.items():
+            text, kept = self.get(saves.save_key(old)), self.get(saves.save_key(new))
+            if text is None:
+                if keep_old and kept is not None and self.copied.get(old) == kept:
+                    self.remove(saves.save_key(new))  # the old tab finished the game it copied: gone here too
+                    moved.append(new)
+                continue
+            later = text if kept is None else saves.later_save(kept, text)
+            if later != kept and not self.set(saves.save_key(new), later):
+                continue  # not written (storage full): the old key keeps the game
+            if keep_old:
+                self.copied[old] = later
+            else:
+                self.remove(saves.save_key(old))
+            moved.append(new)
+        return moved
 
     # -- settings and stats -----------------------------------------------------------------------
     def load_settings(self) -> Settings:

@@ -35,7 +35,7 @@ def stats_record(*tallies: dict) -> str:
             "stats": {
                 "tallies": list(tallies),
                 "bests": {
-                    "falling:marathon-max": {
+                    "bonefall:marathon-max": {
                         "max": {"value": 7, "date": "2026-11-29"},
                         "power": {"value": 121, "date": "2026-11-29"},
                         "speed": {"value": 9.8, "date": "2026-11-29"},
@@ -43,7 +43,7 @@ def stats_record(*tallies: dict) -> str:
                 },
                 "counted": [],
                 "runs": {
-                    "falling:marathon-max": [
+                    "bonefall:marathon-max": [
                         {"date": "2026-11-28", "scores": {"max": 5, "power": 60, "speed": 7.5}},
                         {"date": "2026-11-29", "scores": {"max": 7, "power": 121, "speed": 9.8}},
                     ]

@@ -30,7 +30,7 @@ STATS = {
                 "last": "2026-11-30",
             }
         ],
-        "bests": {"falling:sprint-norm": {"power": {"value": 19.0, "date": "2026-11-30"}}},
+        "bests": {"bonefall:sprint-norm": {"power": {"value": 19.0, "date": "2026-11-30"}}},
         "counted": ["abc"],
     },
 }

@@ -30,7 +30,7 @@ def commands(quick: bool) -> list[list[str]]:
     runs = "5" if quick else "7"
     return [
         [py, "tests/bench/bench_boot.py", "--runs", runs, "--return-runs", "5"],
-        [py, "tests/bench/bench_falling_frames.py", "--seconds", "10" if quick else "30"],
+        [py, "tests/bench/bench_bonefall_frames.py", "--seconds", "10" if quick else "30"],
         [py, "tools/dominoes_bench.py"],
         [py, "tests/bench/bench_api.py", *(["--quick"] if quick else [])],
         [
@@ -58,7 +58,7 @@ def commands(quick: bool) -> list[list[str]]:
         [py, "tools/heptalion_bench.py", "--part", "api"],
         [
             py,
-            "tools/falling_autoplay.py",
+            "tools/bonefall_autoplay.py",
             "--set",
             "norm",
             "--mode",

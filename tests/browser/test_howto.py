@@ -164,7 +164,7 @@ def test_the_question_mark_opens_the_rules_over_the_table_and_closes_back(browse
 
 def test_the_cascade_loop_plays_only_with_animations_on(app_page):
     page = app_page
-    page.evaluate("location.hash = '#/rules/falling'")
+    page.evaluate("location.hash = '#/rules/bonefall'")
     page.wait_for_selector(".howto-fig")
     motion = page.evaluate("document.documentElement.dataset.motion")
     film = page.locator(".howto-film")

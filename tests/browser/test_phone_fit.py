@@ -23,8 +23,8 @@ import pytest
 
 from boneyard import saves
 from boneyard.games import GAMES
-from boneyard.games.falling import new_state
-from boneyard.games.falling.autoplay import AutoPlayer
+from boneyard.games.bonefall import new_state
+from boneyard.games.bonefall.autoplay import AutoPlayer
 from ui.session import Seat, Session
 
 from . import fit
@@ -188,7 +188,7 @@ SEED = 2024
 OPTIONS = {"set": "norm", "mode": "sprint", "cascade_steps": 3}
 
 
-def falling_log() -> list[Any]:
+def bonefall_log() -> list[Any]:
     """Return the input log of the seeded autoplayed sprint the test replays."""
     state = new_state(SEED, **OPTIONS)
     player = AutoPlayer(delay=6)
@@ -204,12 +204,12 @@ def test_bonefall_fits_one_screen_from_the_first_domino_to_game_over(
 ) -> None:
     page = phone
     size(page, *where)
-    page.evaluate("location.hash = '#/setup/falling'")
+    page.evaluate("location.hash = '#/setup/bonefall'")
     page.wait_for_selector("#start-game")
     page.select_option("#setup-mode", "sprint-norm")
     page.click("#start-game")
     page.wait_for_selector("#fall-canvas")
-    page.wait_for_function("JSON.parse(boneyardFalling.view()).piece !== null")
+    page.wait_for_function("JSON.parse(boneyardBonefall.view()).piece !== null")
     heights = {"start": fit.assert_fits(page, "start")["scrollHeight"]}
     shot(page, "bonefall-start")
     touch = page.locator(".fall-touch").is_visible()
@@ -217,12 +217,12 @@ def test_bonefall_fits_one_screen_from_the_first_domino_to_game_over(
         boxes = [b.bounding_box() for b in page.locator(".fall-pad").all()]
         assert all(b["width"] >= 44 and b["height"] >= 44 for b in boxes), boxes
         assert page.evaluate(ALL_INSIDE, [".fall-pad", "body"])
-    spec = {"seed": SEED, "options": OPTIONS, "log": falling_log(), "speed": 4}
-    page.evaluate("spec => boneyardFalling.script(spec)", json.dumps(spec))
-    page.wait_for_function("JSON.parse(boneyardFalling.view()).step > 400", timeout=30_000)
+    spec = {"seed": SEED, "options": OPTIONS, "log": bonefall_log(), "speed": 4}
+    page.evaluate("spec => boneyardBonefall.script(spec)", json.dumps(spec))
+    page.wait_for_function("JSON.parse(boneyardBonefall.view()).step > 400", timeout=30_000)
     heights["middle"] = fit.assert_fits(page, "middle")["scrollHeight"]
     shot(page, "bonefall-middle")
-    page.evaluate("boneyardFalling.speed(40)")
+    page.evaluate("boneyardBonefall.speed(40)")
     page.wait_for_selector("#fall-summary", timeout=60_000)
     heights["end"] = fit.assert_fits(page, "game over")["scrollHeight"]
     assert page.evaluate(INSIDE, ["#fall-again", "viewport"]), "Play again is out of view"

@@ -57,7 +57,7 @@ def test_start_needs_every_seat():
     with pytest.raises(RoomError):
         HostRoom("triangles", None, {"players": 2}, "Ana", ["open", "open"])
     with pytest.raises(RoomError):
-        HostRoom("falling", None, {}, "Ana", 2)
+        HostRoom("bonefall", None, {}, "Ana", 2)
 
 
 @pytest.mark.parametrize(

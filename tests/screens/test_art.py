@@ -54,11 +54,11 @@ def test_the_heptalion_card_is_the_top_of_the_published_diamond_with_fitting_dom
 
 
 def test_the_bonefall_card_shows_a_board_at_rest_where_the_two_twos_annihilate():
-    from boneyard.games.falling.sim import HEIGHT, WIDTH, Board
+    from boneyard.games.bonefall.sim import HEIGHT, WIDTH, Board
 
     board = Board()
     rows = HEIGHT - 4  # the picture is the bottom four rows of the well
-    cells = art.FALLING_SCENE + art.FALLING_PIECE
+    cells = art.BONEFALL_SCENE + art.BONEFALL_PIECE
     by_cell = {(col, row): (value, link) for col, row, value, link in cells}
     step = {"right": (1, 0), "left": (-1, 0), "down": (0, 1), "up": (0, -1)}
     for piece, ((col, row), (value, link)) in enumerate(sorted(by_cell.items()), start=1):
@@ -74,7 +74,7 @@ def test_the_bonefall_card_shows_a_board_at_rest_where_the_two_twos_annihilate()
         if m >= 0:
             board.pid[m] = board.pid[i] = min(board.pid[i], board.pid[m])
     assert board.is_at_rest()
-    assert board.find_matches() == sorted((row + rows) * WIDTH + col for col, row in art.FALLING_MATCH)
+    assert board.find_matches() == sorted((row + rows) * WIDTH + col for col, row in art.BONEFALL_MATCH)
 
 
 def test_the_cards_draw_as_the_tables_do_without_loading_them_at_start():

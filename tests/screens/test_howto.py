@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from boneyard.games import GAMES
-from boneyard.games.falling.sim import Board
+from boneyard.games.bonefall.sim import Board
 from ui import howto, shell
 
 TURN_BASED = [g for g in GAMES if not GAMES[g].realtime]
@@ -73,10 +73,10 @@ def test_bonefall_scenes_play_out_as_their_captions_say(name, events, score):
 
 
 def test_the_cascade_loop_runs_only_with_animations_on():
-    fig = next(f for f in howto.figures("falling") if f.key == "bonefall-cascade")
+    fig = next(f for f in howto.figures("bonefall") if f.key == "bonefall-cascade")
     assert 'class="howto-film"' in fig.picture and 'aria-hidden="true"' in fig.picture
 
 
 def test_bonefall_rules_list_its_controls():
-    html = shell.rules(GAMES["falling"], True)
+    html = shell.rules(GAMES["bonefall"], True)
     assert "<kbd>Space</kbd>" in html and "Controls" in html

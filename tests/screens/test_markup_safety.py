@@ -163,7 +163,7 @@ class Table(TableHarness):
         html = str(self.screen.render(self.ctx(width)))
         after = getattr(self.screen, "after_render", None)
         if (
-            after is not None and self.session.info.id != "falling"
+            after is not None and self.session.info.id != "bonefall"
         ):  # Bonefall's binds the canvas (browser only)
             after(self.ctx(width))
         self.frames.append((phase, html))
@@ -271,7 +271,7 @@ def test_hostile_names_inject_nothing_into_any_phase_of_a_table(game):
 
 @pytest.mark.parametrize("names", [HOSTILE, PLAIN])
 def test_the_setup_forms_keep_their_shape_with_any_names(names):
-    for game in ("dominoes", "triangles", "heptalion", "falling"):
+    for game in ("dominoes", "triangles", "heptalion", "bonefall"):
         info = GAMES[game]
         screen = fresh_screen(game)
         for form in (
@@ -320,10 +320,10 @@ def test_the_setup_forms_keep_their_shape_with_any_names(names):
 
 
 def bonefall_frames(name: str) -> Frames:
-    from boneyard.games.falling.autoplay import AutoPlayer
+    from boneyard.games.bonefall.autoplay import AutoPlayer
 
     table = Table(
-        "falling",
+        "bonefall",
         [Seat("human", name)],
         ("sprint-norm", "Sprint", {"set": "norm", "mode": "sprint"}),
         9,
@@ -368,7 +368,7 @@ def shell_frames(names: list[str]) -> Frames:
         for game in ("dominoes", "triangles", "heptalion"):
             for result in ("win", "loss", "draw")[: 1 + i % 3]:
                 stats.record(game, "classic-2", "Classic, 2 players", name, result, day)
-    stats.record_scores("falling", "sprint-norm", {"max": 5, "power": 20, "speed": 12.5}, day)
+    stats.record_scores("bonefall", "sprint-norm", {"max": 5, "power": 20, "speed": 12.5}, day)
     frames: Frames = [
         ("home", str(shell.home(GAMES.values(), {"dominoes"}, set(GAMES), settings))),
         ("settings", str(settings_view.settings_screen(settings, False, [f"boneyard:broken:{names[1]}"]))),

@@ -55,7 +55,7 @@ def test_text_is_escaped_and_attributes_quoted():
 def test_stats_show_tallies_leaderboards_and_best_scores_of_any_game():
     stats = Stats()
     stats.record("dominoes", "classic-2", "Classic, 2 players", "Ana", "win", "2026-11-30")
-    stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 50, "speed": 255.3}, "2026-11-30")
+    stats.record_scores("bonefall", "sprint-norm", {"max": 4, "power": 50, "speed": 255.3}, "2026-11-30")
     stats.record_scores("heptalion", "fit-original", {"tiles": 21}, "2026-11-29")
     html = stats_view.stats_screen(stats, GAMES.values(), "Ana")
     assert "Classic, 2 players" in html and "Leaderboard" not in html  # one name: no leaderboard
@@ -104,7 +104,7 @@ SETUP_CASES = [
     ("heptalion", {}),
     ("heptalion", {"mode": "lab", "players": "3", "hands": "hidden", "opponents": "device"}),
     ("heptalion", {"mode": "fit"}),
-    ("falling", {"mode": "marathon-max"}),
+    ("bonefall", {"mode": "marathon-max"}),
 ]
 
 

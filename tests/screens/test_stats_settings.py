@@ -40,7 +40,7 @@ def test_days_are_capped_and_survive_the_json_round_trip():
 def test_stats_written_before_the_charts_still_load():
     old = {
         "tallies": [{"game": "dominoes", "mode": "classic-2", "name": "Ana", "wins": 2, "losses": 1}],
-        "bests": {"falling:sprint-norm": {"power": {"value": 12, "date": "2026-11-01"}}},
+        "bests": {"bonefall:sprint-norm": {"power": {"value": 12, "date": "2026-11-01"}}},
     }
     stats = stats_from_json(old)
     assert stats.tallies[0].days == [] and stats.runs == {}
@@ -51,16 +51,18 @@ def test_stats_written_before_the_charts_still_load():
 def test_a_run_is_kept_once_a_deal_however_often_it_is_reported():
     stats = Stats()
     scores = {"max": 4, "power": 19, "speed": 3.5}
-    assert stats.record_run("falling", "sprint-norm", scores, "2026-11-30", "deal-1")
+    assert stats.record_run("bonefall", "sprint-norm", scores, "2026-11-30", "deal-1")
     assert not stats.record_run(
-        "falling", "sprint-norm", scores, "2026-11-30", "deal-1"
+        "bonefall", "sprint-norm", scores, "2026-11-30", "deal-1"
     )  # game over + finish
-    assert stats.record_run("falling", "sprint-norm", scores, "2026-11-30", "deal-2")  # the same scores again
-    assert len(stats.runs["falling:sprint-norm"]) == 2
+    assert stats.record_run(
+        "bonefall", "sprint-norm", scores, "2026-11-30", "deal-2"
+    )  # the same scores again
+    assert len(stats.runs["bonefall:sprint-norm"]) == 2
     for i in range(MAX_RUNS + 3):
-        stats.record_run("falling", "sprint-norm", scores, "2026-11-30", f"more-{i}")
+        stats.record_run("bonefall", "sprint-norm", scores, "2026-11-30", f"more-{i}")
     again = stats_from_json(json.loads(json.dumps(stats.to_json())))
-    assert len(again.runs["falling:sprint-norm"]) == MAX_RUNS and again.to_json() == stats.to_json()
+    assert len(again.runs["bonefall:sprint-norm"]) == MAX_RUNS and again.to_json() == stats.to_json()
 
 
 def test_a_finished_game_counts_once_and_a_reload_changes_nothing():
@@ -101,11 +103,11 @@ def test_a_mode_card_has_win_rate_streaks_and_a_chart_of_its_days():
 
 def test_bonefall_shows_best_max_power_and_speed_per_mode_and_set_with_a_chart():
     stats = Stats()
-    stats.record_scores("falling", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-29")
-    stats.record_scores("falling", "sprint-norm", {"max": 3, "power": 25, "speed": 2.5}, "2026-11-30")
-    stats.record_scores("falling", "marathon-max", {"max": 7, "power": 120, "speed": 9.8}, "2026-11-30")
-    stats.record_run("falling", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-29", "a")
-    stats.record_run("falling", "sprint-norm", {"max": 3, "power": 25, "speed": 2.5}, "2026-11-30", "b")
+    stats.record_scores("bonefall", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-29")
+    stats.record_scores("bonefall", "sprint-norm", {"max": 3, "power": 25, "speed": 2.5}, "2026-11-30")
+    stats.record_scores("bonefall", "marathon-max", {"max": 7, "power": 120, "speed": 9.8}, "2026-11-30")
+    stats.record_run("bonefall", "sprint-norm", {"max": 4, "power": 19, "speed": 3.5}, "2026-11-29", "a")
+    stats.record_run("bonefall", "sprint-norm", {"max": 3, "power": 25, "speed": 2.5}, "2026-11-30", "b")
     html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
     section = html[html.index("<h2>Bonefall</h2>") :]
     assert "Sprint · Norm" in section and "Marathon · Max" in section
@@ -174,11 +176,11 @@ def test_the_overview_sums_every_game_with_time_played_and_the_latest_results():
     played(stats, ("2026-11-29", "win"), ("2026-11-30", "loss"), ("2026-11-30", "win"))
     stats.record("triangles", "players-2", "2 players", "Ana", "draw", "2026-12-01")
     stats.record("triangles", "players-2", "2 players", "Bo", "win", "2026-12-01")  # another name
-    stats.record_run("falling", "sprint-norm", {"max": 4, "power": 25, "speed": 3.5}, "2026-12-02", "d1")
+    stats.record_run("bonefall", "sprint-norm", {"max": 4, "power": 25, "speed": 3.5}, "2026-12-02", "d1")
     stats.record_recent("dominoes", "Classic, 2 players", "2026-11-30", "win", {}, 600)
     stats.record_recent("triangles", "2 players", "2026-12-01", "draw", {}, 1500)
-    stats.record_recent("falling", "Sprint · Norm", "2026-12-02", "", {"max": 4, "power": 25}, 95)
-    stats.record_scores("falling", "sprint-norm", {"power": 25}, "2026-12-02")
+    stats.record_recent("bonefall", "Sprint · Norm", "2026-12-02", "", {"max": 4, "power": 25}, 95)
+    stats.record_scores("bonefall", "sprint-norm", {"power": 25}, "2026-12-02")
     html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
     overview = html[html.index('id="stats-overview"') : html.index("</section>")]
     facts = dict(
@@ -205,7 +207,7 @@ def test_the_overview_sums_every_game_with_time_played_and_the_latest_results():
         bonefall and "Power 25" in bonefall.group(1) and '"Win rate">–</td>' in bonefall.group(1)
     )  # no win rate
     recent = re.findall(r'<li class="recent-item" data-game="(\w+)">', overview)
-    assert recent == ["falling", "triangles", "dominoes"]  # latest first
+    assert recent == ["bonefall", "triangles", "dominoes"]  # latest first
     assert ">Power 25<" in overview and ">Drawn<" in overview and ">Won<" in overview
     again = stats_from_json(json.loads(json.dumps(stats.to_json())))
     assert again.to_json() == stats.to_json()
@@ -214,10 +216,10 @@ def test_the_overview_sums_every_game_with_time_played_and_the_latest_results():
 def test_stats_from_before_the_overview_load_with_their_solo_games_and_no_recent_list():
     old = {
         "tallies": [{"game": "dominoes", "mode": "classic-2", "name": "Ana", "wins": 2, "losses": 1}],
-        "runs": {"falling:sprint-norm": [{"date": "2026-11-01", "scores": {"power": 3}}] * 2},
+        "runs": {"bonefall:sprint-norm": [{"date": "2026-11-01", "scores": {"power": 3}}] * 2},
     }
     stats = stats_from_json(old)
-    assert stats.solo == {"falling": 2} and stats.recent == [] and stats.seconds == {}
+    assert stats.solo == {"bonefall": 2} and stats.recent == [] and stats.seconds == {}
     html = str(stats_view.stats_screen(stats, GAMES.values(), "Ana"))
     assert 'id="overall-played"><dt>Games played</dt><dd>5</dd>' in html
     assert "Time played is kept for games finished from now on: older ones have none." in html

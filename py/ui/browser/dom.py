@@ -376,7 +376,7 @@ class BrowserPort:
 # The table screens' browser halves (``ports.page_module``), each imported on its table's first render.
 PAGE_MODULES: dict[str, Callable[[], Any]] = {
     "board_watch": lambda: importlib.import_module("ui.browser.board_watch"),
-    "falling_canvas": lambda: importlib.import_module("ui.browser.falling_canvas"),
+    "bonefall_canvas": lambda: importlib.import_module("ui.browser.bonefall_canvas"),
     "heptalion_dom": lambda: importlib.import_module("ui.browser.heptalion_dom"),
     "triangles_board": lambda: importlib.import_module("ui.browser.triangles_board"),
 }

@@ -9,22 +9,22 @@ from typing import Any
 import pytest
 
 from boneyard.games import GAMES
-from boneyard.games.falling import new_state, replay
-from boneyard.games.falling.autoplay import AutoPlayer
+from boneyard.games.bonefall import new_state, replay
+from boneyard.games.bonefall.autoplay import AutoPlayer
 from boneyard.settings import Settings
-from ui.games import falling_play as fp
-from ui.games.falling import MODES, SCREEN, FallingScreen, cascade_steps_for, hud_values
+from ui.games import bonefall_play as fp
+from ui.games.bonefall import MODES, SCREEN, BonefallScreen, cascade_steps_for, hud_values
 from ui.session import Seat, Session
 from ui.table_screen import TableContext
 
-INFO = GAMES["falling"]
+INFO = GAMES["bonefall"]
 
 
 class Table:
     """A session with the screen, as the app drives it."""
 
     def __init__(self, mode_key: str = "sprint-norm", seed: int = 5, animations: bool = False) -> None:
-        self.screen = FallingScreen()
+        self.screen = BonefallScreen()
         mode, _players = self.screen.mode_from_form({"mode": mode_key})
         self.session = Session.start(
             INFO, [Seat("human", "Ann")], mode.key, mode.label, mode.options, seed=seed
@@ -204,8 +204,8 @@ def test_the_table_markup():
     # Power leads; the three scores are explained in plain words; "?" opens the rules
     assert html.index('id="fall-power"') < html.index('id="fall-max"') < html.index('id="fall-speed"')
     assert "What the scores mean" in html and "(halves cleared − 1)²" in html
-    assert 'data-action="rules" data-value="falling"' in html
-    # A phone's one line under the pad opens the swipes and the scores as one sheet (css/falling.css).
+    assert 'data-action="rules" data-value="bonefall"' in html
+    # A phone's one line under the pad opens the swipes and the scores as one sheet (css/bonefall.css).
     below = html[html.index('class="fall-explain fall-explain-below"') :]
     assert '<span class="fall-explain-phone">Swipes and scores</span>' in below
     assert below.index('class="fall-explain-swipes"') < below.index("(halves cleared − 1)²")
@@ -214,7 +214,7 @@ def test_the_table_markup():
 
 def test_the_setup_card_explains_the_scores_and_offers_the_demo():
     html = str(SCREEN.custom_fields({}))
-    assert 'data-action="watch-demo" data-value="falling"' in html and "What the scores mean" in html
+    assert 'data-action="watch-demo" data-value="bonefall"' in html and "What the scores mean" in html
 
 
 def test_a_demo_asked_for_on_the_setup_screen_runs_over_the_players_paused_game():
@@ -262,7 +262,7 @@ def test_a_reloaded_game_starts_paused_where_it_was():
     table.driver.advance(500)
     table.driver.press("hard_drop")
     saved = json.loads(json.dumps(table.session.to_json()))
-    again = Session.from_json("falling", saved)
+    again = Session.from_json("bonefall", saved)
     ui: dict[str, Any] = {}
     ctx = TableContext(
         session=again,
@@ -423,7 +423,7 @@ class FakeProxy:
 
 @pytest.fixture
 def canvas(monkeypatch):
-    """Import ``falling_canvas`` (browser-only) against a fake page; return (module, page)."""
+    """Import ``bonefall_canvas`` (browser-only) against a fake page; return (module, page)."""
     import sys
     import types
 
@@ -441,14 +441,14 @@ def canvas(monkeypatch):
     js.Object = FakeJs(fromEntries=lambda x: x)  # type: ignore[attr-defined]
     for name, module in (("pyodide", pyodide), ("pyodide.ffi", ffi), ("pyscript", pyscript), ("js", js)):
         monkeypatch.setitem(sys.modules, name, module)
-    monkeypatch.delitem(sys.modules, "ui.browser.falling_canvas", raising=False)
-    import ui.browser.falling_canvas as module
+    monkeypatch.delitem(sys.modules, "ui.browser.bonefall_canvas", raising=False)
+    import ui.browser.bonefall_canvas as module
 
     yield module, page
     import gc
 
     gc.unfreeze()
-    sys.modules.pop("ui.browser.falling_canvas", None)
+    sys.modules.pop("ui.browser.bonefall_canvas", None)
 
 
 class BrowserTable(Table):

@@ -1,4 +1,4 @@
-"""Bonefall: the falling-dominoes puzzle (game id ``falling``).
+"""Bonefall: the falling-dominoes puzzle (game id ``bonefall``).
 
 Named Bonefall because dominoes are "bones" (this is the Boneyard) and the whole game is bones falling:
 dropped from the top, tipping over gaps and tumbling down in cascades of matches.
@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from ...core import GameInfo, Option, lazy_attributes, lazy_engine
 
-__all__ = ["GAME", "FallingState", "Move", "from_dict", "new_state", "parse_move", "replay"]
+__all__ = ["GAME", "BonefallState", "Move", "from_dict", "new_state", "parse_move", "replay"]
 
 GAME = GameInfo(
-    id="falling",
+    id="bonefall",
     name="Bonefall",
     tagline="Drop, tip and match falling dominoes into long cascades.",
     how_to_play=(
@@ -75,5 +75,5 @@ GAME = GameInfo(
 
 
 __getattr__ = lazy_attributes(
-    __name__, ".sim", ("FallingState", "Move", "new_state", "from_dict", "parse_move", "replay")
+    __name__, ".sim", ("BonefallState", "Move", "new_state", "from_dict", "parse_move", "replay")
 )

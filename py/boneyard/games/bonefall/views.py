@@ -1,4 +1,4 @@
-"""Declare what Bonefall's view holds; ``FallingState.view`` builds exactly this.
+"""Declare what Bonefall's view holds; ``BonefallState.view`` builds exactly this.
 
 Bonefall has one player: every key is that player's own (declared anyway, as every game's view is).
 """
@@ -51,7 +51,7 @@ class CascadeEvent(TypedDict):
     score: NotRequired[int]
 
 
-class FallingView(TypedDict):
+class BonefallView(TypedDict):
     """Declare the player's view of a game of Bonefall."""
 
     game: Own[str]
@@ -83,4 +83,4 @@ class FallingView(TypedDict):
     legal_moves: Own[list[str]]
 
 
-VIEW = ViewSpec(FallingView)
+VIEW = ViewSpec(BonefallView)

@@ -8,7 +8,7 @@ empty cell where a same-value half could land). With ``lookahead`` it also tries
 next domino (shown in the view) on each result. It then emits the commands of the path and a hard drop,
 so it plays through the same input path as a player (for the title-screen demo, ``delay`` spaces them).
 
-Its benchmark (many seeded games, scores and simulation speed) is ``tools/falling_autoplay.py``.
+Its benchmark (many seeded games, scores and simulation speed) is ``tools/bonefall_autoplay.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from .sim import HEIGHT, SIZE, SPAWN_COL, WIDTH, Board, FallingState, new_state
+from .sim import HEIGHT, SIZE, SPAWN_COL, WIDTH, Board, BonefallState, new_state
 
 __all__ = ["AutoPlayer", "Placement", "Weights", "choose", "play_game", "reachable"]
 
@@ -166,7 +166,7 @@ class AutoPlayer:
     _plan: list[str] = field(default_factory=list)
     _wait: int = 0
 
-    def act(self, state: FallingState) -> None:
+    def act(self, state: BonefallState) -> None:
         """Issue the next command(s) for the falling domino, if any are due."""
         if state.phase != "falling":
             return
@@ -187,7 +187,7 @@ class AutoPlayer:
                 self._wait = self.delay
                 return
 
-    def _make_plan(self, state: FallingState) -> list[str]:
+    def _make_plan(self, state: BonefallState) -> list[str]:
         nxt = (state.bag[0][0], state.bag[0][1]) if self.lookahead and state.bag else None
         place = choose(
             state.board,
@@ -210,7 +210,7 @@ def play_game(
     lookahead: int = 0,
     weights: Weights = Weights(),
     delay: int = HUMAN_DELAY,
-) -> FallingState:
+) -> BonefallState:
     """Autoplay one seeded game to its end (cascades resolve at once) and return the final state.
 
     ``delay`` steps pass between two commands (the default, 10 commands a second, is a quick human's

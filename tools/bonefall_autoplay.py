@@ -1,8 +1,8 @@
-"""Bonefall's autoplayer benchmark: seeded games played by ``boneyard.games.falling.autoplay``.
+"""Bonefall's autoplayer benchmark: seeded games played by ``boneyard.games.bonefall.autoplay``.
 
 Command (Marathon games are capped at ``--max-sets`` sets, 10 by default, so the command finishes):
 
-    PYTHONPATH=py python3 tools/falling_autoplay.py --set norm|max --mode sprint|marathon \
+    PYTHONPATH=py python3 tools/bonefall_autoplay.py --set norm|max --mode sprint|marathon \
         --games N --seed S [--lookahead] [--max-sets K] [--json]
 
 prints mean and best Max, Power and Speed, Power per set, and simulated steps per second (including
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from boneyard.core import derive_seed, make_rng
-from boneyard.games.falling.autoplay import play_game
-from boneyard.games.falling.sim import SETS, FallingState, new_state, replay
+from boneyard.games.bonefall.autoplay import play_game
+from boneyard.games.bonefall.sim import SETS, BonefallState, new_state, replay
 
 __all__ = ["main", "run"]
 
@@ -81,7 +81,7 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def _time_steps(seeds: Sequence[int], results: Sequence[FallingState]) -> tuple[list[float], list[float]]:
+def _time_steps(seeds: Sequence[int], results: Sequence[BonefallState]) -> tuple[list[float], list[float]]:
     """Replay games with the screen's animation time and time every step and every 10th view, in µs."""
     clock = time.perf_counter
     steps: list[float] = []
@@ -105,7 +105,7 @@ def _time_steps(seeds: Sequence[int], results: Sequence[FallingState]) -> tuple[
     return steps, views
 
 
-def _sets_played(state: FallingState) -> float:
+def _sets_played(state: BonefallState) -> float:
     """Return how many sets' worth of dominoes the game used."""
     return state.turns / len(SETS[state.set_name])
 
@@ -113,7 +113,7 @@ def _sets_played(state: FallingState) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the autoplay command."""
     parser = argparse.ArgumentParser(
-        prog="tools/falling_autoplay.py", description=(__doc__ or "").split("\n")[0]
+        prog="tools/bonefall_autoplay.py", description=(__doc__ or "").split("\n")[0]
     )
     parser.add_argument("--set", choices=("norm", "max"), default="norm")
     parser.add_argument("--mode", choices=("sprint", "marathon"), default="sprint")

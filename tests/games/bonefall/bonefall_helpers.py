@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from boneyard.games.falling.sim import WIDTH, Board, FallingState, new_state
+from boneyard.games.bonefall.sim import WIDTH, Board, BonefallState, new_state
 
 
 def board_of(*pieces: tuple) -> Board:
@@ -37,7 +37,7 @@ def state_with(
     bag: list[tuple[int, int]] | None = None,
     mode: str = "sprint",
     cascade_steps: int = 0,
-) -> FallingState:
+) -> BonefallState:
     """Return a game whose board is ``board`` and whose falling domino shows ``values`` at the spawn."""
     state = new_state(seed=7, mode=mode, cascade_steps=cascade_steps)
     state.board = board
@@ -49,7 +49,7 @@ def state_with(
     return state
 
 
-def check_invariants(state: FallingState) -> None:
+def check_invariants(state: BonefallState) -> None:
     """Assert the structural invariants: no overlaps, linked halves, nothing floating at rest."""
     board = state.board
     seen: dict[int, list[int]] = {}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from falling_helpers import board_of, state_with
+from bonefall_helpers import board_of, state_with
 
-from boneyard.games.falling.autoplay import AutoPlayer, choose, play_game, reachable
-from boneyard.games.falling.sim import WIDTH, Board, new_state, piece_cells, replay
-from tools.falling_autoplay import main
+from boneyard.games.bonefall.autoplay import AutoPlayer, choose, play_game, reachable
+from boneyard.games.bonefall.sim import WIDTH, Board, new_state, piece_cells, replay
+from tools.bonefall_autoplay import main
 
 
 def test_reachable_targets_stop_at_walls_of_pieces():

@@ -9,14 +9,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from falling_helpers import check_invariants
+from bonefall_helpers import check_invariants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
-from boneyard.games.falling import GAME
-from boneyard.games.falling.sim import COMMANDS, SETS, Move, from_dict, new_state, parse_move, replay
+from boneyard.games.bonefall import GAME
+from boneyard.games.bonefall.sim import COMMANDS, SETS, Move, from_dict, new_state, parse_move, replay
 from boneyard.tiles import domino
 
 
@@ -37,7 +37,7 @@ def random_play(seed: int, steps: int, options: dict | None = None, rate: float 
 
 
 def test_registered_as_a_realtime_one_player_game():
-    assert GAMES["falling"] is GAME
+    assert GAMES["bonefall"] is GAME
     assert GAME.name == "Bonefall" and GAME.realtime and GAME.min_players == GAME.max_players == 1
     assert GAME.bots == {}
     choices = {o.name: o.choices for o in GAME.options}
@@ -202,7 +202,7 @@ def test_view_is_json_ready_and_complete():
 
 
 def test_engine_does_not_import_the_browser():
-    folder = Path(__file__).resolve().parents[3] / "py" / "boneyard" / "games" / "falling"
+    folder = Path(__file__).resolve().parents[3] / "py" / "boneyard" / "games" / "bonefall"
     for path in folder.glob("*.py"):
         text = path.read_text()
         assert not re.search(r"^\s*(import|from)\s+(js|pyscript|pyodide)\b", text, re.MULTILINE), path

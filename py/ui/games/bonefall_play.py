@@ -1,6 +1,6 @@
 """Bonefall's play loop without the browser: elapsed time into whole steps, held keys into commands.
 
-Pure Python (tested under CPython). The browser module (``falling_canvas``) calls ``Driver.advance``
+Pure Python (tested under CPython). The browser module (``bonefall_canvas``) calls ``Driver.advance``
 from its requestAnimationFrame callback with the milliseconds since the last frame; the driver turns
 them into whole simulation steps (60 a second, the remainder carried to the next frame), applies the
 inputs due before each step (held directions repeat after a short delay, like a native game's
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from boneyard.games.falling.sim import SOFT_DROP_REPEAT, STEPS_PER_SECOND
+from boneyard.games.bonefall.sim import SOFT_DROP_REPEAT, STEPS_PER_SECOND
 
 __all__ = [
     "FRAME_SAMPLES",

@@ -1,7 +1,7 @@
 """Bonefall in the browser: the canvas, the requestAnimationFrame loop, keys, touch and visibility.
 
 Browser-only (imports ``pyodide`` and ``pyscript``); the markup and the game logic live in the pure
-modules ``falling`` and ``falling_play``.
+modules ``bonefall`` and ``bonefall_play``.
 
 Drawing is built for a cheap frame: every half-domino face (value x link side) is drawn once into a
 small sprite canvas, the dominoes at rest are drawn into an offscreen layer only when the board changes
@@ -13,7 +13,7 @@ One ``Runner`` serves the page. It keeps a single proxy of its frame callback an
 on the first ``bind`` and released by ``unbind`` (when the player leaves the table), which also lets go
 of the table, its canvases and sprites, the demo and the frame samples. A frame allocates nothing that
 outlives it: the frame benchmark's numbers go into the fixed arrays of ``FrameSamples`` (read through
-``window.boneyardFalling.stats()``), so the heap does not grow however long the page plays.
+``window.boneyardBonefall.stats()``), so the heap does not grow however long the page plays.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from typing import Any
 from pyodide.ffi import create_proxy, jsnull, to_js
 from pyscript import document, window
 
-from boneyard.games.falling.autoplay import AutoPlayer
-from boneyard.games.falling.sim import gravity_steps, piece_cells
+from boneyard.games.bonefall.autoplay import AutoPlayer
+from boneyard.games.bonefall.sim import gravity_steps, piece_cells
 
-from ..games.falling_play import Driver, FrameSamples, hud_values
+from ..games.bonefall_play import Driver, FrameSamples, hud_values
 
 WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0
@@ -931,7 +931,7 @@ def _install_hooks() -> None:
     }
     proxies = {name: create_proxy(lambda *a, fn=fn: _safe(fn, *a)) for name, fn in funcs.items()}
     _HOOKS.extend(proxies.values())
-    window.boneyardFalling = _to_js(proxies, dict_converter=Object.fromEntries)
+    window.boneyardBonefall = _to_js(proxies, dict_converter=Object.fromEntries)
 
 
 def _safe(fn: Any, *args: Any) -> Any:

@@ -4,7 +4,7 @@ The engine once skipped a single square in the top-left cell: its "no partner" l
 on the left" (cell 0 - 1), so the square hung there, the board said it was at rest, and the match its
 fall would have made was never scored (about 1 Marathon in 15 of random placements). These tests put a
 leftover half in every cell with its partner on every side, score the match such a fall makes, and
-check every turn of seeded games against an independent model of the rules (``falling_model``).
+check every turn of seeded games against an independent model of the rules (``bonefall_model``).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import json
 import random
 from pathlib import Path
 
-import falling_model as model
+import bonefall_model as model
 import pytest
-from falling_helpers import check_invariants, state_with
+from bonefall_helpers import check_invariants, state_with
 
-from boneyard.games.falling.autoplay import reachable
-from boneyard.games.falling.sim import HEIGHT, WIDTH, Board, FallingState, from_dict, new_state
+from boneyard.games.bonefall.autoplay import reachable
+from boneyard.games.bonefall.sim import HEIGHT, WIDTH, Board, BonefallState, from_dict, new_state
 
 CELLS = [(col, row) for row in range(HEIGHT) for col in range(WIDTH)]
 SIDES = {"right": (1, 0), "left": (-1, 0), "below": (0, 1), "above": (0, -1)}
@@ -111,7 +111,7 @@ def test_a_single_square_in_the_top_row_falls_whether_put_there_or_left_by_a_mat
 # -- the match a leftover's fall makes is scored ---------------------------------------------------
 
 
-def stack(left: int, right: int, top: int) -> FallingState:
+def stack(left: int, right: int, top: int) -> BonefallState:
     """Build a two-column stack whose next turn makes a leftover half fall and match.
 
     Column ``left`` holds a vertical domino 3 over 5 at rows ``top``/``top + 1`` on a column of single
@@ -178,7 +178,7 @@ def test_the_top_left_corner_case_animates_and_scores_on_screen():
 # -- seeded games against the independent model ---------------------------------------------------
 
 
-def play_checked(seed: int, set_name: str = "norm", turns: int | None = None) -> FallingState:
+def play_checked(seed: int, set_name: str = "norm", turns: int | None = None) -> BonefallState:
     """Play a Marathon placing each domino at a random reachable spot; check every turn against the model."""
     state = new_state(seed, set=set_name, mode="marathon", cascade_steps=0)
     rng = random.Random(seed)
@@ -232,7 +232,7 @@ def test_more_seeded_games_agree_with_the_model_turn_by_turn(set_name, seeds):
 
 # -- old saves --------------------------------------------------------------------------------------
 
-STUCK_SAVE = Path(__file__).with_name("falling-v1-stuck-corner.json")
+STUCK_SAVE = Path(__file__).with_name("bonefall-v1-stuck-corner.json")
 
 
 def test_a_save_written_with_a_stuck_corner_square_loads_and_the_square_falls_next_turn():
@@ -242,7 +242,8 @@ def test_a_save_written_with_a_stuck_corner_square_loads_and_the_square_falls_ne
     assert state.phase == "falling" and board.val[0] == 5 and board.mate[0] == -1 and board.val[WIDTH] < 0
     assert not board.is_at_rest()
     state.view()  # the screen can draw it
-    assert json.loads(json.dumps(state.to_dict())) == json.loads(STUCK_SAVE.read_text())  # round trip
+    written = json.loads(STUCK_SAVE.read_text()) | {"game": "bonefall"}  # saved under the old id "falling"
+    assert json.loads(json.dumps(state.to_dict())) == written  # round trip
     state.command("hard_drop")
     while state.phase == "resolving":
         state.step()

@@ -39,7 +39,7 @@ from typing import Any
 from ...core import IllegalMoveError, Outcome, Termination, make_rng, rng_from_json, rng_to_json
 from ...tiles import DOUBLE_NINE, DOUBLE_SIX, Domino
 from . import views
-from .views import CascadeEvent, Cell, FallingView, Piece
+from .views import BonefallView, CascadeEvent, Cell, Piece
 
 __all__ = [
     "COMMANDS",
@@ -53,7 +53,7 @@ __all__ = [
     "STEPS_PER_SECOND",
     "WIDTH",
     "Board",
-    "FallingState",
+    "BonefallState",
     "Move",
     "from_dict",
     "gravity_steps",
@@ -487,10 +487,10 @@ def parse_move(text: str) -> Move:
 FALLING, RESOLVING, OVER = "falling", "resolving", "over"
 
 
-class FallingState:
+class BonefallState:
     """A game in progress: the board, the falling domino, the bag, the scores and the input log."""
 
-    VIEW = views.VIEW  # the declared view (``FallingView``)
+    VIEW = views.VIEW  # the declared view (``BonefallView``)
 
     def __init__(
         self,
@@ -755,9 +755,9 @@ class FallingState:
             detail=f"{detail} Max {self.max_score}, Power {self.power}, Speed {self.speed:.1f}.",
         )
 
-    def clone(self, log: bool = True) -> FallingState:
+    def clone(self, log: bool = True) -> BonefallState:
         """Return an independent copy (the input log too unless ``log`` is False)."""
-        other = FallingState.__new__(FallingState)
+        other = BonefallState.__new__(BonefallState)
         other.__dict__.update(self.__dict__)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
@@ -769,7 +769,7 @@ class FallingState:
         other.log = self.log[:] if log else []
         return other
 
-    def view(self, player: int = 0) -> FallingView:
+    def view(self, player: int = 0) -> BonefallView:
         """Return everything the screen draws, JSON-ready (see the package docstring for the keys)."""
         resolving = self.phase == RESOLVING
         event_index = event_progress = 0
@@ -798,7 +798,7 @@ class FallingState:
         over = self.phase == OVER
         outcome = self.outcome()
         return {
-            "game": "falling",
+            "game": "bonefall",
             "set": self.set_name,
             "mode": self.mode,
             "width": WIDTH,
@@ -842,7 +842,7 @@ class FallingState:
         """Return the whole state, JSON-ready, for saves."""
         return {
             "version": SAVE_VERSION,
-            "game": "falling",
+            "game": "bonefall",
             "seed": self.seed,
             "options": self.options(),
             "rng": rng_to_json(self.rng),
@@ -871,12 +871,12 @@ class FallingState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> FallingState:
+    def from_dict(cls, data: Mapping[str, Any]) -> BonefallState:
         """Rebuild a state from ``to_dict``'s form; raise ValueError when it is malformed."""
         try:
             if not isinstance(data, Mapping):
                 raise ValueError("a saved game must be an object")
-            if data.get("game") != "falling":
+            if data.get("game") not in ("bonefall", "falling"):  # "falling": its id before the rename
                 raise ValueError(f"not a falling-puzzle save: game {data.get('game')!r}")
             if data.get("version") != SAVE_VERSION:
                 raise ValueError(f"unknown save version {data.get('version')!r}")
@@ -965,7 +965,7 @@ def new_state(
     mode: str = "sprint",
     cascade_steps: int = DEFAULT_CASCADE_STEPS,
     max_sets: int | None = None,
-) -> FallingState:
+) -> BonefallState:
     """Start a game: ``set`` "norm" (28 of 0-6) or "max" (55 of 0-9), ``mode`` "sprint" or "marathon".
 
     ``cascade_steps`` is the steps spent on each resolution event (0: resolve at once, for the
@@ -973,7 +973,7 @@ def new_state(
     """
     from ...core import fresh_seed
 
-    return FallingState(
+    return BonefallState(
         fresh_seed() if seed is None else seed,
         set=set,
         mode=mode,
@@ -982,14 +982,14 @@ def new_state(
     )
 
 
-def from_dict(data: Mapping[str, Any]) -> FallingState:
+def from_dict(data: Mapping[str, Any]) -> BonefallState:
     """Rebuild a saved game; raise ValueError when ``data`` is malformed."""
-    return FallingState.from_dict(data)
+    return BonefallState.from_dict(data)
 
 
 def replay(
     seed: int, options: Mapping[str, Any], log: Iterable[Sequence[Any]], until: int | None = None
-) -> FallingState:
+) -> BonefallState:
     """Rebuild a game from its seed, options and input log ``[(step, command), ...]``.
 
     Each command is applied once the game has run ``step`` steps; with ``until``, the game then runs

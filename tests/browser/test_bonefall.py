@@ -3,7 +3,7 @@ seeded game reaches its known scores on screen and in the stats, the game pauses
 hidden, a reload resumes it exactly, a 360 px phone gets no horizontal scroll and working touch pads, and
 minutes of demo leave the Python heap flat and nothing behind once the player leaves the table.
 
-The tests share one page (costly to start) and run in order. ``window.boneyardFalling`` is the screen's
+The tests share one page (costly to start) and run in order. ``window.boneyardBonefall`` is the screen's
 hook: ``view()`` returns the game's view as JSON, ``script(json)`` replaces the game with a seeded one
 fed a recorded input log, ``speed(n)`` fast-forwards the game on screen.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 
-from boneyard.games.falling import new_state
-from boneyard.games.falling.autoplay import AutoPlayer
-from tests.screens.test_falling_screen import END_SEED, sprint_near_its_end
+from boneyard.games.bonefall import new_state
+from boneyard.games.bonefall.autoplay import AutoPlayer
+from tests.screens.test_bonefall_screen import END_SEED, sprint_near_its_end
 
 from .conftest import local_storage, reload_ready
 
@@ -24,7 +24,7 @@ KNOWN = {"max": "4", "power": "50", "speed": "255.3"}  # this seed's autoplayed 
 
 
 def view(page) -> dict:
-    return json.loads(page.evaluate("boneyardFalling.view()"))
+    return json.loads(page.evaluate("boneyardBonefall.view()"))
 
 
 def piece_cols(page) -> list[int]:
@@ -35,13 +35,13 @@ def piece_cols(page) -> list[int]:
 def wait_view(page, condition: str, timeout: int = 15_000) -> None:
     """Wait until a JS condition over ``v`` (the parsed view) holds."""
     page.wait_for_function(
-        f"(() => {{ const v = JSON.parse(boneyardFalling.view()); return {condition}; }})()", timeout=timeout
+        f"(() => {{ const v = JSON.parse(boneyardBonefall.view()); return {condition}; }})()", timeout=timeout
     )
 
 
 def test_keys_move_a_domino_and_it_lands_where_expected(app_page):
     page = app_page
-    page.evaluate("location.hash = '#/setup/falling'")
+    page.evaluate("location.hash = '#/setup/bonefall'")
     page.wait_for_selector("#start-game")
     page.select_option("#setup-mode", "sprint-norm")
     page.click("#start-game")
@@ -82,16 +82,16 @@ def test_a_scripted_seeded_game_reaches_its_known_scores(app_page):
     expected = {"max": str(state.max_score), "power": str(state.power), "speed": f"{state.speed:.1f}"}
     assert expected == KNOWN
     spec = {"seed": SEED, "options": OPTIONS, "log": state.log, "speed": 20}
-    page.evaluate("spec => boneyardFalling.script(spec)", json.dumps(spec))
+    page.evaluate("spec => boneyardBonefall.script(spec)", json.dumps(spec))
     page.wait_for_selector("#fall-summary", timeout=60_000)
     for name, value in KNOWN.items():
         assert page.locator(f"#fall-final-{name}").inner_text().startswith(value)
         assert page.locator(f"#fall-{name}").inner_text() == value
     assert page.locator(".fall-best").count() == 3  # first game of the mode: three new bests
     stats = json.loads(local_storage(page)["boneyard:stats"])["stats"]
-    assert list(stats["bests"]) == ["falling:sprint-norm"]
-    assert len(stats["runs"]["falling:sprint-norm"]) == 1  # game over and finish: kept once
-    assert "boneyard:save:falling" not in local_storage(page)  # a finished game is not kept
+    assert list(stats["bests"]) == ["bonefall:sprint-norm"]
+    assert len(stats["runs"]["bonefall:sprint-norm"]) == 1  # game over and finish: kept once
+    assert "boneyard:save:bonefall" not in local_storage(page)  # a finished game is not kept
     # The Stats screen shows the mode's best Power first, Max and Speed beside it, and a chart.
     page.evaluate("location.hash = '#/stats'")
     card = page.locator(".stat-card[data-mode='sprint-norm']")
@@ -104,7 +104,7 @@ def test_a_scripted_seeded_game_reaches_its_known_scores(app_page):
 def sprint_runs(page) -> int:
     """Return how many Sprint · Norm games the stats have counted."""
     stats = json.loads(local_storage(page).get("boneyard:stats") or "{}").get("stats", {})
-    return len(stats.get("runs", {}).get("falling:sprint-norm", []))
+    return len(stats.get("runs", {}).get("bonefall:sprint-norm", []))
 
 
 def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
@@ -113,15 +113,15 @@ def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
     the run (the table used to freeze with the last domino at the top)."""
     page = app_page
     animations(page, "on")
-    page.evaluate("location.hash = '#/play/falling'")  # the game the test above finished
+    page.evaluate("location.hash = '#/play/bonefall'")  # the game the test above finished
     page.wait_for_selector("#fall-canvas")
     near = sprint_near_its_end()
     spec = {"seed": END_SEED, "options": near.options(), "log": near.log, "speed": 20}
-    page.evaluate("spec => boneyardFalling.script(spec)", json.dumps(spec))
+    page.evaluate("spec => boneyardBonefall.script(spec)", json.dumps(spec))
     # back to real time the frame domino 25 appears (the replay ran it fast)
     page.evaluate(
-        """() => new Promise(done => { const check = () => { const v = JSON.parse(boneyardFalling.view());
-             if (v.piece && v.piece.id === 25) { boneyardFalling.speed(1); done(); }
+        """() => new Promise(done => { const check = () => { const v = JSON.parse(boneyardBonefall.view());
+             if (v.piece && v.piece.id === 25) { boneyardBonefall.speed(1); done(); }
              else requestAnimationFrame(check); }; check(); })"""
     )
     runs = sprint_runs(page)
@@ -136,7 +136,7 @@ def test_quick_drops_through_the_end_of_a_sprint_show_its_result(app_page):
         page.locator("#fall-left").inner_text() == "0"
         and page.locator("#fall-next").get_attribute("aria-label") == "No next domino"
     )
-    assert "boneyard:save:falling" not in local_storage(page)  # saved as finished: nothing to resume
+    assert "boneyard:save:bonefall" not in local_storage(page)  # saved as finished: nothing to resume
     assert sprint_runs(page) == runs + 1
     animations(page, "system")
 
@@ -152,7 +152,7 @@ def animations(page, setting: str) -> None:
 
 def test_the_game_pauses_when_the_page_is_hidden(app_page):
     page = app_page
-    page.evaluate("location.hash = '#/play/falling'")
+    page.evaluate("location.hash = '#/play/bonefall'")
     page.wait_for_selector("#fall-again")
     page.click("#fall-again")
     wait_view(page, "v.piece && v.step > 5 && !v.paused")
@@ -165,7 +165,7 @@ def test_the_game_pauses_when_the_page_is_hidden(app_page):
     assert view(page)["paused"]
     page.wait_for_timeout(400)
     assert view(page)["step"] == step
-    saved = json.loads(local_storage(page)["boneyard:save:falling"])
+    saved = json.loads(local_storage(page)["boneyard:save:bonefall"])
     assert saved["state"]["game_state"]["steps"] == step
     assert "hidden" in page.locator("#fall-paused").inner_text()
     # The scores explained take the keys' place beside the well, so reading them scrolls little or not at all.
@@ -255,9 +255,9 @@ HEAP = "\n".join(
 RUNNER = "\n".join(
     [
         "import gc, json",
-        "from ui.browser import falling_canvas as fc",
-        "from ui.games.falling_play import Driver",
-        "from boneyard.games.falling.sim import FallingState",
+        "from ui.browser import bonefall_canvas as fc",
+        "from ui.games.bonefall_play import Driver",
+        "from boneyard.games.bonefall.sim import BonefallState",
         "gc.collect()",
         "r = fc.RUNNER",
         "objs = gc.get_objects()",
@@ -265,7 +265,7 @@ RUNNER = "\n".join(
         "            'loop': r.raf_id is not None or r.frame_proxy is not None, 'layer': r.layer is not None,",
         "            'sprites': len(r.sprites), 'samples': r.samples is not None, 'listeners': len(r.listeners),",
         "            'demo_drivers': sum(1 for o in objs if isinstance(o, Driver) and o.autoplayer is not None),",
-        "            'states': sum(1 for o in objs if isinstance(o, FallingState))})",
+        "            'states': sum(1 for o in objs if isinstance(o, BonefallState))})",
     ]
 )
 
@@ -280,7 +280,7 @@ def slope(points: list[tuple[float, float]]) -> float:
 
 def test_a_long_demo_does_not_grow_the_heap_and_leaving_releases_the_runner(app_page):
     page = app_page
-    page.evaluate("location.hash = '#/play/falling'")  # the game the tests above left (paused)
+    page.evaluate("location.hash = '#/play/bonefall'")  # the game the tests above left (paused)
     page.wait_for_selector("#fall-demo, #start-game")
     if page.locator("#fall-demo").count() == 0:  # run alone, there is no game: the setup screen came
         page.click("#start-game")
@@ -288,18 +288,18 @@ def test_a_long_demo_does_not_grow_the_heap_and_leaving_releases_the_runner(app_
     page.click("#fall-demo")
     wait_view(page, "true")
     page.wait_for_selector("#fall-table[data-demo='true']")
-    page.evaluate(f"boneyardFalling.speed({DEMO_SPEED})")
+    page.evaluate(f"boneyardBonefall.speed({DEMO_SPEED})")
     page.wait_for_timeout(WARM_UP_S * 1000)
     py(page, "import tracemalloc; tracemalloc.start(); 0")
     try:
-        frames0 = json.loads(page.evaluate("boneyardFalling.stats()"))["frames_total"]
+        frames0 = json.loads(page.evaluate("boneyardBonefall.stats()"))["frames_total"]
         samples = []
         for k in range(MEASURE_S // SAMPLE_EVERY_S + 1):
             if k:
                 page.wait_for_timeout(SAMPLE_EVERY_S * 1000)
             heap = json.loads(py(page, HEAP))
             samples.append((k * SAMPLE_EVERY_S, heap))
-        stats = json.loads(page.evaluate("boneyardFalling.stats()"))
+        stats = json.loads(page.evaluate("boneyardBonefall.stats()"))
     finally:
         py(page, "import tracemalloc; tracemalloc.stop(); 0")
     frames = stats["frames_total"] - frames0
@@ -340,7 +340,7 @@ def test_a_long_demo_does_not_grow_the_heap_and_leaving_releases_the_runner(app_
 def test_the_demo_starts_from_the_setup_screen_and_the_labels_never_wrap(app_page):
     page = app_page
     stats = local_storage(page).get("boneyard:stats")
-    page.evaluate("location.hash = '#/setup/falling'")
+    page.evaluate("location.hash = '#/setup/bonefall'")
     page.wait_for_selector("#fall-watch-demo")
     page.select_option("#setup-mode", "marathon-max")
     page.click("#fall-watch-demo")

@@ -1,7 +1,7 @@
 """Bonefall's table screen: the setup modes and the page around the canvas (pure Python).
 
-The well itself is drawn on a canvas by ``falling_canvas`` (the browser module), which runs the game in
-real time through ``falling_play.Driver``. This module builds the markup (scores, next domino, controls
+The well itself is drawn on a canvas by ``bonefall_canvas`` (the browser module), which runs the game in
+real time through ``bonefall_play.Driver``. This module builds the markup (scores, next domino, controls
 help, touch buttons, the pause and game-over panels) and handles the table's actions and keys, so it is
 unit-tested under CPython.
 
@@ -16,23 +16,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from boneyard.core import fresh_seed
-from boneyard.games.falling import new_state
-from boneyard.games.falling.autoplay import AutoPlayer
+from boneyard.games.bonefall import new_state
+from boneyard.games.bonefall.autoplay import AutoPlayer
 
 from ..html import Markup, h
 from ..table_screen import Mode, Screen, TableContext
-from .falling_play import Driver, hud_values, key_command
+from .bonefall_play import Driver, hud_values, key_command
 
 if TYPE_CHECKING:
-    from boneyard.games.falling.sim import FallingState
+    from boneyard.games.bonefall.sim import BonefallState
 
 
-def falling_state(ctx: TableContext) -> FallingState:
+def bonefall_state(ctx: TableContext) -> BonefallState:
     """Return the session's Bonefall state (a real-time game: not the turn-based protocol)."""
-    return cast("FallingState", ctx.session.state)
+    return cast("BonefallState", ctx.session.state)
 
 
-__all__ = ["DEMO_DELAY", "MODES", "SCREEN", "FallingScreen", "cascade_steps_for", "hud_values"]
+__all__ = ["DEMO_DELAY", "MODES", "SCREEN", "BonefallScreen", "cascade_steps_for", "hud_values"]
 
 CASCADE_STEPS_ANIMATED = 12  # steps each resolution event is shown (0.2 s)
 CASCADE_STEPS_QUICK = 3  # with animations off: a brief flash, 0.05 s an event
@@ -105,10 +105,10 @@ def final_scores(state: Any) -> dict[str, float]:
     return {"max": state.max_score, "power": state.power, "speed": round(state.speed, 1)}
 
 
-class FallingScreen(Screen):
-    """The ``SCREEN`` of game ``falling``."""
+class BonefallScreen(Screen):
+    """The ``SCREEN`` of game ``bonefall``."""
 
-    game_id = "falling"
+    game_id = "bonefall"
 
     # -- setup ------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
@@ -127,7 +127,7 @@ class FallingScreen(Screen):
                 "and may match again.",
             ),
             controls_help(),
-            # A phone has no keys: the pad under the well and the swipes (falling.css shows one or the other).
+            # A phone has no keys: the pad under the well and the swipes (bonefall.css shows one or the other).
             h(
                 "p",
                 {"class_": "fall-setup-touch"},
@@ -145,7 +145,7 @@ class FallingScreen(Screen):
                         "type": "button",
                         "class_": "btn",
                         "data_action": "watch-demo",
-                        "data_value": "falling",
+                        "data_value": "bonefall",
                         "id": "fall-watch-demo",
                     },
                     "Watch a demo",
@@ -168,7 +168,7 @@ class FallingScreen(Screen):
     def driver(self, ctx: TableContext) -> Driver:
         """Return the driver of the session's game (made on first use, or when the game changed)."""
         ui = ctx.ui
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         driver = ui.get("driver")
         if driver is None or driver.state is not state:
             state = self.prepare(ctx)
@@ -182,7 +182,7 @@ class FallingScreen(Screen):
     def prepare(self, ctx: TableContext) -> Any:
         """Give a game that has not started yet the cascade timing of the animation setting."""
         session = ctx.session
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         want = cascade_steps_for(ctx.animations)
         if state.steps == 0 and not state.log and state.cascade_steps != want and not state.is_over():
             options = {**state.options(), "cascade_steps": want}
@@ -272,7 +272,7 @@ class FallingScreen(Screen):
                         "type": "button",
                         "class_": "btn btn-ghost fall-help",
                         "data_action": "rules",
-                        "data_value": "falling",
+                        "data_value": "bonefall",
                         "aria_label": "How to play Bonefall",
                         "title": "How to play",
                     },
@@ -328,7 +328,7 @@ class FallingScreen(Screen):
             h("div", {"class_": "fall-main"}, well, side),
             touch,
             h("p", {"class_": "fall-touch-hint hint"}, SWIPES),
-            # On a phone the swipes and the scores are one small sheet that opens over the pad (falling.css).
+            # On a phone the swipes and the scores are one small sheet that opens over the pad (bonefall.css).
             explain_scores(
                 "fall-explain-below",
                 phone="Swipes and scores",
@@ -415,7 +415,7 @@ class FallingScreen(Screen):
                 ctx.rerender()
                 return True
             return False
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         if state.is_over():
             return False
         if cmd == "pause":
@@ -440,7 +440,7 @@ class FallingScreen(Screen):
     def pause(self, ctx: TableContext, reason: str) -> None:
         """Pause the game (it is saved)."""
         ui = ctx.ui
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         if state.is_over() or ui.get("demo") is not None:
             return
         ui["paused"] = True
@@ -465,7 +465,7 @@ class FallingScreen(Screen):
         session = ctx.session
         ui = ctx.ui
         seed = fresh_seed() if seed is None else seed
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         options = options or {
             "set": state.set_name,
             "mode": state.mode,
@@ -489,7 +489,7 @@ class FallingScreen(Screen):
         if ui.get("demo") is not None:
             ui.pop("demo")
             return
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         if not state.is_over() and not ui.get("paused"):
             self.pause(ctx, "player")
         mode = mode or {}
@@ -514,7 +514,7 @@ class FallingScreen(Screen):
         ctx.finish()
         session.recorded = True
         ui["paused"] = False
-        state = falling_state(ctx)
+        state = bonefall_state(ctx)
         ctx.announce(f"Game over. Max {state.max_score}, Power {state.power}, Speed {state.speed:.1f}.")
         return list(improved)
 
@@ -523,17 +523,17 @@ class FallingScreen(Screen):
         """Bind the canvas and run the frame loop."""
         from ..ports import page_module
 
-        falling_canvas = page_module("falling_canvas")  # browser-only
+        bonefall_canvas = page_module("bonefall_canvas")  # browser-only
 
-        falling_canvas.bind(self, ctx)
+        bonefall_canvas.bind(self, ctx)
 
     def leave(self, ctx: TableContext) -> None:
         """Stop the loop, pause and save."""
         from ..ports import page_module
 
-        falling_canvas = page_module("falling_canvas")  # browser-only
+        bonefall_canvas = page_module("bonefall_canvas")  # browser-only
 
-        falling_canvas.unbind(self, ctx)
+        bonefall_canvas.unbind(self, ctx)
 
 
 SWIPES = "Swipe on the well: sideways to move, down to drop, tap to rotate."
@@ -628,4 +628,4 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
     )
 
 
-SCREEN = FallingScreen()
+SCREEN = BonefallScreen()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from falling_helpers import board_of, cell, check_invariants, state_with
+from bonefall_helpers import board_of, cell, check_invariants, state_with
 
-from boneyard.games.falling.sim import (
+from boneyard.games.bonefall.sim import (
     HEIGHT,
     LOCK_DELAY,
     SPAWN_COL,

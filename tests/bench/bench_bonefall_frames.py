@@ -1,13 +1,13 @@
 """Bonefall frame benchmark: Python time per frame over a 30-second autoplayed game in headless Chromium.
 
-    python3 tools/build_site.py && python3 tests/bench/bench_falling_frames.py [--seconds 30] [--dpr 1]
+    python3 tools/build_site.py && python3 tests/bench/bench_bonefall_frames.py [--seconds 30] [--dpr 1]
         [--mode marathon-norm] [--json]
 
 Serves ``site/`` on 127.0.0.1, opens the game in Debian's Chromium (the browser tests' flags, animations
 on), starts a game of ``--mode`` and lets the autoplayer play it through the screen's own loop (the same
 input path, saves and drawing as a person's game; 10 commands a second). The page measures each
 requestAnimationFrame callback with ``performance.now()`` (simulation steps, saves, drawing; the
-autoplayer's planning is measured apart) and exposes the numbers on ``window.boneyardFalling.stats()``.
+autoplayer's planning is measured apart) and exposes the numbers on ``window.boneyardBonefall.stats()``.
 
 Prints: frames, the frame rate reached, Python ms per frame (median, 95th and 99th percentile, max),
 the same without the autoplayer's thinking (``sim_draw``), and the breakdown (advance, save, draw).
@@ -36,7 +36,7 @@ def run(seconds: float, dpr: float, mode: str, warmup: float = 2.0) -> dict:
 
     site = ROOT / "site"
     if not (site / "sw.js").exists():
-        raise SystemExit("bench_falling_frames: build the site first (python3 tools/build_site.py)")
+        raise SystemExit("bench_bonefall_frames: build the site first (python3 tools/build_site.py)")
     server, url = serve_in_thread(site)
     try:
         with sync_playwright() as p:
@@ -50,19 +50,19 @@ def run(seconds: float, dpr: float, mode: str, warmup: float = 2.0) -> dict:
             page = context.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(url + "/#/setup/falling")
+            page.goto(url + "/#/setup/bonefall")
             page.wait_for_selector("html[data-ready='true']", state="attached", timeout=120_000)
             page.select_option("#setup-mode", mode)
             page.click("#start-game")
             page.wait_for_selector("#fall-canvas")
-            page.evaluate("boneyardFalling.autoplay(true)")
+            page.evaluate("boneyardBonefall.autoplay(true)")
             page.wait_for_timeout(int(warmup * 1000))
-            page.evaluate("boneyardFalling.resetStats()")
+            page.evaluate("boneyardBonefall.resetStats()")
             t0 = time.monotonic()
             page.wait_for_timeout(int(seconds * 1000))
-            stats = json.loads(page.evaluate("boneyardFalling.stats()"))
+            stats = json.loads(page.evaluate("boneyardBonefall.stats()"))
             stats["wall_seconds"] = round(time.monotonic() - t0, 2)
-            game = json.loads(page.evaluate("boneyardFalling.view()"))
+            game = json.loads(page.evaluate("boneyardBonefall.view()"))
             stats["game"] = {
                 k: game[k]
                 for k in ("mode", "set", "step", "dominoes_played", "max_score", "power", "speed", "over")

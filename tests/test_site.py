@@ -88,6 +88,7 @@ def test_repository_config_asks_no_cdn():
         "js/boot.js",
         "js/sw.template.js",
         "js/online.js",  # "{}" is PeerJS's public broker: the bundle knows its host, this file names none
+        "js/morph.js",
         "css/app.css",
     ):
         found = HOSTS.findall((ROOT / name).read_text())

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from pyodide.ffi import create_proxy, jsnull
+from pyodide.ffi import create_proxy, jsnull, to_js
 from pyscript import document, window
 
 from boneyard import saves
@@ -103,8 +103,9 @@ class App:
         self.clock = PlayClock()  # time played in each deal, for the stats
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn)
-        # The message line to keep while a computer's tile lands, and the task that then shows the new one.
-        self.held_line: tuple[str, str] | None = None
+        # Whether the next render holds the message line while a computer's tile lands (js/morph.js's
+        # hold), and the task that then shows the new one.
+        self.holding = False
         self.releasing: Any = None
         self.board_width = 640
         self.board_height = 420
@@ -300,12 +301,13 @@ class App:
         self.render()
 
     def render(self) -> None:
-        """Draw the current screen, keeping the focus where it was."""
+        """Draw the current screen: the page keeps every node that stays (js/morph.js), and its focus."""
         focused = _js(document.activeElement)
-        focus_id = _attr(focused, "id") if focused is not None and focused != document.body else None
+        had_focus = focused is not None and focused != document.body and bool(self.root.contains(focused))
         name, arg = self.route
+        self.measure_board()  # the table is drawn for the board it will fill: no second render per move
         markup = self.screen_markup(name, arg)
-        self.root.innerHTML = str(markup)
+        self.show_markup(str(markup))
         changed = self.route != self.last_route
         if changed and self.last_table and self.last_table != self.table:
             self.leave_table(self.last_table)
@@ -318,21 +320,23 @@ class App:
             if main is not None and self.ready:
                 main.focus()
             window.scrollTo(0, 0)
-        elif focus_id:
-            # Keep the focus where it was; when that control is gone (a tile just played), move it to the
-            # place the screen marks as its focus home, so a keyboard player is not thrown to the top.
-            # A control that keeps its focus has not moved: focusing it again must not scroll the page (when
-            # it is <main>, a long screen's re-render would jump to main's top).
-            again = by_id(focus_id)
-            if again is not None:
-                from pyodide.ffi import to_js
-
-                again.focus(to_js({"preventScroll": True}, dict_converter=window.Object.fromEntries))
-            else:
-                home = _js(document.querySelector("[data-focus-home]"))
-                if home is not None:
-                    home.focus()
+        elif had_focus and _js(document.activeElement) in (None, document.body):
+            # The focused control is gone (a tile just played): move the focus to the place the screen
+            # marks as its focus home, so a keyboard player is not thrown to the top.
+            home = _js(document.querySelector("[data-focus-home]"))
+            if home is not None:
+                home.focus()
         self.after_render()
+
+    def show_markup(self, html: str) -> None:
+        """Turn the page into ``html``, keeping the nodes that stay (js/morph.js), or replace it whole when
+        the morph is missing; hold the message line while a computer's tile lands (``release_line``)."""
+        morph = getattr(window, "boneyardMorph", None)
+        if morph is None:
+            self.root.innerHTML = html
+            return
+        hold = ["kit-message"] if self.holding else []
+        morph(self.root, html, to_js({"hold": hold}, dict_converter=window.Object.fromEntries))
 
     def screen_markup(self, name: str, arg: str) -> Markup:
         """Return the markup of a screen."""
@@ -823,7 +827,7 @@ class App:
                 return  # the player left, or this game changed: drop this thought
             if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
-            self.held_line = self.turn_line()  # shown until the computer's tile has landed
+            self.holding = True  # the message line waits until the computer's tile has landed
             session.play_computer_beat(move)
             self.cue(session, by_computer=True)
         except Exception as exc:
@@ -845,21 +849,14 @@ class App:
                 started = time.perf_counter()
 
     def after_render(self) -> None:
-        """Measure the table and redraw it once if its width changed; focus a dialog; start the computer."""
+        """Redraw once if the board's size changed; focus a dialog; slide a laid tile; start the computer."""
         wanted = _js(document.querySelector(".overlay [autofocus]"))
         active = _js(document.activeElement)
         if wanted is not None and (active is None or not bool(active.closest(".overlay"))):
             wanted.focus()
-        board = by_id("table-board")
-        if board is not None:
-            width, height = int(board.clientWidth), int(board.clientHeight)
-            if (width and abs(width - self.board_width) > 8) or (
-                height and abs(height - self.board_height) > 8
-            ):
-                self.board_width = width or self.board_width
-                self.board_height = height or self.board_height
-                self.render()
-                return
+        if self.measure_board():  # a table just opened, or the window changed: its board has a new size
+            self.render()
+            return
         game_id = self.table
         if game_id:
             session = self.session_of(game_id)
@@ -867,34 +864,42 @@ class App:
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
             moved = motion.animate(document, self.animations())
-            held, self.held_line = self.held_line, None
-            if moved and held is not None:
-                self.hold_turn_line(held)
+            self.release_line(moved)
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
         self.schedule_computer()
 
-    @staticmethod
-    def turn_line() -> tuple[str, str] | None:
-        """Return the message line as it is now (its words and its class), or None when there is none."""
-        line, words = by_id("kit-message"), by_id("kit-turn")
-        return None if line is None or words is None else (str(words.innerHTML), str(line.className))
+    def measure_board(self) -> bool:
+        """Take the size of the table's board from the page; tell whether it changed by more than 8 px."""
+        board = by_id("table-board")
+        if board is None:
+            return False
+        width, height = int(board.clientWidth), int(board.clientHeight)
+        if (width and abs(width - self.board_width) > 8) or (height and abs(height - self.board_height) > 8):
+            self.board_width = width or self.board_width
+            self.board_height = height or self.board_height
+            return True
+        return False
 
-    def hold_turn_line(self, held: tuple[str, str]) -> None:
-        """Keep the message line's last words while the computer's tile slides in, then say "Your turn".
-
-        Saying it before the board is settled sends the player's eyes to a line while a tile still moves.
+    def release_line(self, moved: int) -> None:
+        """Show the held message line: once the computer's tile has landed when it says "your turn", else
+        at once. Saying it before the board is settled sends the player's eyes to a line while a tile moves.
         """
-        now = self.turn_line()
-        if now is None or "is-turn" not in now[1].split():
-            return  # not a person's turn (another computer moves next): nothing to hold back
-        line, words = by_id("kit-message"), by_id("kit-turn")
-        words.innerHTML, line.className = held
+        self.holding = False
+        morph = getattr(window, "boneyardMorph", None)
+        held = None if morph is None else _js(morph.held("kit-message"))
+        if morph is None or held is None:
+            return
+        if self.releasing is not None:
+            self.releasing.cancel()
+            self.releasing = None
+        if not moved or "is-turn" not in str(held.className).split():
+            morph.release("kit-message")
+            return
 
         async def release() -> None:
             await motion.settled()
-            if bool(words.isConnected):  # a redraw meanwhile has put the new words in already
-                words.innerHTML, line.className = now
+            morph.release("kit-message")  # a render meanwhile has shown the newest words already: no-op
 
         self.releasing = asyncio.ensure_future(release())
 

@@ -302,7 +302,12 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
         age = time.monotonic() - float(found["at"])
         over = h(
             "span",
-            {"class_": "kit-refusal", "role": "alert", "style": f"animation-delay: -{age:.2f}s"},
+            {
+                "class_": "kit-refusal",
+                "role": "alert",
+                "style": f"animation-delay: -{age:.2f}s",
+                "data_key": f"{age:.2f}",  # a new node each render, its fade set on by its age (the delay)
+            },
             h("span", {}, found["text"]),
         )
     from . import hints

@@ -173,22 +173,37 @@
       var match = findMatch(from, next, cursor, byKey, state);
       if (match) {
         state.used.add(match);
-        if (match.parentNode === from && isAhead(match, cursor)) {
-          cursor = match.nextSibling; // the old children skipped over are removed below (or moved back)
-        } else {
-          move(from, match, cursor);
-        }
+        if (!(match.parentNode === from && isAhead(match, cursor))) move(from, match, cursor);
+        // The old children skipped over are removed below (or moved back by their key).
         morphNode(match, next, state);
         placed.add(match);
+        cursor = match.nextSibling; // after its subtree's morph, which may have taken keyed nodes from here
       } else {
         from.insertBefore(next, cursor);
         placed.add(next);
+        if (next.nodeType === 1) adoptKeyed(next, state);
+        cursor = next.nextSibling; // the old cursor, unless the new subtree took it in
       }
     }
     for (child = from.firstChild; child; ) {
       var after = child.nextSibling;
       if (!placed.has(child)) from.removeChild(child);
       child = after;
+    }
+  }
+
+  // A new subtree takes in the old elements its ids name (a kept control in a new wrapper stays itself).
+  function adoptKeyed(node, state) {
+    var named = node.querySelectorAll("[id]");
+    for (var i = 0; i < named.length; i++) {
+      var fresh = named[i];
+      var old = state.ids[fresh.getAttribute("id")];
+      if (!old || state.used.has(old) || !node.contains(fresh) || !sameKind(old, fresh)) continue;
+      if (attr(old, "data-key") !== attr(fresh, "data-key") || old.contains(node)) continue;
+      state.used.add(old);
+      move(fresh.parentNode, old, fresh);
+      fresh.parentNode.removeChild(fresh);
+      morphNode(old, fresh, state);
     }
   }
 

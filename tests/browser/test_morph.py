@@ -41,6 +41,22 @@ def test_keyed_children_are_moved_not_made_again(app_page):
     assert out["counts"] == {"kept": 3, "created": 1, "removed": 1}
 
 
+def test_a_keyed_control_in_a_new_wrapper_stays_itself_and_keeps_the_focus(app_page):
+    out = app_page.evaluate(
+        """() => { const box = document.createElement('div'); document.body.appendChild(box);
+        box.innerHTML = '<button id="go" data-t="go">Go</button><p>after</p>';
+        const go = box.querySelector('#go'); go.focus();
+        window.boneyardMorph(box, '<div class="bar"><span>a</span><button id="go" class="on">Go!</button></div><p>after</p>');
+        const out = [box.querySelector('#go') === go, document.activeElement === go, box.innerHTML];
+        box.remove(); return out; }"""
+    )
+    assert out == [
+        True,
+        True,
+        '<div class="bar"><span>a</span><button id="go" class="on">Go!</button></div><p>after</p>',
+    ]
+
+
 def test_unkeyed_children_match_by_position_and_tag(app_page):
     out = morph(
         app_page,

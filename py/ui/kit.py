@@ -180,6 +180,7 @@ def seat_card(view: SeatView, position: str) -> Markup:
     call = view.last_call if view.count == 1 and view.playing else ""
     short = short_name(view.name)
     attrs = {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label}
+    attrs["data_key"] = view.seat
     return h(
         "li",
         {**attrs, "title": name_attr(view.name) if short != view.name else None},  # isolated, as the label

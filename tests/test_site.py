@@ -89,6 +89,7 @@ def test_repository_config_asks_no_cdn():
         "js/sw.template.js",
         "js/online.js",  # "{}" is PeerJS's public broker: the bundle knows its host, this file names none
         "js/identity.js",
+        "js/morph.js",
         "css/app.css",
     ):
         found = HOSTS.findall((ROOT / name).read_text())

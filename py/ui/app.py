@@ -77,8 +77,9 @@ class App:
         self.clock = PlayClock()  # time played in each deal, for the stats
         self.generation = 0  # counts new deals and games taken in from other tabs
         self.turns = ComputerTurns(self.computer_turn, port.spawn)
-        # The message line to keep while a computer's tile lands, and the task that then shows the new one.
-        self.held_line: tuple[str, str] | None = None
+        # Whether the next render holds the message line while a computer's tile lands (the port's morph
+        # keeps its old words), and the task that then shows the new one.
+        self.holding = False
         self.releasing: Any = None
         self.board_width = 640
         self.board_height = 420
@@ -285,13 +286,15 @@ class App:
         self.render()
 
     def render(self) -> None:
-        """Draw the current screen now, keeping the focus where it was (``request_render`` merges)."""
+        """Draw the current screen now (``request_render`` merges): the page keeps every node that stays
+        (js/morph.js), and with it the focus, a caret and a running animation."""
         self.render_due = False
         self.renders += 1
-        focus_id = self.port.focused_id()
+        had_focus = self.port.focus_within("#app")
         name, arg = self.route
+        self.measure_board()  # the table is drawn for the board it will fill: no second render per move
         markup = self.screen_markup(name, arg)
-        self.port.show(str(markup))
+        self.port.show(str(markup), hold=("kit-message",) if self.holding else ())
         changed = self.route != self.last_route
         if changed and self.last_table and self.last_table != self.table:
             self.leave_table(self.last_table)
@@ -303,13 +306,10 @@ class App:
             if self.ready:
                 self.port.focus("#main")
             self.port.scroll_top()
-        elif focus_id:
-            # Keep the focus where it was; when that control is gone (a tile just played), move it to the
-            # place the screen marks as its focus home, so a keyboard player is not thrown to the top.
-            # A control that keeps its focus has not moved: focusing it again must not scroll the page (when
-            # it is <main>, a long screen's re-render would jump to main's top).
-            if not self.port.focus("#" + focus_id, keep_scroll=True):
-                self.port.focus("[data-focus-home]")
+        elif had_focus and not self.port.focus_within("#app"):
+            # The focused control is gone (a tile just played): move the focus to the place the screen
+            # marks as its focus home, so a keyboard player is not thrown to the top.
+            self.port.focus("[data-focus-home]")
         self.after_render()
 
     def screen_markup(self, name: str, arg: str) -> Markup:
@@ -787,7 +787,7 @@ class App:
                 return  # the player left, or this game changed: drop this thought
             if not session.online and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
-            self.held_line = self.turn_line()  # shown until the computer's tile has landed
+            self.holding = True  # the message line waits until the computer's tile has landed
             session.play_computer_beat(move)
             self.cue(session, by_computer=True)
         except Exception as exc:
@@ -812,57 +812,52 @@ class App:
         """Measure the table and redraw it once if its width changed; focus a dialog; start the computer."""
         if not self.port.focus_within(".overlay"):
             self.port.focus(".overlay [autofocus]")
-        board = self.port.board_size()
-        if board is not None:
-            width, height = board
-            if (width and abs(width - self.board_width) > 8) or (
-                height and abs(height - self.board_height) > 8
-            ):
-                self.board_width = width or self.board_width
-                self.board_height = height or self.board_height
-                self.request_render()
-                return
+        if self.measure_board():  # a table just opened, or the window changed: its board has a new size
+            self.request_render()
+            return
         game_id = self.table
         if game_id:
             session = self.session_of(game_id)
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
-            moved = self.port.animate(self.animations())
-            held, self.held_line = self.held_line, None
-            if moved and held is not None:
-                self.hold_turn_line(held)
+            self.release_line(self.port.animate(self.animations()))
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
         self.schedule_computer()
 
-    def turn_line(self) -> tuple[str, str] | None:
-        """Return the message line as it is now (its words and its class), or None when there is none."""
-        line, words = self.port.html_of("#kit-message"), self.port.html_of("#kit-turn")
-        return None if line is None or words is None else (words[0], line[1])
+    def measure_board(self) -> bool:
+        """Take the size of the table's board from the page; tell whether it changed by more than 8 px."""
+        board = self.port.board_size()
+        if board is None:
+            return False
+        width, height = board
+        if (width and abs(width - self.board_width) > 8) or (height and abs(height - self.board_height) > 8):
+            self.board_width = width or self.board_width
+            self.board_height = height or self.board_height
+            return True
+        return False
 
-    def hold_turn_line(self, held: tuple[str, str]) -> None:
-        """Keep the message line's last words while the computer's tile slides in, then say "Your turn".
-
-        Saying it before the board is settled sends the player's eyes to a line while a tile still moves.
+    def release_line(self, moved: int) -> None:
+        """Show the held message line: once the computer's tile has landed when it says "your turn", else
+        at once. Saying it before the board is settled sends the player's eyes to a line while a tile moves.
         """
-        now = self.turn_line()
-        if now is None or "is-turn" not in now[1].split():
-            return  # not a person's turn (another computer moves next): nothing to hold back
-        self.show_turn_line(held)
-        drawn = self.renders
+        self.holding = False
+        held = self.port.held_class("kit-message")
+        if held is None:
+            return
+        if self.releasing is not None:
+            self.releasing.cancel()
+            self.releasing = None
+        if not moved or "is-turn" not in held.split():
+            self.port.release("kit-message")
+            return
 
         async def release() -> None:
             await self.port.settled()
-            if self.renders == drawn:  # a redraw meanwhile has put the new words in already
-                self.show_turn_line(now)
+            self.port.release("kit-message")  # a render meanwhile has shown the newest words already: no-op
 
-        self.spawn(release())
-
-    def show_turn_line(self, line: tuple[str, str]) -> None:
-        """Put words and a class in the message line."""
-        self.port.set_html("#kit-turn", line[0])
-        self.port.set_attr("#kit-message", "class", line[1])
+        self.releasing = self.spawn(release())
 
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""

@@ -180,6 +180,7 @@ def seat_card(view: SeatView, position: str) -> Markup:
     call = view.last_call if view.count == 1 and view.playing else ""
     short = short_name(view.name)
     attrs = {"class_": " ".join(cls), "data_seat": view.seat, "data_pos": position, "aria_label": label}
+    attrs["data_key"] = view.seat
     return h(
         "li",
         {**attrs, "title": name_attr(view.name) if short != view.name else None},  # isolated, as the label
@@ -302,7 +303,12 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
         age = time.monotonic() - float(found["at"])
         over = h(
             "span",
-            {"class_": "kit-refusal", "role": "alert", "style": f"animation-delay: -{age:.2f}s"},
+            {
+                "class_": "kit-refusal",
+                "role": "alert",
+                "style": f"animation-delay: -{age:.2f}s",
+                "data_key": f"{age:.2f}",  # a new node each render, its fade set on by its age (the delay)
+            },
             h("span", {}, found["text"]),
         )
     from . import hints

@@ -6,6 +6,10 @@ the player clicked, whose box the app remembers on the click), or a CSS selector
 the page, ``animate`` slides each marked element from there with the Web Animations API. Nothing moves
 when animations are off (Settings, or the system's reduced motion), and a redraw without a move (a
 refusal, a resize, a reload) never replays a slide.
+
+The page keeps its nodes across redraws (js/morph.js), so a slide runs on through a redraw: it sets no
+style of its own on the element (a redraw puts the markup's back), only keyframes. A tile laid from the
+hand is still a new node on the board, and the hand tile it was is gone: hence the box kept on the click.
 """
 
 from __future__ import annotations
@@ -87,13 +91,12 @@ def _slide(element: Any, dx: float, dy: float) -> Any:
     from pyodide.ffi import to_js  # only in the page
     from pyscript import window
 
+    around = {"transformBox": "fill-box", "transformOrigin": "center"}  # an SVG tile scales about itself
     frames = [
-        {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale(1.08)", "opacity": 0.85},
-        {"transform": "translate(0px, 0px) scale(1)", "opacity": 1},
+        {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale(1.08)", "opacity": 0.85, **around},
+        {"transform": "translate(0px, 0px) scale(1)", "opacity": 1, **around},
     ]
     options = {"duration": SLIDE_MS, "easing": "cubic-bezier(.2, .8, .2, 1)"}
-    element.style.transformBox = "fill-box"
-    element.style.transformOrigin = "center"
     return element.animate(
         to_js(frames, dict_converter=window.Object.fromEntries),
         to_js(options, dict_converter=window.Object.fromEntries),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -74,8 +74,15 @@ class Port(Protocol):
     """Everything the app asks of the page."""
 
     # -- the app's markup and what it measures -------------------------------------------------------
-    def show(self, html: str) -> None:
-        """Put the screen's markup in ``#app`` (one call: the page may morph it in place)."""
+    def show(self, html: str, hold: Sequence[str] = ()) -> None:
+        """Turn ``#app`` into the screen's markup, keeping the nodes that stay (js/morph.js); the elements
+        whose ids ``hold`` names keep their old content until ``release``."""
+
+    def held_class(self, element_id: str) -> str | None:
+        """Return the class of the held element's waiting content, or None when nothing is held there."""
+
+    def release(self, element_id: str) -> None:
+        """Show a held element's newest content (nothing when it is not held)."""
 
     def reveal(self) -> None:
         """Show ``#app`` (hidden while the page boots)."""

@@ -14,7 +14,7 @@ import heapq
 import itertools
 import re
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -265,10 +265,16 @@ class FakePort:
         self.loop.close()
 
     # -- the port ------------------------------------------------------------------------------------
-    def show(self, html: str) -> None:
+    def show(self, html: str, hold: Sequence[str] = ()) -> None:
         self.shows += 1
         self.app_box.children = []
         parse_into(self.app_box, html)
+
+    def held_class(self, element_id: str) -> str | None:
+        return None  # the fake page replaces its markup whole: nothing is held
+
+    def release(self, element_id: str) -> None:
+        pass
 
     def reveal(self) -> None:
         self.app_box.attrs.pop("hidden", None)

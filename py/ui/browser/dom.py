@@ -10,7 +10,7 @@ import asyncio
 import importlib
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js
@@ -139,8 +139,23 @@ class BrowserPort:
         return _js(document.querySelector(selector))
 
     # -- the app's markup ---------------------------------------------------------------------------
-    def show(self, html: str) -> None:
-        document.getElementById("app").innerHTML = html
+    def show(self, html: str, hold: Sequence[str] = ()) -> None:
+        root = document.getElementById("app")
+        morph = _js(getattr(window, "boneyardMorph", None))
+        if morph is None:  # js/morph.js did not load: the page is replaced whole, and works the same
+            root.innerHTML = html
+            return
+        morph(root, html, to_js({"hold": list(hold)}, dict_converter=window.Object.fromEntries))
+
+    def held_class(self, element_id: str) -> str | None:
+        morph = _js(getattr(window, "boneyardMorph", None))
+        held = None if morph is None else _js(morph.held(element_id))
+        return None if held is None else str(held.className)
+
+    def release(self, element_id: str) -> None:
+        morph = _js(getattr(window, "boneyardMorph", None))
+        if morph is not None:
+            morph.release(element_id)
 
     def reveal(self) -> None:
         document.getElementById("app").hidden = False

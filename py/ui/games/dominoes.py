@@ -826,7 +826,10 @@ class DominoesScreen(Screen):
                 cls.append("fresh")
             if lay == latest:
                 cls.append("latest")
-            props = {"data_kit_from": origin} if lay == latest and origin else None
+            props = {
+                "data_kit_from": origin if lay == latest and origin else None,
+                "data_key": tile_text((tile.halves[0][2], tile.halves[1][2])),
+            }
             tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
         label = "Line of play: " + ", ".join(tile_text((t["tile"][0], t["tile"][1])) for t in view["line"])
         px_w, px_h = width * unit, height * unit
@@ -879,7 +882,13 @@ class DominoesScreen(Screen):
         )
         return h(
             "span",
-            {"class_": "dom-points", "id": "dom-points", "style": style, "aria_hidden": "true"},
+            {
+                "class_": "dom-points",
+                "id": "dom-points",
+                "data_key": key,
+                "style": style,
+                "aria_hidden": "true",
+            },
             f"+{points}",
         )
 
@@ -982,7 +991,10 @@ class DominoesScreen(Screen):
                 latest_tile = tile
             if key == ("line", layout["spinner"]):
                 cls.append("spinner")
-            props = {"data_kit_from": origin} if lay == latest and latest >= 0 and origin else None
+            props = {
+                "data_kit_from": origin if lay == latest and latest >= 0 and origin else None,
+                "data_key": tile_text((tile.halves[0][2], tile.halves[1][2])),
+            }
             tiles.append(tile_svg(tile.x, tile.y, tile.w, tile.h, tile.halves, scale, " ".join(cls), props))
 
         def texts(tiles_: list[dict[str, Any]]) -> str:

@@ -318,6 +318,7 @@ def board_svg(
                 role="img",
                 aria_label=f"Tile {item['tile']}, {where(cell, laid)}",
                 data_kit_from=arriving,
+                data_key=item["tile"],
             )
         )
     marks = []

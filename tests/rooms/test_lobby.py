@@ -466,6 +466,8 @@ def hosting(seats: int = 2) -> Seeker:
         (seek_text(1, rating=[25, 0]), "rating"),
         (seek_text(1, rating=[1e308, 1]), "rating"),
     ],
+    # The seek texts hold keys made at import: numbered, every worker (xdist) collects the same ids.
+    ids=[f"junk{n}" for n in range(10)],
 )
 def test_a_hostile_joiner_is_turned_away_with_nothing_kept(text, answer):
     s = hosting()

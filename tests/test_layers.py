@@ -267,11 +267,6 @@ def test_no_lab_tool_in_the_bundles_and_no_private_name_in_the_tools():
     assert private == set()
 
 
-# Modules outside ui.browser that still reach the browser (inside functions); their helpers move that
-# into the page's port, then the coordinator takes them off.
-BROWSER_ALLOWED_FOR_NOW = ("ui.motion",)
-
-
 def test_only_the_page_port_touches_the_browser():
     """Only ``ui.browser.*`` and ``main`` import js/pyscript/pyodide (anywhere in a module); no module
     outside ``ui.browser`` imports ``ui.browser`` but ``main``: the app runs under CPython over a port."""
@@ -281,13 +276,10 @@ def test_only_the_page_port_touches_the_browser():
     def inside(name: str) -> bool:
         return name == "main" or name == "ui.browser" or name.startswith("ui.browser.")
 
-    def allowed(name: str) -> bool:
-        return any(name == a or name.startswith(a + ".") for a in BROWSER_ALLOWED_FOR_NOW)
-
     touch = {
         name: sorted(m for m in found if m.split(".")[0] in browser)
         for name, found in written.items()
-        if not inside(name) and not allowed(name)
+        if not inside(name)
     }
     assert {name: found for name, found in touch.items() if found} == {}
     reach = {

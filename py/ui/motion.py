@@ -1,41 +1,31 @@
-"""Motion at the tables: a laid tile slides from where it was played into its place (browser adapter).
+"""Motion at the tables: a laid tile slides from where it was played into its place (pure half).
 
 The table screens mark the element that just arrived with ``data-kit-from``: ``"pick"`` (the hand tile
-the player clicked, whose box the app remembers on the click), or a CSS selector of where it came from
-(a seat, ``#dom-stock``). After a move the app arms the motion (``arm``) and, once the new markup is in
-the page, ``animate`` slides each marked element from there with the Web Animations API. Nothing moves
-when animations are off (Settings, or the system's reduced motion), and a redraw without a move (a
-refusal, a resize, a reload) never replays a slide.
-
-The page keeps its nodes across redraws (js/morph.js), so a slide runs on through a redraw: it sets no
-style of its own on the element (a redraw puts the markup's back), only keyframes. A tile laid from the
-hand is still a new node on the board, and the hand tile it was is gone: hence the box kept on the click.
+the player clicked, whose box the page keeps on the click), or a CSS selector of where it came from
+(a seat, ``#dom-stock``). After a move the app arms the motion (``arm``); once the new markup is in the
+page, the page's port slides each marked element from there (``ui.browser.slides``) if the motion was
+armed (``take_armed``). Nothing moves when animations are off (Settings, or the system's reduced motion),
+and a redraw without a move (a refusal, a resize, a reload) never replays a slide.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-__all__ = ["animate", "arm", "remember", "settled", "slide_offset"]
+__all__ = ["SLIDE_MS", "arm", "slide_offset", "take_armed"]
 
 SLIDE_MS = 380
 
-_state: dict[str, Any] = {"armed": False, "pick": None, "slides": []}
-
-
-def remember(target: Any) -> None:
-    """Keep the box of a clicked hand tile (``data-action="tile"`` or ``data-kit-pick``)."""
-    try:
-        if target.getAttribute("data-action") == "tile" or target.hasAttribute("data-kit-pick"):
-            box = target.getBoundingClientRect()
-            _state["pick"] = (float(box.left + box.width / 2), float(box.top + box.height / 2))
-    except Exception:
-        _state["pick"] = None
+_armed = [False]
 
 
 def arm() -> None:
-    """Let the next ``animate`` play: a move has just been made."""
-    _state["armed"] = True
+    """Let the next slide play: a move has just been made."""
+    _armed[0] = True
+
+
+def take_armed() -> bool:
+    """Tell whether a move armed the motion since the last time, and disarm it."""
+    armed, _armed[0] = _armed[0], False
+    return armed
 
 
 def slide_offset(
@@ -43,61 +33,3 @@ def slide_offset(
 ) -> tuple[float, float]:
     """Return the translation (in the element's own units) that puts ``target`` at ``source``."""
     return ((source[0] - target[0]) * scale, (source[1] - target[1]) * scale)
-
-
-def animate(document: Any, enabled: bool) -> int:
-    """Slide the elements marked ``data-kit-from`` from where they came; return how many moved."""
-    armed, _state["armed"] = _state["armed"], False
-    _state["slides"] = []
-    if not enabled or not armed:
-        return 0
-    moved = 0
-    for element in document.querySelectorAll("[data-kit-from]"):
-        try:
-            origin = str(element.getAttribute("data-kit-from"))
-            if origin == "pick":
-                source = _state["pick"]
-            else:
-                found = document.querySelector(origin)
-                box = found.getBoundingClientRect() if found is not None else None
-                source = (float(box.left + box.width / 2), float(box.top + box.height / 2)) if box else None
-            if source is None:
-                continue
-            box = element.getBoundingClientRect()
-            target = (float(box.left + box.width / 2), float(box.top + box.height / 2))
-            scale = 1.0
-            svg = element.ownerSVGElement if hasattr(element, "ownerSVGElement") else None
-            if svg is not None and float(svg.clientWidth or 0) > 0:
-                scale = float(svg.viewBox.baseVal.width) / float(svg.clientWidth)  # px to the drawing's units
-            dx, dy = slide_offset(source, target, scale)
-            _state["slides"].append(_slide(element, dx, dy))
-            moved += 1
-        except Exception:  # motion must never break the table
-            continue
-    _state["pick"] = None
-    return moved
-
-
-async def settled() -> None:
-    """Return once the slides the last ``animate`` started have ended (at once when none did)."""
-    for slide in list(_state["slides"]):
-        try:
-            await slide.finished
-        except Exception:  # cancelled: its element left the page with a redraw
-            continue
-
-
-def _slide(element: Any, dx: float, dy: float) -> Any:
-    from pyodide.ffi import to_js  # only in the page
-    from pyscript import window
-
-    around = {"transformBox": "fill-box", "transformOrigin": "center"}  # an SVG tile scales about itself
-    frames = [
-        {"transform": f"translate({dx:.1f}px, {dy:.1f}px) scale(1.08)", "opacity": 0.85, **around},
-        {"transform": "translate(0px, 0px) scale(1)", "opacity": 1, **around},
-    ]
-    options = {"duration": SLIDE_MS, "easing": "cubic-bezier(.2, .8, .2, 1)"}
-    return element.animate(
-        to_js(frames, dict_converter=window.Object.fromEntries),
-        to_js(options, dict_converter=window.Object.fromEntries),
-    )

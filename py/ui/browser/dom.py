@@ -18,7 +18,7 @@ from pyscript import document, window
 
 from .. import motion, sound
 from ..ports import ChosenFile, Event
-from . import audio
+from . import audio, slides
 
 __all__ = ["BrowserPort", "LocalStorage", "start"]
 
@@ -73,7 +73,7 @@ def event_of(kind: str, event: Any) -> Event | None:
         target = _js(target.closest("[data-action]"))
         if target is None:
             return Event(kind, id=own_id)
-        motion.remember(target)  # where a played tile slides from (the clicked tile's box)
+        slides.remember(target)  # where a played tile slides from (the clicked tile's box)
     attrs = {}
     for name in target.getAttributeNames():
         if str(name).startswith("data-"):
@@ -282,10 +282,11 @@ class BrowserPort:
             dialog.close()
 
     def animate(self, enabled: bool) -> int:
-        return motion.animate(document, enabled)
+        armed = motion.take_armed()  # taken even when animations are off: a later redraw never slides
+        return slides.animate(document, enabled and armed)
 
     async def settled(self) -> None:
-        await motion.settled()
+        await slides.settled()
 
     # -- the address ----------------------------------------------------------------------------------------
     def location_hash(self) -> str:

@@ -436,20 +436,17 @@ class App:
     # -- the table ----------------------------------------------------------------------------------------
     def context(self, session: Session) -> TableContext:
         """Return what the game's screen may use."""
+        from .table_screen import TableState, held_state  # (only this method may change here for now)
+
         game_id = session.info.id
+        screen = self.screen(game_id)
         return TableContext(
             session=session,
             settings=self.settings,
-            ui=self.table_ui.setdefault(game_id, {}),
+            ui=held_state(self.table_ui.setdefault(game_id, {}), screen.new_state if screen else TableState),
             animations=self.animations(),
-            play=lambda move: self.human_move(session, move),
-            announce=self.announce,
-            rerender=self.render,
             board_width=self.board_width,
             board_height=self.board_height,
-            save=lambda: self.save(session),
-            finish=lambda: self.finish(session),
-            record_scores=lambda scores: self.record_scores(session, scores),
             emit=lambda intent: self.dispatch(session, intent),
         )
 

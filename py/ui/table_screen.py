@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ from boneyard.settings import Settings
 
 from .html import Markup
 from .intents import Intent, Intents
+from .kit import KitState
 from .session import Seat, Session
 
 
@@ -32,29 +34,52 @@ class TableState:
     """
 
     start_demo: dict[str, Any] | bool | None = None  # set by the app: start a watched demo game
+    kit: KitState = field(default_factory=KitState)  # the kit's own: face up, review, hint, privacy, ...
 
     def clear_selection(self) -> None:
         """Forget a chosen tile (a move was taken back)."""
 
 
+def held_state(store: Any, make: Callable[[], TableState]) -> TableState:
+    """Return the typed state the app keeps for a table in ``store`` (its per-game dict, or the state).
+
+    The app resets a table by giving it an empty dict, asks for a demo with ``store["start_demo"]`` and
+    forgets a selection with ``store.pop("selected")``: those requests are taken into the typed state here.
+    """
+    if isinstance(store, TableState):
+        return store
+    state = store.get("")
+    if not isinstance(state, TableState):
+        state = store[""] = make()
+    if "start_demo" in store:
+        state.start_demo = store.pop("start_demo")
+    if "selected" not in store:  # a take-back popped it: the chosen tile is forgotten
+        state.clear_selection()
+        store["selected"] = True
+    return state
+
+
 @dataclass
 class TableContext:
-    """What a table screen may use: the session, the settings, its own UI state, and actions."""
+    """What a table screen may use: the session, the settings, its own UI state, and ``emit``.
+
+    A screen asks the app for things by returning intents from its handlers; ``emit`` is for what runs
+    outside any handler (a real-time loop, a key, the Expert's thinking), and dispatches at once.
+    """
 
     session: Session
     settings: Settings
-    ui: dict[str, Any]  # the screen's own state (selection, privacy, ...); cleared on a new game
+    ui: TableState  # the screen's own state (selection, privacy, ...); made anew for a new game
     animations: bool
-    play: Callable[[Any], bool]  # play a person's move (text or move); False if refused (reported)
-    announce: Callable[[str], None]  # read out to screen readers, and shown in the status line
-    rerender: Callable[[], None]
     board_width: int = 640  # pixels available to the table, measured by the app
     board_height: int = 420  # the height of the board (``#table-board``), measured by the app
-    save: Callable[[], None] = lambda: None  # save the session now (real-time games save when they pause)
-    finish: Callable[[], None] = lambda: None  # the game ended outside play(): count it and forget the save
-    record_scores: Callable[[dict[str, float]], list[str]] = lambda scores: []  # keep best scores; new bests
     flags: dict[str, Any] = field(default_factory=dict)
     emit: Callable[[Intent], None] = lambda intent: None  # a loop outside any handler hands intents here
+
+    def emit_all(self, asked: Iterable[Intent] | None) -> None:
+        """Dispatch these intents now, in order (what a key or a loop asked for)."""
+        for intent in asked or ():
+            self.emit(intent)
 
 
 class Screen:
@@ -65,6 +90,10 @@ class Screen:
     """
 
     game_id: str = ""
+    expert: bool = False  # the Expert gives hints and reviews this game (``ui.hints``)
+    hint_nodes: int | None = None  # the Expert's search size for a hint (None: the engine's own)
+    review_nodes: int | None = None  # and for each decision it reviews
+    move_pattern: re.Pattern[str] | None = None  # a move's text inside the engine's words
 
     # -- setup ------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
@@ -88,9 +117,9 @@ class Screen:
         return None
 
     # -- the table ----------------------------------------------------------------------------------
-    def new_state(self) -> Any:
-        """Return a new UI state for this table (a ``TableState``; the dict is what older screens use)."""
-        return {}
+    def new_state(self) -> TableState:
+        """Return a new UI state for this table."""
+        return TableState()
 
     def render(self, ctx: TableContext) -> Markup:
         """Return the table's markup."""
@@ -128,6 +157,30 @@ class Screen:
 
     def leave(self, ctx: TableContext) -> None:
         """Stop loops, pause and save: the player leaves the table."""
+
+    # -- the Expert's words and marks (``ui.hints``) ------------------------------------------------------
+    def move_words(self, move: str) -> str:
+        """Return a move's text in a player's words (Draw, Pass; a game says its own moves)."""
+        return {"draw": "Draw", "pass": "Pass"}.get(move, move)
+
+    def other_words(self, move: str, than: str) -> str:
+        """Return ``move`` in words that tell it from ``than`` (the same tile elsewhere)."""
+        words = self.move_words(move)
+        if move == than or words != self.move_words(than):
+            return words
+        return f"{words} elsewhere"
+
+    def hint_title(self, move: str) -> str:
+        """Return the hinted move for the hint card's title."""
+        return self.move_words(move)
+
+    def hint_help(self, move: str) -> str:
+        """Return a line the hint card adds under the odds ("" for none)."""
+        return ""
+
+    def hint_targets(self, move: str) -> list[str]:
+        """Return the CSS selectors of what the hinted move touches: Draw and Pass here, a game adds its own."""
+        return [f'.kit-tray [data-action="{move}"]'] if move in ("draw", "pass") else []
 
     # -- the end --------------------------------------------------------------------------------------
     def final_scores(self, session: Session) -> dict[str, float] | None:

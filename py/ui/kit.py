@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .html import FSI, PDI, Markup, h, join, name_attr
 from .intents import Intents, Render
@@ -28,6 +28,7 @@ __all__ = [
     "KitState",
     "Refusal",
     "SeatView",
+    "TableFacts",
     "button",
     "describe_list",
     "display_names",
@@ -58,6 +59,7 @@ __all__ = [
     "short_name",
     "since_last_turn",
     "table",
+    "table_facts",
     "take_back_button",
     "tools",
     "tray",
@@ -887,6 +889,90 @@ def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> Intents | No
 
 
 # -- the table ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What one drawing of a table knows, found once (``table_facts``) and read by every part of it."""
+
+    state: Any  # the position shown: the session's, or in a review the one replayed to ``step``
+    view: Mapping[str, Any]  # the viewer's view of it
+    viewer: int  # the seat the table is drawn for
+    names: tuple[str, ...]  # each seat's name as the table shows it
+    step: int | None  # the review's move, or None when no review is open
+    turn: int | None  # the seat to move (None once over)
+    over: bool
+    paused: bool  # a finished hand on show until Next hand (no one moves)
+    gate: bool  # the privacy gate is up (Same device: pass the device)
+    hidden: bool  # the tray hides its tiles
+    mine: bool  # the viewer's person is to move, tiles shown: the table takes their moves
+
+    @property
+    def review(self) -> bool:
+        """Tell whether the table shows the review."""
+        return self.step is not None
+
+    @property
+    def legal(self) -> list[str]:
+        """Return the moves the table takes now (none unless it is the viewer's turn)."""
+        return list(self.view.get("legal_moves") or []) if self.mine else []
+
+
+class FactsPart(Protocol):
+    """What the facts ask of a game's part."""
+
+    def names(self, ctx: Any) -> list[str]:
+        """Return each seat's name as the table shows it."""
+        ...
+
+    def paused(self, ctx: Any) -> bool:
+        """Tell whether play waits for the player (a finished hand on show)."""
+        ...
+
+    def private_hands(self, view: Mapping[str, Any]) -> bool:
+        """Tell whether this position's hands are kept from the other people on the device."""
+        ...
+
+
+def table_facts(ctx: Any, part: FactsPart) -> TableFacts:
+    """Return the facts of the table as it is to be drawn now: the review's position when one is open."""
+    session: Session = ctx.session
+    viewer = session.viewer()
+    step = reviewing(ctx)
+    if step is not None and session.move_count():
+        step = min(step, session.move_count())
+        state = session.replay(step)
+    else:
+        step, state = None, session.state
+    view = state.view(viewer)
+    turn = view.get("turn")
+    over = bool(state.is_over())
+    live = step is None
+    paused = live and part.paused(ctx)
+    private = live and not paused and part.private_hands(view)
+    gate = private and gate_needed(ctx, session, dict(view))
+    hidden = private and hands_private(session, dict(view), ctx)
+    mine = (
+        live
+        and not over
+        and not paused
+        and not hidden
+        and turn == viewer
+        and not session.seats[viewer].is_computer
+    )
+    return TableFacts(
+        state=state,
+        view=view,
+        viewer=viewer,
+        names=tuple(part.names(ctx)),
+        step=step,
+        turn=turn,
+        over=over,
+        paused=paused,
+        gate=gate,
+        hidden=hidden,
+        mine=mine,
+    )
 
 
 def table(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +11,7 @@ from boneyard.settings import Settings
 
 from .html import Markup
 from .intents import Intent, Intents
-from .kit import KitState
+from .kit import KitState, display_names
 from .session import Seat, Session
 
 
@@ -157,6 +157,14 @@ class Screen:
 
     def leave(self, ctx: TableContext) -> None:
         """Stop loops, pause and save: the player leaves the table."""
+
+    def names(self, ctx: TableContext) -> list[str]:
+        """Return each seat's name as the table shows it ("You" for the one person against computers)."""
+        return display_names(ctx.session)
+
+    def private_hands(self, view: Mapping[str, Any]) -> bool:
+        """Tell whether a position's hands are kept from the other people on the device (they are)."""
+        return True
 
     # -- the Expert's words and marks (``ui.hints``) ------------------------------------------------------
     def move_words(self, move: str) -> str:

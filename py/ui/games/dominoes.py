@@ -435,11 +435,7 @@ class DominoesScreen(Screen):
             mode.note,
         ), players
 
-    # -- names -----------------------------------------------------------------------------------------
-    def names(self, ctx: TableContext) -> list[str]:
-        """Return each seat's name as this table shows it ("You" for the one person against computers)."""
-        return kit.display_names(ctx.session)
-
+    # -- play ------------------------------------------------------------------------------------------
     def paused(self, ctx: TableContext) -> bool:
         """Tell whether play waits for the player: a finished hand of a match stays until Next hand."""
         state = ctx.session.state
@@ -460,19 +456,16 @@ class DominoesScreen(Screen):
 
     # -- render ------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
-        """Return the whole table for the seat whose eyes it is drawn for."""
-        session = ctx.session
-        seat = session.viewer()
-        names = self.names(ctx)
-        step = kit.reviewing(ctx)
-        if step is not None and session.move_count():
-            return self.render_review(ctx, names, seat, min(step, session.move_count()))
-        view = session.state.view(seat)
+        """Return the whole table for the seat whose eyes it is drawn for (``ui.frame``)."""
+        return frame.render(ctx, self)
+
+    def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table's pieces: the line, the seats, the tray, the message, a summary over the board."""
+        if facts.review:
+            return self.review_parts(ctx, facts)
+        seat, names, view = facts.viewer, list(facts.names), dict(facts.view)
         results = view["hand_results"]
-        pending = not view["over"] and len(results) > self._seen(ctx, len(results))
-        gate = not pending and kit.gate_needed(ctx, session, view)
-        hidden = not pending and kit.hands_private(session, view, ctx)
-        my_turn = not hidden and not pending and view["turn"] == seat and not session.seats[seat].is_computer
+        pending, hidden, my_turn = facts.paused, facts.hidden, facts.mine
         face_up: list[list[list[int]]] | None = None
         if view["over"] or pending:
             line_view = self.finished_line(ctx, view) if pending else view
@@ -500,25 +493,17 @@ class DominoesScreen(Screen):
             seat,
         )
         gate_markup: Markup | str = ""
-        if gate:
+        if facts.gate:
             who = view["turn"]
             gate_markup = kit.privacy_gate(names[who], kit.since_last_turn(beats, who, names))
-        board = self.board(ctx, line_view, interactive=my_turn, since=self.since_index(line_view, seat))
-        extra = self.board_bar(ctx, view, names, pending)
-        message = frame.message_line(
-            ctx, self, self.status_text(ctx, view, names, hidden, pending), tone="turn" if my_turn else ""
-        )
-        tray = self.tray(ctx, view, names, seat, hidden, my_turn, face_up, pending)
-        return kit.table(
-            game_id=self.game_id,
-            board=board,
-            message=message,
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(self.game_id, ctx.settings.sound),
-            panel=panel,
+        return frame.TableParts(
+            board=self.board(ctx, line_view, interactive=my_turn, since=self.since_index(line_view, seat)),
+            tray=self.tray(ctx, view, names, seat, hidden, my_turn, face_up, pending),
+            status=self.status_text(ctx, view, names, hidden, pending),
+            seats=seats_,
+            results=panel,
             gate=gate_markup,
-            board_extra=extra,
+            board_extra=self.board_bar(ctx, view, names, pending),
             cls="dom-table" + (" is-my-turn" if my_turn else ""),
             data={
                 "turn": view["turn"] if view["turn"] is not None else "over",
@@ -526,22 +511,17 @@ class DominoesScreen(Screen):
             },
         )
 
-    def render_review(self, ctx: TableContext, names: list[str], seat: int, step: int) -> Markup:
-        """Return the table as it was after ``step`` moves, every hand face up, with the review's controls."""
+    def review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table as it was after the review's move, every hand face up, with the review's controls."""
         session = ctx.session
-        state = session.replay(step)
-        view = state.view(seat)
+        seat, names, state, view = facts.viewer, list(facts.names), facts.state, dict(facts.view)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         beats = self.beats(view["history"])
         caption = kit.review_caption(beats, names)
-        # Not live: nobody is "thinking" in a game being looked back on.
-        seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat)
-        board = self.board(ctx, view, interactive=False, since=None)
-        total = session.move_count()
         panel = h(
             "section",
             {"class_": "kit-review-panel", "aria_label": "Review"},
-            kit.review_bar(step, total, caption),
+            kit.review_bar(int(facts.step or 0), session.move_count(), caption),
         )
         tray = kit.tray(
             self.hand_tiles(ctx, hands[seat], set(), False),
@@ -549,15 +529,13 @@ class DominoesScreen(Screen):
             label="Your tiles" if names[seat] == "You" else f"{names[seat]}'s tiles",
             info=f"Hand {view['hand_number']}",
         )
-        message = frame.message_line(ctx, self, f"Review · {caption}.")
-        return kit.table(
-            game_id=self.game_id,
-            board=board,
-            message=message,
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(self.game_id, ctx.settings.sound),
-            panel=panel,
+        return frame.TableParts(
+            board=self.board(ctx, view, interactive=False, since=None),
+            tray=tray,
+            status=f"Review · {caption}.",
+            # Not live: nobody is "thinking" in a game being looked back on.
+            seats=kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat),
+            results=panel,
             board_extra=self.board_bar(ctx, view, names, False),
             cls="dom-table is-review",
             data={"turn": "review"},
@@ -1639,12 +1617,9 @@ class DominoesScreen(Screen):
         return None
 
     def _legal(self, ctx: TableContext) -> list[str]:
-        session = ctx.session
-        seat = session.to_move()
-        if seat is None or seat != session.viewer() or session.seats[seat].is_computer or self.paused(ctx):
-            return []
-        view = session.state.view(seat)
-        return [] if kit.hands_private(session, view, ctx) else view["legal_moves"]
+        """Return the moves the table takes now: none while the review is open, a hand is on show, the
+        tiles are hidden, or another seat is to move."""
+        return kit.table_facts(ctx, self).legal
 
 
 SCREEN = DominoesScreen()

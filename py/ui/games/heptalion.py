@@ -487,26 +487,9 @@ class HeptalionScreen(Screen):
         """Return the session's state as the Heptalion state it is."""
         return cast(HeptalionState, session.state)
 
-    def _privacy(self, ctx: TableContext, view: Mapping[str, Any]) -> bool:
-        """Tell whether the privacy gate hides the table (hidden hands, several people, a person to move)."""
-        return bool(view["hidden"]) and kit.gate_needed(ctx, ctx.session, dict(view))
-
-    def _hand_private(self, ctx: TableContext, view: Mapping[str, Any]) -> bool:
-        """Tell whether the tray hides the viewer's tiles (hidden hands on one device, not revealed)."""
-        return bool(view["hidden"]) and kit.hands_private(ctx.session, dict(view), ctx)
-
-    def _targets(self, ctx: TableContext, view: Mapping[str, Any]) -> dict[str, dict[int, list[int]]]:
-        session = ctx.session
-        turn = session.to_move()
-        if (
-            turn is None
-            or turn != view["seat"]
-            or session.seats[turn].is_computer
-            or self._privacy(ctx, view)
-            or kit.reviewing(ctx) is not None
-        ):
-            return {}
-        return selection_targets(view["legal_moves"])
+    def _targets(self, facts: kit.TableFacts) -> dict[str, dict[int, list[int]]]:
+        """Return the viewer's tiles and their spaces, when it is the viewer's turn (else none)."""
+        return selection_targets(facts.legal) if facts.mine else {}
 
     def _valid_choice(
         self, ctx: TableContext, targets: Mapping[str, Mapping[int, list[int]]], *, forget: bool = False
@@ -549,25 +532,33 @@ class HeptalionScreen(Screen):
     # -- drawing ---------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
         """Return the table: seats around the zoomable board, the message line and your hand tray (the kit)."""
+        return frame.render(ctx, self)
+
+    def names(self, ctx: TableContext) -> list[str]:
+        """Return each seat's name, isolated (the log and the sentences say "you" themselves)."""
+        return self._names(ctx)
+
+    def private_hands(self, view: Mapping[str, Any]) -> bool:
+        """Tell whether the hands are hidden from the other people on the device (the game's choice)."""
+        return bool(view["hidden"])
+
+    def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table's pieces: the board in its zoomed stage, seats, log, tray, menu and results."""
+        if facts.review:
+            return self._review_parts(ctx, facts)
         session = ctx.session
-        viewer = session.viewer()
-        step = kit.reviewing(ctx)
-        if step is not None and session.move_count():
-            return self._render_review(ctx, min(step, session.move_count()))
-        state = session.state
-        view = state.view(viewer)
+        viewer, view = facts.viewer, dict(facts.view)
         ui = state_of(ctx)
         you = self._you(ctx)
-        names = self._names(ctx)
+        names = list(facts.names)
         shown = self._shown_names(ctx)
         history = view["history"]
         news = self._news(ctx, view)
-        privacy = self._privacy(ctx, view)
-        private = self._hand_private(ctx, view)
-        targets = self._targets(ctx, view)
+        privacy, private = facts.gate, facts.hidden
+        targets = self._targets(facts)
         tile, first, second = self._valid_choice(ctx, targets)
         solo = view["solo"]
-        over = state.is_over()
+        over = facts.over
         my_turn = bool(targets)
 
         clickable: list[int] = []
@@ -623,50 +614,38 @@ class HeptalionScreen(Screen):
             self._discard(view),
             hv.legend(),
         )
-        seats_ = join([seats_, side])
-        message = frame.message_line(
-            ctx,
-            self,
-            self._status(ctx, view, names, privacy, (tile, first, second), news),
-            tone="turn" if my_turn else "",
-        )
-        tray = self._tray(ctx, view, shown, viewer, targets, tile, private, my_turn, over)
-        panel: Markup | str = self._results(ctx, view, names) if over else ""
         gate: Markup | str = ""
         if privacy:
-            turn = session.to_move()
+            turn = facts.turn
             assert turn is not None  # a privacy gate is for the person to move
             gate = kit.privacy_gate(
                 names[turn], kit.since_last_turn(beats, turn, names), first="Your first turn of the game."
             )
-        return self._page(
-            ctx,
-            board_markup,
-            message=message,
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(GAME_ID, ctx.settings.sound, extra=self._menu(ctx, view, names, you)),
-            panel=panel,
+        return frame.TableParts(
+            board=self._stage(ctx, board_markup),
+            tray=self._tray(ctx, view, shown, viewer, targets, tile, private, my_turn, over),
+            status=self._status(ctx, view, names, privacy, (tile, first, second), news),
+            seats=join([seats_, side]),
+            results=self._results(ctx, view, names) if over else "",
             gate=gate,
             board_extra=self._board_bar(ctx, view, over, show_solution),
+            tools=self._menu(ctx, view, names, you),
             cls="hx-table" + (" is-solo" if solo else "") + f" hx-p{view['players']}",
             data={
                 "turn": "" if view["turn"] is None else str(view["turn"]),
                 "over": "true" if over else "false",
             },
+            before=hv.sprite(),
         )
 
-    def _page(self, ctx: TableContext, board_markup: Markup, **table: Any) -> Markup:
-        """Return the symbols' sprite and the kit's table with the board in its zoomed stage."""
-        stage = h("div", {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"}, board_markup)
-        return join([hv.sprite(), kit.table(game_id=GAME_ID, board=stage, **table)])
+    def _stage(self, ctx: TableContext, board_markup: Markup) -> Markup:
+        """Return the board in its zoomed stage."""
+        return h("div", {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"}, board_markup)
 
-    def _render_review(self, ctx: TableContext, step: int) -> Markup:
-        """Return the game as it was after ``step`` moves, every hand and domino face up, with the controls."""
+    def _review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the game as it was after the review's move, every hand and domino face up, with the controls."""
         session = ctx.session
-        viewer = session.viewer()
-        state = session.replay(step)
-        view = state.view(viewer)
+        viewer, state, view, step = facts.viewer, facts.state, dict(facts.view), int(facts.step or 0)
         shown = self._shown_names(ctx)
         beats = self._beats(view["history"])
         caption = kit.review_caption(beats, shown)
@@ -687,23 +666,21 @@ class HeptalionScreen(Screen):
             label="Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles",
             info=hv.tiles_word(len(hands[viewer])),
         )
-        total = session.move_count()
         panel = h(
             "section",
             {"class_": "kit-review-panel", "aria_label": "Review"},
-            kit.review_bar(step, total, caption),
+            kit.review_bar(step, session.move_count(), caption),
         )
-        return self._page(
-            ctx,
-            board_markup,
-            message=frame.message_line(ctx, self, f"Review · {caption}."),
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(GAME_ID, ctx.settings.sound),
-            panel=panel,
+        return frame.TableParts(
+            board=self._stage(ctx, board_markup),
+            tray=tray,
+            status=f"Review · {caption}.",
+            seats=seats_,
+            results=panel,
             board_extra=self._board_bar(ctx, view, True, False),
             cls="hx-table is-review" + (" is-solo" if view["solo"] else "") + f" hx-p{view['players']}",
             data={"turn": "", "over": "true", "review": str(step)},
+            before=hv.sprite(),
         )
 
     def _seat_views(
@@ -1187,7 +1164,7 @@ class HeptalionScreen(Screen):
             return self._take_back(ctx)
         viewer = session.viewer()
         view = session.state.view(viewer)
-        targets = self._targets(ctx, view)
+        targets = self._targets(kit.table_facts(ctx, self))
         if not targets:
             return None
         tile, first, second = self._valid_choice(ctx, targets, forget=True)

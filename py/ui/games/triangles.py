@@ -110,28 +110,17 @@ class TrianglesScreen(Screen):
         return Mode(f"players-{players}", f"{players} players", {"players": players}), players
 
     # -- reading the position ----------------------------------------------------------------------
-    def facts(self, ctx: TableContext, state: Any = None) -> dict[str, Any]:
-        """Return what one drawing of the table needs, with the UI state checked against the game.
-
-        ``state`` is a replayed position for the review (nothing is playable in it).
-        """
+    def facts(self, ctx: TableContext, table: kit.TableFacts | None = None) -> dict[str, Any]:
+        """Return what one drawing of the table needs: the kit's facts (``table``, found now when not
+        given) with this table's own, the UI state checked against the game."""
         session = ctx.session
-        viewer = session.viewer()
-        review = state is not None
-        view = (state or session.state).view(viewer)
+        table = table if table is not None else kit.table_facts(ctx, self)
+        viewer, view, review = table.viewer, dict(table.view), table.review
         to_move = view["turn"]
         over = view["outcome"] is not None
         shared = len(session.human_seats) > 1
-        privacy = not review and kit.gate_needed(ctx, session, view)
-        hidden = not review and kit.hands_private(session, view, ctx)
-        mine = (
-            not review
-            and not over
-            and not hidden
-            and to_move == viewer
-            and not session.seats[viewer].is_computer
-        )
-        legal = list(view["legal_moves"]) if mine else []
+        mine = table.mine and not over
+        legal = table.legal if mine else []
         by_tile = lay.placements_by_tile(legal)
         ui = state_of(ctx)
         sel = ui.sel
@@ -146,13 +135,14 @@ class TrianglesScreen(Screen):
                 pending = (cell, raw[2])
         placed = [(int(t["cell"][0]), int(t["cell"][1])) for t in view["table"]]
         return {
+            "state": table.state,
             "view": view,
             "viewer": viewer,
             "to_move": to_move,
             "over": over,
             "shared": shared,
-            "privacy": privacy,
-            "hidden": hidden,
+            "privacy": table.gate,
+            "hidden": table.hidden,
             "review": review,
             "mine": mine,
             "legal": legal,
@@ -177,9 +167,7 @@ class TrianglesScreen(Screen):
     def hands(self, ctx: TableContext, f: dict[str, Any]) -> list[list[str] | None]:
         """Return every seat's hand where all are public (the review; the end of the game); None for a
         seat this table cannot know yet (an online guest's, before the host revealed the deal)."""
-        session = ctx.session
-        state = session.replay(len(f["view"]["history"])) if f["review"] else session.state
-        return public_hands(state, len(f["view"]["hand_counts"]))
+        return public_hands(f["state"], len(f["view"]["hand_counts"]))
 
     def name(self, ctx: TableContext, seat: int) -> str:
         """Return how the table calls a seat: "You" for the person playing the computer."""
@@ -204,16 +192,14 @@ class TrianglesScreen(Screen):
     # -- drawing -------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
         """Return the table on the kit: seats, the board (results or review over it), message, tray."""
+        return frame.render(ctx, self)
+
+    def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table's pieces: the board, the seats, the tray, the message, results or review."""
         session = ctx.session
-        step = kit.reviewing(ctx)
-        if step is not None and session.move_count():
-            step = min(step, session.move_count())
-            f = self.facts(ctx, session.replay(step))
-        else:
-            step = None
-            f = self.facts(ctx)
+        f = self.facts(ctx, facts)
         view = f["view"]
-        names = self.names(ctx)
+        names = list(facts.names)
         beats = self.beats(view["history"])
         turn_state = (
             "review"
@@ -233,7 +219,7 @@ class TrianglesScreen(Screen):
             panel = h(
                 "section",
                 {"class_": "kit-review-panel", "aria_label": "Review"},
-                kit.review_bar(int(step or 0), session.move_count(), caption),
+                kit.review_bar(int(facts.step or 0), session.move_count(), caption),
             )
         elif f["over"]:
             panel = self.summary(ctx, f)
@@ -243,14 +229,12 @@ class TrianglesScreen(Screen):
             gate = kit.privacy_gate(
                 names[who], kit.since_last_turn(beats, who, names), first="Your first turn."
             )
-        return kit.table(
-            game_id=self.game_id,
+        return frame.TableParts(
             board=self.board(ctx, f),
-            message=self.turn_line(ctx, f),
-            tray_=self.tray(ctx, f),
-            seats_=kit.seats(self.seat_views(ctx, f, beats, face_up), f["viewer"]),
-            tools_=kit.tools(self.game_id, ctx.settings.sound),
-            panel=panel,
+            tray=self.tray(ctx, f),
+            status=self.status_text(ctx, f),
+            seats=kit.seats(self.seat_views(ctx, f, beats, face_up), f["viewer"]),
+            results=panel,
             gate=gate,
             board_extra=self.board_bar(ctx, f),
             cls=f"tri-table players-{len(view['hand_counts'])}" + (" is-my-turn" if f["mine"] else ""),
@@ -409,10 +393,6 @@ class TrianglesScreen(Screen):
         if "pass" in f["legal"]:
             return f"{who}: nothing fits and you cannot draw. Pass."
         return f"{who}: choose a tile."
-
-    def turn_line(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the kit's message line with this table's words."""
-        return frame.message_line(ctx, self, self.status_text(ctx, f), tone="turn" if f["mine"] else "")
 
     def board_bar(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the band over the board: the stock (and draws left) at the left, zoom at the right."""

@@ -11,7 +11,7 @@ from boneyard.settings import Settings
 
 from .html import Markup
 from .intents import Intent, Intents
-from .kit import KitState, display_names
+from .kit import KitState, display_names, review_key
 from .session import Seat, Session
 
 
@@ -138,8 +138,14 @@ class Screen:
         return []
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Handle a key pressed on the table; return True when it was used."""
-        return False
+        """Carry out a key pressed on the table (``key_intents``); return True when it was used."""
+        asked = self.key_intents(ctx, key)
+        ctx.emit_all(asked)
+        return asked is not None
+
+    def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
+        """Return what a key asks for (the open review's arrows step through the game), None if unused."""
+        return review_key(ctx, key)
 
     def on_key_up(self, ctx: TableContext, key: str) -> None:
         """Handle a key released on the table."""

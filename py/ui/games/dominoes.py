@@ -1588,16 +1588,10 @@ class DominoesScreen(Screen):
             return f"{tile} does not fit: {shows}."
         return f"{tile} cannot be played now."
 
-    def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Offer shortcuts: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose the end,
-        Escape cancels a selection."""
-        asked = self.key_intents(ctx, key)
-        ctx.emit_all(asked)
-        return asked is not None
-
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
-        """Return what a key asks for, or None when the table does not use it."""
-        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
+        """Return what a key asks for: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose
+        the end, Escape cancels a selection; None when the table does not use it."""
+        stepped = super().key_intents(ctx, key)  # the review's arrows step through the game
         if stepped is not None:
             return stepped
         lowered, selected = key.lower(), state_of(ctx).selected

@@ -1282,16 +1282,10 @@ class HeptalionScreen(Screen):
         kit.refuse(ctx, message)
         return True
 
-    def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Keyboard: Backspace undoes a step of the choice, Escape clears it (letters stay free for the
-        browser's own shortcuts, which the app cannot tell apart: it passes no modifier keys)."""
-        asked = self.key_intents(ctx, key)
-        ctx.emit_all(asked)
-        return asked is not None
-
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
-        """Return what a key asks for, or None when the table does not use it."""
-        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
+        """Return what a key asks for: Backspace undoes a step of the choice, Escape clears it (letters stay
+        free for the browser's own shortcuts); None when the table does not use it."""
+        stepped = super().key_intents(ctx, key)  # the review's arrows step through the game
         if stepped is not None:
             return stepped
         ui = state_of(ctx)

@@ -773,16 +773,10 @@ class TrianglesScreen(Screen):
         factor = 1 / lay.ZOOM_STEP if how == "in" else lay.ZOOM_STEP
         ui.view = list(lay.zoom_box(current, factor))
 
-    def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Offer shortcuts: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview, D draws,
-        P passes."""
-        asked = self.key_intents(ctx, key)
-        ctx.emit_all(asked)
-        return asked is not None
-
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
-        """Return what a key asks for, or None when the table does not use it."""
-        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
+        """Return what a key asks for: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview,
+        D draws, P passes; None when the table does not use it."""
+        stepped = super().key_intents(ctx, key)  # the review's arrows step through the game
         if stepped is not None:
             return stepped
         ui = state_of(ctx)

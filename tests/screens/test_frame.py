@@ -17,8 +17,10 @@ from boneyard.settings import Settings
 from tests.screens.tables import act, against_computers, table_context
 from ui import frame, hints, kit
 from ui.games import screen_for
+from ui.games.dominoes import DominoesState
 from ui.html import Markup
 from ui.session import Seat, Session
+from ui.table_screen import held_state
 
 TILE_GAMES = ("dominoes", "triangles", "heptalion")
 MODES = {
@@ -188,3 +190,20 @@ def test_keys_play_nothing_while_the_review_is_open(game):
         assert session.move_count() == moves, f"{game} seed {seed}: D drew a tile under the review"
         return
     pytest.skip("no position with a draw to offer")
+
+
+def test_the_apps_per_game_dict_holds_one_typed_state_and_passes_its_requests_on():
+    """Until the app keeps a ``TableState`` itself, ``held_state`` reads its dict: a reset (an empty dict)
+    makes a new state, ``start_demo`` goes to the state, and a take-back's ``pop("selected")`` forgets the
+    chosen tile."""
+    screen = screen_for("dominoes")
+    store: dict[str, Any] = {}
+    state = held_state(store, screen.new_state)
+    assert isinstance(state, DominoesState) and held_state(store, screen.new_state) is state
+    state.selected = "6-4"
+    store.pop("selected", None)  # what App.take_back does
+    assert held_state(store, screen.new_state) is state and state.selected is None
+    store["start_demo"] = {"set": "max"}  # what App.watch_demo does
+    assert held_state(store, screen.new_state).start_demo == {"set": "max"} and "start_demo" not in store
+    assert held_state({}, screen.new_state) is not state  # a new deal: a new state
+    assert held_state(state, screen.new_state) is state  # an app that keeps the state itself

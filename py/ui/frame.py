@@ -111,7 +111,7 @@ def handle(ctx: Any, part: hints.ExpertPart, action: str, value: str, *, first: 
     if action == "kit-hint-close":
         found = hints.shown_hint(ctx)
         if found is not None:
-            found["hidden"] = True
+            found.hidden = True
         return [Render()]
     if action == "kit-analyse":
         return hints.start_analysis(ctx, part)

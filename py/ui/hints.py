@@ -171,10 +171,10 @@ def askable(ctx: Any, part: ExpertPart) -> int | None:
     return seat
 
 
-def shown_hint(ctx: Any) -> dict[str, Any] | None:
+def shown_hint(ctx: Any) -> kit.Hint | None:
     """Return the hint of the position on the table ({status, move, ...}), or None (a stale one is ignored)."""
-    found = ctx.ui.kit.hint
-    if not isinstance(found, dict) or found.get("key") != _key(ctx.session):
+    found: kit.Hint | None = ctx.ui.kit.hint
+    if found is None or found.key != _key(ctx.session):
         return None
     return found
 
@@ -195,14 +195,14 @@ def start_hint(ctx: Any, part: ExpertPart) -> Intents:
         return [Render()]
     current = shown_hint(ctx)
     if current is not None:  # asked again: show it again (a hidden card) or keep thinking
-        current["hidden"] = False
+        current.hidden = False
         return [Render()]
     from boneyard.ai import hint_thinking
 
     game_id = session.info.id
     view = session.state.view(seat)
     names = kit.display_names(session)
-    record: dict[str, Any] = {"key": _key(session), "status": "thinking", "seat": seat}
+    record = kit.Hint(_key(session), seat)
     ctx.ui.kit.hint = record
     asked: Intents = []
     if len(view["legal_moves"]) > 1:  # a forced move's hint helps nobody: not counted
@@ -213,28 +213,27 @@ def start_hint(ctx: Any, part: ExpertPart) -> Intents:
     started = time.perf_counter()
 
     def wanted() -> bool:
-        return ctx.ui.kit.hint is record and record["key"] == _key(session) and _on_table(game_id)
+        return ctx.ui.kit.hint is record and record.key == _key(session) and _on_table(game_id)
 
     def done(found: Any) -> None:
         if not wanted():
             return
         if found is None:
-            record.update(status="failed")
+            record.status = "failed"
         else:
             alternatives = list(found.alternatives)
-            record.update(
-                status="shown",
-                move=found.move,
-                words=part.move_words(found.move),
-                reason=_own_reason(part, found.reason, found.move),
-                chance=found.chance,
-                forced=found.forced,
-                next=[part.other_words(alternatives[0][0], found.move), alternatives[0][1]]
-                if alternatives and round(100 * alternatives[0][1]) != round(100 * found.chance)
-                else None,
-                ms=round(1000 * (time.perf_counter() - started)),
+            record.status, record.move, record.chance, record.forced = (
+                "shown",
+                found.move,
+                found.chance,
+                found.forced,
             )
-            ctx.emit(Announce(f"Hint: {record['words']}. {record['reason']}"))
+            record.words = part.move_words(found.move)
+            record.reason = _own_reason(part, found.reason, found.move)
+            if alternatives and round(100 * alternatives[0][1]) != round(100 * found.chance):
+                record.next = (part.other_words(alternatives[0][0], found.move), float(alternatives[0][1]))
+            record.ms = round(1000 * (time.perf_counter() - started))
+            ctx.emit(Announce(f"Hint: {record.words}. {record.reason}"))
         ctx.emit(Render())
 
     _spawn(_drive(thinking, wanted, done))
@@ -246,7 +245,7 @@ def hint_button(ctx: Any, part: ExpertPart) -> Markup:
     if not available(ctx, part) or ctx.session.state.is_over():
         return Markup("")
     found = shown_hint(ctx)
-    thinking = bool(found and found.get("status") == "thinking")
+    thinking = found is not None and found.status == "thinking"
     enabled = askable(ctx, part) is not None and not thinking
     return h(
         "button",
@@ -311,21 +310,21 @@ def hint_style(targets: list[str]) -> Markup:
 def hint_card(ctx: Any, part: ExpertPart) -> Markup:
     """Return the hint's card, at the top of the screen (until the player acts on the table), or nothing."""
     found = shown_hint(ctx)
-    if found is None or found.get("status") == "thinking" or found.get("hidden"):
+    if found is None or found.status == "thinking" or found.hidden:
         return Markup("")
-    if found.get("status") == "failed":
+    if found.status == "failed":
         body: Any = h("p", {"class_": "kit-hint-why"}, "The Expert could not find a hint here.")
         title = "No hint"
     else:
-        title = f"Hint: {part.hint_title(found['move'])}"
-        odds = f"Your chances with it: about {_percent(float(found['chance']))}"
-        if found.get("next"):
-            odds += f"; {found['next'][0]}: {_percent(float(found['next'][1]))}"
+        title = f"Hint: {part.hint_title(found.move)}"
+        odds = f"Your chances with it: about {_percent(found.chance)}"
+        if found.next:
+            odds += f"; {found.next[0]}: {_percent(found.next[1])}"
         body = [
-            h("p", {"class_": "kit-hint-why"}, found["reason"]),
-            "" if found.get("forced") else h("p", {"class_": "kit-hint-odds"}, odds + "."),
+            h("p", {"class_": "kit-hint-why"}, found.reason),
+            "" if found.forced else h("p", {"class_": "kit-hint-odds"}, odds + "."),
         ]
-        help_ = part.hint_help(found["move"])
+        help_ = part.hint_help(found.move)
         if help_:
             body.append(h("p", {"class_": "kit-hint-odds"}, help_))
     return h(
@@ -334,8 +333,8 @@ def hint_card(ctx: Any, part: ExpertPart) -> Markup:
             "class_": "kit-hint-card",
             "id": "kit-hint-card",
             "aria_label": "Hint",
-            "data_move": found.get("move"),
-            "data_ms": found.get("ms"),
+            "data_move": found.move or None,
+            "data_ms": found.ms,
         },
         h(
             "div",
@@ -361,16 +360,16 @@ def hint_card(ctx: Any, part: ExpertPart) -> Markup:
 def hint_marks(ctx: Any, part: ExpertPart) -> Markup:
     """Return the style that makes the shown hint's tile and place glow (kept while its card is folded)."""
     found = shown_hint(ctx)
-    if found is None or found.get("status") != "shown":
+    if found is None or found.status != "shown":
         return Markup("")
-    return hint_style(part.hint_targets(str(found["move"])))
+    return hint_style(part.hint_targets(found.move))
 
 
 def fold_card(ctx: Any) -> None:
     """Fold the hint's card away (the player acts on the table: it would cover the board), keeping the glow."""
     found = ctx.ui.kit.hint
-    if isinstance(found, dict) and found.get("status") == "shown":
-        found["hidden"] = True
+    if found is not None and found.status == "shown":
+        found.hidden = True
 
 
 def used_note(session: Session, note: str) -> str:
@@ -388,14 +387,10 @@ def used_note(session: Session, note: str) -> str:
 # -- the analysis after a game ------------------------------------------------------------------------
 
 
-def analysis(ctx: Any) -> dict[str, Any] | None:
+def analysis(ctx: Any) -> kit.Analysis | None:
     """Return the analysis of the finished game on the table (running or done), or None."""
-    found = ctx.ui.kit.analysis
-    if (
-        isinstance(found, dict)
-        and found.get("uid") == ctx.session.uid
-        and found.get("moves") == ctx.session.move_count()
-    ):
+    found: kit.Analysis | None = ctx.ui.kit.analysis
+    if found is not None and found.uid == ctx.session.uid and found.moves == ctx.session.move_count():
         return found
     return None
 
@@ -433,15 +428,7 @@ def start_analysis(ctx: Any, part: ExpertPart) -> Intents:
     game_id = session.info.id
     seat = session.viewer()
     decisions = _decisions(session, seat)
-    record: dict[str, Any] = {
-        "uid": session.uid,
-        "moves": session.move_count(),
-        "seat": seat,
-        "status": "running",
-        "progress": 0.0,
-        "total": len(decisions),
-        "entries": [],
-    }
+    record = kit.Analysis(session.uid, session.move_count(), seat, len(decisions))
     ctx.ui.kit.analysis = record
     review = Review(seat, len(decisions))
     thinking = review_thinking(
@@ -458,18 +445,18 @@ def start_analysis(ctx: Any, part: ExpertPart) -> Intents:
         return ctx.ui.kit.analysis is record and _on_table(game_id)
 
     def progress() -> None:
-        record["progress"] = review.progress
+        record.progress = review.progress
         _set_progress(review.progress)
 
     def done(found: Any) -> None:
         if not wanted():
             return
         if found is None:
-            record["status"] = "failed"
+            record.status = "failed"
         else:
-            record["status"] = "done"
-            record["ms"] = round(1000 * (time.perf_counter() - started))
-            record["entries"] = [
+            record.status = "done"
+            record.ms = round(1000 * (time.perf_counter() - started))
+            record.entries = [
                 {
                     "index": index,
                     "move": entry.move,
@@ -483,7 +470,7 @@ def start_analysis(ctx: Any, part: ExpertPart) -> Intents:
                 }
                 for (index, _, _), entry in zip(decisions, found.entries)
             ]
-            record["progress"] = 1.0
+            record.progress = 1.0
         ctx.emit(Render())
 
     _spawn(_drive(thinking, wanted, done, progress))
@@ -577,8 +564,8 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
                 "Analyse my game",
             ),
         )
-    if found["status"] == "running":
-        done = round(100 * float(found["progress"]))
+    if found.status == "running":
+        done = round(100 * found.progress)
         return h(
             "section",
             {
@@ -591,7 +578,7 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             h(
                 "p",
                 {"class_": "kit-analysis-intro", "id": "kit-analysis-label"},
-                f"Looking at your {found['total']} moves…",
+                f"Looking at your {found.total} moves…",
             ),
             h(
                 "progress",
@@ -604,14 +591,14 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
                 f"{done}%",
             ),
         )
-    if found["status"] == "failed":
+    if found.status == "failed":
         return h(
             "section",
             {"class_": "kit-analysis", "id": "kit-analysis"},
             head,
             h("p", {}, "The review could not finish."),
         )
-    entries = found["entries"]
+    entries = found.entries
     if not entries:
         return h(
             "section",
@@ -642,7 +629,7 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             )
         )
     start, end = float(entries[0]["before"]), float(entries[-1]["after"])
-    result = ctx.session.result_for(int(found.get("seat", ctx.session.viewer())))
+    result = ctx.session.result_for(found.seat)
     if result in RESULT_CHANCE:  # the game is decided: the chance ends at the result, not the last estimate
         summary = f"From about {_percent(start)} at your first move to {_percent(RESULT_CHANCE[result])} at the end: {RESULT_WORDS[result]}."
     else:
@@ -655,7 +642,7 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             "class_": "kit-analysis",
             "id": "kit-analysis",
             "aria_label": "The Expert's review",
-            "data_ms": found.get("ms"),
+            "data_ms": found.ms,
         },
         head,
         _chart(entries, costly, result),
@@ -669,9 +656,9 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
 def review_comment(ctx: Any, step: int) -> str:
     """Return what the Expert said of the move that led to review ``step`` ("" when it was not the person's)."""
     found = analysis(ctx)
-    if found is None or found.get("status") != "done":
+    if found is None or found.status != "done":
         return ""
-    for e in found["entries"]:
+    for e in found.entries:
         if e["index"] + 1 == step:
             if e["forced"]:
                 return "Your only move."

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .html import FSI, PDI, Markup, h, join, name_attr
@@ -24,7 +24,9 @@ from .session import Session
 
 __all__ = [
     "REFUSAL_S",
+    "Analysis",
     "Beat",
+    "Hint",
     "KitState",
     "Refusal",
     "SeatView",
@@ -85,6 +87,37 @@ class Refusal:
 
 
 @dataclass
+class Hint:
+    """The Expert's hint of one position (``ui.hints``): thinking, then shown (or failed)."""
+
+    key: list[Any]  # the session's uid and revision: the position it belongs to
+    seat: int
+    status: str = "thinking"  # "thinking", "shown", "failed"
+    hidden: bool = False  # its card folded away (the marks stay)
+    move: str = ""
+    words: str = ""  # the move in words
+    reason: str = ""
+    chance: float = 0.0
+    forced: bool = False
+    next: tuple[str, float] | None = None  # the next best move in words, and its chance
+    ms: int | None = None  # how long the Expert thought
+
+
+@dataclass
+class Analysis:
+    """The Expert's review of a finished game's decisions (``ui.hints``): running, then done (or failed)."""
+
+    uid: str  # the game's
+    moves: int  # its moves when reviewed
+    seat: int
+    total: int  # the decisions to review
+    status: str = "running"  # "running", "done", "failed"
+    progress: float = 0.0
+    entries: list[dict[str, Any]] = field(default_factory=list)  # a decision each: move, chances, best
+    ms: int | None = None
+
+
+@dataclass
 class KitState:
     """The kit's own part of a table's UI state: privacy, the results panel, the review, the Expert."""
 
@@ -94,8 +127,8 @@ class KitState:
     review_first: int = 0  # the first move the review may show
     revealed: str | None = None  # the turn (``turn_token``) whose person pressed Show my tiles
     refusal: Refusal | None = None
-    hint: dict[str, Any] | None = None  # the Expert's hint of a position ({key, status, move, ...})
-    analysis: dict[str, Any] | None = None  # the Expert's review of the finished game
+    hint: Hint | None = None  # the Expert's hint of a position
+    analysis: Analysis | None = None  # the Expert's review of the finished game
 
 
 def plural(count: int, word: str, words: str = "") -> str:

@@ -160,8 +160,7 @@ def test_the_hints_ask_the_games_part_not_its_id():
     )
     session = dealt("dominoes", 0, [Seat("human", "You"), Seat("computer", "Ben", "easy")])
     ctx = table_context(session, settings=Settings(hints=True))
-    ctx.ui.kit.hint = {"key": [session.uid, session.revision], "status": "shown", "move": "M1", "reason": "r"}
-    ctx.ui.kit.hint.update(chance=0.5, forced=False)
+    ctx.ui.kit.hint = kit.Hint([session.uid, session.revision], 0, "shown", move="M1", reason="r", chance=0.5)
     marks = str(hints.hint_marks(ctx, part))
     assert "#made-up-M1" in marks and isinstance(hints.hint_marks(ctx, part), Markup)
     card = str(hints.hint_card(ctx, part))

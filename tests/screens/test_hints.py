@@ -86,22 +86,22 @@ def test_hint_marks_a_legal_move_says_why_and_the_next_move_clears_it(game):
     assert 'id="kit-hint"' in html and 'id="kit-hint-card"' not in html
     assert table.act("kit-hint", "")
     found = hints.shown_hint(table.ctx)
-    assert found is not None and found["status"] == "shown"
+    assert found is not None and found.status == "shown"
     view = table.session.state.view(0)
-    assert found["move"] in view["legal_moves"]
-    assert found["reason"] and "gives you the best chances" not in found["reason"]
+    assert found.move in view["legal_moves"]
+    assert found.reason and "gives you the best chances" not in found.reason
     assert table.heard and table.heard[-1].startswith("Hint: ")
     html = table.html()
-    assert 'id="kit-hint-card"' in html and f'data-move="{found["move"]}"' in html
+    assert 'id="kit-hint-card"' in html and f'data-move="{found.move}"' in html
     assert 'id="kit-hint-style"' in html  # the tile and its place glow
-    tile = found["move"].split("@")[0].split(":")[0]
+    tile = found.move.split("@")[0].split(":")[0]
     assert tile in html.split('id="kit-hint-style"')[1].split("</style>")[0]
     assert hints.hints_used(table.session) == 1
     table.act("kit-hint-close", "")
     assert 'id="kit-hint-card"' not in table.html()
     table.act("kit-hint", "")  # asked again: the same hint, not counted twice
     assert 'id="kit-hint-card"' in table.html() and hints.hints_used(table.session) == 1
-    table.session.play(found["move"])
+    table.session.play(found.move)
     assert hints.shown_hint(table.ctx) is None and 'id="kit-hint-card"' not in table.html()
 
 
@@ -172,15 +172,15 @@ def test_the_analysis_charts_your_chances_and_its_costly_moves_open_the_review(g
     assert 'id="kit-analyse"' in html and "Analyse my game" in html
     table.act("kit-analyse", "")
     found = hints.analysis(table.ctx)
-    assert found is not None and found["status"] == "done" and found["entries"]
-    assert all(e["move"] in table.session.moves for e in found["entries"])
+    assert found is not None and found.status == "done" and found.entries
+    assert all(e["move"] in table.session.moves for e in found.entries)
     html = table.html()
     assert 'id="kit-chart"' in html and "The Expert agrees with" in html
-    assert html.count('class="kit-chart-dot') == len(found["entries"]) + 1  # a dot a move, one for the result
-    costly = hints._costly(found["entries"])
+    assert html.count('class="kit-chart-dot') == len(found.entries) + 1  # a dot a move, one for the result
+    costly = hints._costly(found.entries)
     for e in costly:
         assert f'data-value="at:{e["index"] + 1}"' in html
-    entry = costly[0] if costly else found["entries"][0]
+    entry = costly[0] if costly else found.entries[0]
     table.act("kit-review", f"at:{entry['index'] + 1}")
     assert kit.reviewing(table.ctx) == entry["index"] + 1
     comment = hints.review_comment(table.ctx, entry["index"] + 1)
@@ -198,26 +198,29 @@ def test_the_analysis_of_a_decided_game_ends_at_its_result_not_at_the_last_estim
         if result not in ("win", "loss") or result in seen:
             continue
         moves = [i for i, _ in enumerate(table.session.moves)][:3]
-        table.ui.kit.analysis = {  # the Expert's estimates as the analysis records them: 50% down to 17%
-            "uid": table.session.uid,
-            "moves": table.session.move_count(),
-            "seat": 0,
-            "status": "done",
-            "entries": [
-                {
-                    "index": i,
-                    "move": "x",
-                    "words": "x",
-                    "before": b,
-                    "after": a,
-                    "best": "x",
-                    "best_words": "",
-                    "reason": "",
-                    "forced": True,
-                }
-                for i, (b, a) in zip(moves, [(0.5, 0.4), (0.4, 0.3), (0.3, 0.17)])
-            ],
-        }
+        table.ui.kit.analysis = (
+            kit.Analysis(  # the Expert's estimates as the analysis records them: 50% down to 17%
+                uid=table.session.uid,
+                moves=table.session.move_count(),
+                seat=0,
+                total=3,
+                status="done",
+                entries=[
+                    {
+                        "index": i,
+                        "move": "x",
+                        "words": "x",
+                        "before": b,
+                        "after": a,
+                        "best": "x",
+                        "best_words": "",
+                        "reason": "",
+                        "forced": True,
+                    }
+                    for i, (b, a) in zip(moves, [(0.5, 0.4), (0.4, 0.3), (0.3, 0.17)])
+                ],
+            )
+        )
         html = str(hints.analysis_section(table.ctx, table.screen))
         end = "100% at the end: you won." if result == "win" else "0% at the end: you lost."
         seen[result] = html

@@ -11,7 +11,7 @@ from boneyard.settings import Settings
 
 from .html import Markup
 from .intents import Intent, Intents
-from .kit import KitState, display_names, review_key
+from .kit import KitState, display_names
 from .session import Seat, Session
 
 
@@ -140,12 +140,14 @@ class Screen:
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Carry out a key pressed on the table (``key_intents``); return True when it was used."""
         asked = self.key_intents(ctx, key)
+        if asked is None:
+            return False
         ctx.emit_all(asked)
-        return asked is not None
+        return True
 
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
-        """Return what a key asks for (the open review's arrows step through the game), None if unused."""
-        return review_key(ctx, key)
+        """Return what a key asks for, or None when the table does not use it (none here)."""
+        return None
 
     def on_key_up(self, ctx: TableContext, key: str) -> None:
         """Handle a key released on the table."""

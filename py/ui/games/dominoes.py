@@ -1591,7 +1591,7 @@ class DominoesScreen(Screen):
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
         """Return what a key asks for: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose
         the end, Escape cancels a selection; None when the table does not use it."""
-        stepped = super().key_intents(ctx, key)  # the review's arrows step through the game
+        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
         if stepped is not None:
             return stepped
         lowered, selected = key.lower(), state_of(ctx).selected

@@ -1285,7 +1285,7 @@ class HeptalionScreen(Screen):
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
         """Return what a key asks for: Backspace undoes a step of the choice, Escape clears it (letters stay
         free for the browser's own shortcuts); None when the table does not use it."""
-        stepped = super().key_intents(ctx, key)  # the review's arrows step through the game
+        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
         if stepped is not None:
             return stepped
         ui = state_of(ctx)

@@ -776,7 +776,7 @@ class TrianglesScreen(Screen):
     def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
         """Return what a key asks for: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview,
         D draws, P passes; None when the table does not use it."""
-        stepped = super().key_intents(ctx, key)  # the review's arrows step through the game
+        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
         if stepped is not None:
             return stepped
         ui = state_of(ctx)

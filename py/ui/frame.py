@@ -58,7 +58,7 @@ def render(ctx: Any, part: TablePart) -> Markup:
     table = kit.table(
         game_id=part.game_id,
         board=parts.board,
-        message=message_line(ctx, part, parts.status, tone="turn" if facts.mine else ""),
+        message=message_line(ctx, part, parts.status, tone="turn" if facts.mine else "", facts=facts),
         tray_=parts.tray,
         seats_=parts.seats,
         tools_=kit.tools(part.game_id, ctx.settings.sound, extra=parts.tools),
@@ -71,11 +71,15 @@ def render(ctx: Any, part: TablePart) -> Markup:
     return join([parts.before, table]) if parts.before else table
 
 
-def message_line(ctx: Any, part: hints.ExpertPart, text: Any, *, tone: str = "") -> Markup:
-    """Return the kit's message line with the Expert's hint (or, in a review, its comment on the move)."""
+def message_line(
+    ctx: Any, part: hints.ExpertPart, text: Any, *, tone: str = "", facts: kit.TableFacts | None = None
+) -> Markup:
+    """Return the kit's message line with the Expert's hint (or, in a review, its comment on the move);
+    ``facts`` are the drawing's, when the caller found them."""
     step = kit.reviewing(ctx)
     comment = hints.review_comment(ctx, step) if step is not None else ""
-    button = hints.hint_button(ctx, part) if step is None else Markup("")
+    view = facts.view if facts is not None and not facts.review else None
+    button = hints.hint_button(ctx, part, view) if step is None else Markup("")
     shown = [button, hints.hint_card(ctx, part), hints.hint_marks(ctx, part)] if button else []
     return kit.message_line(ctx, text, tone=tone, hint=shown, comment=comment)
 

@@ -27,7 +27,7 @@ import random
 import re
 import sys
 import time
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable, Coroutine, Generator, Mapping
 from typing import Any, Protocol
 
 from . import kit
@@ -143,17 +143,19 @@ def _key(session: Session) -> list[Any]:
     return [session.uid, session.revision]
 
 
-def available(ctx: Any, part: ExpertPart) -> bool:
-    """Tell whether the Hint button is offered at all: the Hints setting, a game of several players."""
+def available(ctx: Any, part: ExpertPart, view: Mapping[str, Any] | None = None) -> bool:
+    """Tell whether the Hint button is offered at all: the Hints setting, a game of several players
+    (``view``: the viewer's view of the position on the table, when the caller has it)."""
     session: Session = ctx.session
     if not getattr(ctx.settings, "hints", False) or not part.expert:
         return False
     if not session.human_seats:
         return False
-    return int(session.state.view(session.viewer()).get("players", 2)) > 1
+    view = view if view is not None else session.state.view(session.viewer())
+    return int(view.get("players", 2)) > 1
 
 
-def askable(ctx: Any, part: ExpertPart) -> int | None:
+def askable(ctx: Any, part: ExpertPart, view: Mapping[str, Any] | None = None) -> int | None:
     """Return the seat a hint would be for now (a local person to move, tiles shown), or None."""
     session: Session = ctx.session
     if kit.reviewing(ctx) is not None or session.state.is_over():
@@ -161,7 +163,7 @@ def askable(ctx: Any, part: ExpertPart) -> int | None:
     seat = session.viewer()  # only ever the seat the table is drawn for: its view, nobody else's
     if session.to_move() != seat or session.seats[seat].kind != "human" or seat in session.remote_seats:
         return None
-    view = session.state.view(seat)
+    view = dict(view) if view is not None else session.state.view(seat)
     if kit.gate_needed(ctx, session, view) or kit.hands_private(session, view, ctx):
         return None
     if not view.get("legal_moves"):
@@ -240,13 +242,13 @@ def start_hint(ctx: Any, part: ExpertPart) -> Intents:
     return asked + [Render()]
 
 
-def hint_button(ctx: Any, part: ExpertPart) -> Markup:
+def hint_button(ctx: Any, part: ExpertPart, view: Mapping[str, Any] | None = None) -> Markup:
     """Return the Hint button (nothing when hints are off); disabled while no hint can be asked."""
-    if not available(ctx, part) or ctx.session.state.is_over():
+    if not available(ctx, part, view) or ctx.session.state.is_over():
         return Markup("")
     found = shown_hint(ctx)
     thinking = found is not None and found.status == "thinking"
-    enabled = askable(ctx, part) is not None and not thinking
+    enabled = askable(ctx, part, view) is not None and not thinking
     return h(
         "button",
         {

@@ -36,7 +36,7 @@ from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
 from .sync import Stamp, Verdict, judge
-from .table_screen import Screen, TableContext
+from .table_screen import Screen, TableContext, TableState
 from .turns import ComputerTurns, TurnKey, beat_pause
 
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
@@ -72,7 +72,7 @@ class App:
         self.persist_asked = False  # navigator.storage.persist() is asked once, at the first save
         self.forms: dict[str, dict[str, Any]] = {}
         self.sessions: dict[str, Session] = {}
-        self.table_ui: dict[str, dict[str, Any]] = {}
+        self.table_ui: dict[str, TableState] = {}  # each table's UI state (made by its screen when drawn)
         self.written: dict[str, str | None] = {}  # each game's save text as this tab last wrote or read it
         self.clock = PlayClock()  # time played in each deal, for the stats
         self.generation = 0  # counts new deals and games taken in from other tabs
@@ -382,7 +382,7 @@ class App:
         )
         self.generation += 1
         self.sessions[game_id] = session
-        self.table_ui[game_id] = {}
+        self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
         self.save(session)
         self.go(f"#/play/{game_id}")
 
@@ -403,7 +403,7 @@ class App:
         )
         self.generation += 1
         self.sessions[game_id] = again
-        self.table_ui[game_id] = {}
+        self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
         self.save(again)
         self.go(f"#/play/{game_id}")
 
@@ -412,22 +412,23 @@ class App:
         return seed_from_query(self.port.location_search())
 
     # -- the table ----------------------------------------------------------------------------------------
+    def table_state(self, game_id: str) -> TableState:
+        """Return a table's UI state, made by its screen the first time (and after a new deal)."""
+        state = self.table_ui.get(game_id)
+        if state is None:
+            screen = self.screen(game_id)
+            state = self.table_ui[game_id] = screen.new_state() if screen is not None else TableState()
+        return state
+
     def context(self, session: Session) -> TableContext:
         """Return what the game's screen may use."""
-        game_id = session.info.id
         return TableContext(
             session=session,
             settings=self.settings,
-            ui=self.table_ui.setdefault(game_id, {}),
+            ui=self.table_state(session.info.id),
             animations=self.animations(),
-            play=lambda move: self.human_move(session, move),
-            announce=lambda words: self.dispatch(session, intents.Announce(words)),
-            rerender=lambda: self.dispatch(session, intents.Render()),
             board_width=self.board_width,
             board_height=self.board_height,
-            save=lambda: self.dispatch(session, intents.Save()),
-            finish=lambda: self.finish(session),
-            record_scores=lambda scores: self.record_scores(session, scores),
             emit=lambda intent: self.dispatch(session, intent),
         )
 
@@ -548,7 +549,7 @@ class App:
             return
         self.turns.stop()  # a computer thinking about the position being taken back stops
         if session.take_back():
-            self.table_ui.setdefault(game_id, {}).pop("selected", None)
+            self.table_state(game_id).clear_selection()
             self.save(session)
             self.announce("Taken back: your turn again.")
         self.request_render()
@@ -706,7 +707,7 @@ class App:
             self.go(f"#/play/{game_id}")
         screen = self.screen(game_id)
         mode = screen.mode_from_form(self.forms.setdefault(game_id, {}))[0] if screen is not None else None
-        self.table_ui.setdefault(game_id, {})["start_demo"] = dict(mode.options) if mode is not None else True
+        self.table_state(game_id).start_demo = dict(mode.options) if mode is not None else True
 
     def drop(self, session: Session) -> None:
         """Forget a finished game's save."""
@@ -744,7 +745,7 @@ class App:
         else:
             self.sessions[game_id] = session
             self.written[game_id] = text
-            self.table_ui[game_id] = {}
+            self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
         self.generation += 1
         if self.route.table == game_id or self.route.screen == "home":
             if self.route.table == game_id and had is not None:

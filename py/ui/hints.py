@@ -13,8 +13,11 @@
   the result (a win 100%, a loss 0%), and the moves that cost the most, each a button that opens the table's review at that move, where the
   message line says what the Expert preferred.
 
-The kit (``ui.kit``) places these pieces; the thinking runs as an asyncio task in the page and in one
-go under CPython (tests), so everything here is testable without a browser.
+Everything game-specific (a move in words, what glows, the search's size) is asked of the game's part
+(``ui.frame.TablePart``: the table screen); the frame (``ui.frame``) places these pieces in the kit's
+message line and results panel. The thinking runs as an asyncio task in the page and in one go under
+CPython (tests), so everything here is testable without a browser. Its results reach the app as intents
+(``ctx.emit``).
 """
 
 from __future__ import annotations
@@ -24,22 +27,23 @@ import random
 import re
 import sys
 import time
-from collections.abc import Callable, Coroutine, Generator
-from typing import Any
+from collections.abc import Callable, Coroutine, Generator, Mapping
+from typing import Any, Protocol
 
-from . import ports
+from . import kit, ports
 from .html import Markup, h
+from .intents import Announce, Intents, Render, Save
 from .session import Session
 
 __all__ = [
     "SLICE_S",
+    "ExpertPart",
     "analysis",
     "analysis_section",
     "available",
     "hint_button",
     "hint_card",
     "hints_used",
-    "move_words",
     "review_comment",
     "shown_hint",
     "start_analysis",
@@ -47,12 +51,7 @@ __all__ = [
     "used_note",
 ]
 
-GAMES = ("dominoes", "triangles", "heptalion")  # the tables with an Expert
 SLICE_S = 0.012  # the longest the Expert thinks before the page gets a turn (as the computer's turns)
-# Heptalion's alpha-beta nodes: a hint searches as Expert plays (36,000: its own move; CPython median 68 ms,
-# p95 0.77 s over 29 hints); the review, many decisions in a row, looks with Hard's 8,000.
-HINT_NODES = {"heptalion": 36_000}
-REVIEW_NODES = {"heptalion": 8_000}
 COSTLY = 0.05  # a move that gave away this much of the chance is listed
 _TASKS: set[Any] = set()  # running tasks (asyncio keeps only weak references)
 
@@ -60,77 +59,74 @@ _TASKS: set[Any] = set()  # running tasks (asyncio keeps only weak references)
 # -- words ------------------------------------------------------------------------------------------
 
 
-def move_words(game_id: str, move: str) -> str:
-    """Return a move's text in a player's words: ``6-4:L`` -> "6-4 on the left end"."""
-    if move == "draw":
-        return "Draw"
-    if move == "pass":
-        return "Pass"
-    if game_id == "dominoes":
-        tile, _, end = move.partition(":")
-        where = {"L": "on the left end", "R": "on the right end", "N": "on the top", "S": "on the bottom"}
-        return f"{tile} {where[end]}" if end in where else f"{tile} to open"
-    if game_id == "triangles":
-        return move.partition("@")[0]
-    if game_id == "heptalion":
-        return _heptalion_tile(move.partition("@")[0])
-    return move
+class ExpertPart(Protocol):
+    """What the hints ask of a game's table (its screen): the Expert's moves in its words and marks."""
+
+    @property
+    def expert(self) -> bool:
+        """Tell whether the game has an Expert to ask."""
+        ...
+
+    @property
+    def hint_nodes(self) -> int | None:
+        """Return the search's size for a hint (None: the game's own)."""
+        ...
+
+    @property
+    def review_nodes(self) -> int | None:
+        """Return the search's size for each decision of the analysis."""
+        ...
+
+    @property
+    def move_pattern(self) -> re.Pattern[str] | None:
+        """Return the pattern of a move's text inside the engine's reasons."""
+        ...
+
+    def move_words(self, move: str) -> str:
+        """Return a move's text in a player's words."""
+        ...
+
+    def other_words(self, move: str, than: str) -> str:
+        """Return ``move`` in words that tell it from ``than``."""
+        ...
+
+    def hint_title(self, move: str) -> str:
+        """Return the hinted move for the card's title."""
+        ...
+
+    def hint_help(self, move: str) -> str:
+        """Return a line the card adds under the odds ("" for none)."""
+        ...
+
+    def hint_targets(self, move: str) -> list[str]:
+        """Return the CSS selectors of what the hinted move touches (tile, end, spot, spaces)."""
+        ...
+
+    def paused(self, ctx: Any) -> bool:
+        """Tell whether play waits for the player (no hint then)."""
+        ...
 
 
-def other_words(game_id: str, move: str, than: str) -> str:
-    """Return ``move`` in words that tell it from ``than`` (the same tile elsewhere or turned otherwise)."""
-    words = move_words(game_id, move)
-    if move == than or words != move_words(game_id, than):
-        return words
-    if game_id == "triangles" and move.split("r")[0] == than.split("r")[0]:
-        return f"{words} turned another way"
-    return f"{words} on another spot" if game_id == "triangles" else f"{words} elsewhere"
-
-
-def _title_words(game_id: str, move: str) -> str:
-    """Return the hinted move for the card's title (where it goes, when the board marks it)."""
-    words = move_words(game_id, move)
-    if game_id == "heptalion" and "@" in move:
-        return f"{words} on the glowing spaces"
-    return words
-
-
-def _heptalion_tile(tile: str) -> str:
-    try:
-        from .games.heptalion_view import tile_name
-
-        return tile_name(tile)
-    except Exception:  # an unknown symbol: its letters
-        return tile
-
-
-_MOVE_TEXT = {
-    "dominoes": re.compile(r"(?<![\w-])\d-\d:[LRNS](?![\w-])"),
-    "triangles": re.compile(r"(?<![\w-])\d-\d-\d@-?\d+,-?\d+r\d(?![\w-])"),
-    "heptalion": re.compile(r"(?<![\w-])[A-Z]-[A-Z]@\d+,\d+(?![\w-])"),
-}
-
-
-def _words_in(game_id: str, text: str) -> str:
+def _words_in(part: ExpertPart, text: str) -> str:
     """Return ``text`` with every move text in it turned into words."""
-    pattern = _MOVE_TEXT.get(game_id)
-    return pattern.sub(lambda m: move_words(game_id, m.group(0)), text) if pattern else text
+    pattern = part.move_pattern
+    return pattern.sub(lambda m: part.move_words(m.group(0)), text) if pattern else text
 
 
-def _reason(game_id: str, reason: str, move: str = "") -> str:
+def _reason(part: ExpertPart, reason: str) -> str:
     """Return the engine's reason without its odds sentence (the card shows the odds itself), in words."""
     cut = reason.split(" The search gives you")[0].strip()
     if " gives you the best chances the search found" in cut:  # the engine's fallback: no reason in words
         return "Of every move, the Expert's search rates this one best."
     if cut.startswith("draw is your only move") or cut.startswith("pass is your only move"):
         return "It is your only move."
-    return _words_in(game_id, cut)
+    return _words_in(part, cut)
 
 
-def _own_reason(game_id: str, reason: str, move: str) -> str:
+def _own_reason(part: ExpertPart, reason: str, move: str) -> str:
     """Return the hint's reason in words, saying "It" for the move the card's title names already."""
-    text = _reason(game_id, reason)
-    words = move_words(game_id, move)
+    text = _reason(part, reason)
+    words = part.move_words(move)
     if text.startswith(words + " ") and not text.startswith(words + " is your only"):
         return "It " + text[len(words) + 1 :]
     return text
@@ -147,46 +143,40 @@ def _key(session: Session) -> list[Any]:
     return [session.uid, session.revision]
 
 
-def available(ctx: Any) -> bool:
-    """Tell whether the Hint button is offered at all: the Hints setting, a game of several players."""
+def available(ctx: Any, part: ExpertPart, view: Mapping[str, Any] | None = None) -> bool:
+    """Tell whether the Hint button is offered at all: the Hints setting, a game of several players
+    (``view``: the viewer's view of the position on the table, when the caller has it)."""
     session: Session = ctx.session
-    if not getattr(ctx.settings, "hints", False) or session.info.id not in GAMES:
+    if not getattr(ctx.settings, "hints", False) or not part.expert:
         return False
     if not session.human_seats:
         return False
-    return int(session.state.view(session.viewer()).get("players", 2)) > 1
+    view = view if view is not None else session.state.view(session.viewer())
+    return int(view.get("players", 2)) > 1
 
 
-def askable(ctx: Any) -> int | None:
+def askable(ctx: Any, part: ExpertPart, view: Mapping[str, Any] | None = None) -> int | None:
     """Return the seat a hint would be for now (a local person to move, tiles shown), or None."""
-    from . import kit
-
     session: Session = ctx.session
     if kit.reviewing(ctx) is not None or session.state.is_over():
         return None
     seat = session.viewer()  # only ever the seat the table is drawn for: its view, nobody else's
     if session.to_move() != seat or session.seats[seat].kind != "human" or seat in session.remote_seats:
         return None
-    view = session.state.view(seat)
+    view = dict(view) if view is not None else session.state.view(seat)
     if kit.gate_needed(ctx, session, view) or kit.hands_private(session, view, ctx):
         return None
     if not view.get("legal_moves"):
         return None
-    from .games import screen_for
-
-    screen = screen_for(session.info.id)
-    if screen is not None and screen.paused(ctx):
+    if part.paused(ctx):
         return None  # a finished hand is on show until Next hand
     return seat
 
 
-def shown_hint(ctx: Any) -> dict[str, Any] | None:
-    """Return the hint of the position on the table ({status, move, ...}), or None (a stale one is dropped)."""
-    found = ctx.ui.get("kit_hint")
-    if not isinstance(found, dict):
-        return None
-    if found.get("key") != _key(ctx.session):
-        ctx.ui.pop("kit_hint", None)
+def shown_hint(ctx: Any) -> kit.Hint | None:
+    """Return the hint of the position on the table ({status, move, ...}), or None (a stale one is ignored)."""
+    found: kit.Hint | None = ctx.ui.kit.hint
+    if found is None or found.key != _key(ctx.session):
         return None
     return found
 
@@ -199,67 +189,66 @@ def hints_used(session: Session) -> int:
         return 0
 
 
-def start_hint(ctx: Any) -> None:
+def start_hint(ctx: Any, part: ExpertPart) -> Intents:
     """Ask the Expert for the person's move: mark it thinking, think in slices, then show it."""
     session: Session = ctx.session
-    seat = askable(ctx)
+    seat = askable(ctx, part)
     if seat is None:
-        return
+        return [Render()]
     current = shown_hint(ctx)
     if current is not None:  # asked again: show it again (a hidden card) or keep thinking
-        current["hidden"] = False
-        return
+        current.hidden = False
+        return [Render()]
     from boneyard.ai import hint_thinking
-
-    from . import kit
 
     game_id = session.info.id
     view = session.state.view(seat)
     names = kit.display_names(session)
-    record: dict[str, Any] = {"key": _key(session), "status": "thinking", "seat": seat}
-    ctx.ui["kit_hint"] = record
+    record = kit.Hint(_key(session), seat)
+    ctx.ui.kit.hint = record
+    asked: Intents = []
     if len(view["legal_moves"]) > 1:  # a forced move's hint helps nobody: not counted
         session.extra["hints"] = hints_used(session) + 1
-        ctx.save()
+        asked.append(Save())
     rng = random.Random(f"{session.uid}:{session.revision}")
-    thinking = hint_thinking(game_id, view, rng, names, nodes=HINT_NODES.get(game_id))
+    thinking = hint_thinking(game_id, view, rng, names, nodes=part.hint_nodes)
     started = time.perf_counter()
 
     def wanted() -> bool:
-        return ctx.ui.get("kit_hint") is record and record["key"] == _key(session) and _on_table(game_id)
+        return ctx.ui.kit.hint is record and record.key == _key(session) and _on_table(game_id)
 
     def done(found: Any) -> None:
         if not wanted():
             return
         if found is None:
-            record.update(status="failed")
+            record.status = "failed"
         else:
             alternatives = list(found.alternatives)
-            record.update(
-                status="shown",
-                move=found.move,
-                words=move_words(game_id, found.move),
-                reason=_own_reason(game_id, found.reason, found.move),
-                chance=found.chance,
-                forced=found.forced,
-                next=[other_words(game_id, alternatives[0][0], found.move), alternatives[0][1]]
-                if alternatives and round(100 * alternatives[0][1]) != round(100 * found.chance)
-                else None,
-                ms=round(1000 * (time.perf_counter() - started)),
+            record.status, record.move, record.chance, record.forced = (
+                "shown",
+                found.move,
+                found.chance,
+                found.forced,
             )
-            ctx.announce(f"Hint: {record['words']}. {record['reason']}")
-        ctx.rerender()
+            record.words = part.move_words(found.move)
+            record.reason = _own_reason(part, found.reason, found.move)
+            if alternatives and round(100 * alternatives[0][1]) != round(100 * found.chance):
+                record.next = (part.other_words(alternatives[0][0], found.move), float(alternatives[0][1]))
+            record.ms = round(1000 * (time.perf_counter() - started))
+            ctx.emit(Announce(f"Hint: {record.words}. {record.reason}"))
+        ctx.emit(Render())
 
     _spawn(_drive(thinking, wanted, done))
+    return asked + [Render()]
 
 
-def hint_button(ctx: Any) -> Markup:
+def hint_button(ctx: Any, part: ExpertPart, view: Mapping[str, Any] | None = None) -> Markup:
     """Return the Hint button (nothing when hints are off); disabled while no hint can be asked."""
-    if not available(ctx) or ctx.session.state.is_over():
+    if not available(ctx, part, view) or ctx.session.state.is_over():
         return Markup("")
     found = shown_hint(ctx)
-    thinking = bool(found and found.get("status") == "thinking")
-    enabled = askable(ctx) is not None and not thinking
+    thinking = found is not None and found.status == "thinking"
+    enabled = askable(ctx, part, view) is not None and not thinking
     return h(
         "button",
         {
@@ -295,33 +284,13 @@ def _bulb() -> Markup:
     )
 
 
-def _targets(game_id: str, move: str) -> list[str]:
-    """Return the CSS selectors of what the hinted move touches on the tables (tile, end, spot, spaces)."""
-    if move in ("draw", "pass"):
-        return [f'.kit-tray [data-action="{move}"]']
-    if game_id == "dominoes":
-        tile, _, end = move.partition(":")
-        found = [f"#tile-{tile}"]
-        if end:
-            found.append(f"#end-{end}")
-        return found
-    if game_id == "triangles":
-        tile, _, place = move.partition("@")
-        cell = place.split("r")[0].replace(",", "_")
-        return [f"#hand-{tile}", f"#spot-{cell}"]
-    if game_id == "heptalion":
-        tile, _, spaces = move.partition("@")
-        return [f'.kit-tray [data-tile="{tile}"]'] + [f'[data-space="{s}"]' for s in spaces.split(",") if s]
-    return []
-
-
 def _safe_selector(selector: str) -> bool:
     return bool(re.fullmatch(r'[\w#.\-\[\]="\s,]+', selector))
 
 
-def hint_style(game_id: str, move: str) -> Markup:
-    """Return the ``<style>`` that makes the hinted tile and its place glow (the tables' ids)."""
-    selectors = [s for s in _targets(game_id, move) if _safe_selector(s)]
+def hint_style(targets: list[str]) -> Markup:
+    """Return the ``<style>`` that makes the hinted tile and its place glow (``targets``: the tables' selectors)."""
+    selectors = [s for s in targets if _safe_selector(s)]
     if not selectors:
         return Markup("")
     html = [s for s in selectors if not s.startswith("#spot-")]  # SVG spots take a stroke, not an outline
@@ -340,34 +309,34 @@ def hint_style(game_id: str, move: str) -> Markup:
     return h("style", {"id": "kit-hint-style"}, Markup(rules))
 
 
-def hint_card(ctx: Any) -> Markup:
+def hint_card(ctx: Any, part: ExpertPart) -> Markup:
     """Return the hint's card, at the top of the screen (until the player acts on the table), or nothing."""
     found = shown_hint(ctx)
-    if found is None or found.get("status") == "thinking" or found.get("hidden"):
+    if found is None or found.status == "thinking" or found.hidden:
         return Markup("")
-    game_id = ctx.session.info.id
-    if found.get("status") == "failed":
+    if found.status == "failed":
         body: Any = h("p", {"class_": "kit-hint-why"}, "The Expert could not find a hint here.")
         title = "No hint"
     else:
-        title = f"Hint: {_title_words(game_id, found['move'])}"
-        odds = f"Your chances with it: about {_percent(float(found['chance']))}"
-        if found.get("next"):
-            odds += f"; {found['next'][0]}: {_percent(float(found['next'][1]))}"
+        title = f"Hint: {part.hint_title(found.move)}"
+        odds = f"Your chances with it: about {_percent(found.chance)}"
+        if found.next:
+            odds += f"; {found.next[0]}: {_percent(found.next[1])}"
         body = [
-            h("p", {"class_": "kit-hint-why"}, found["reason"]),
-            "" if found.get("forced") else h("p", {"class_": "kit-hint-odds"}, odds + "."),
+            h("p", {"class_": "kit-hint-why"}, found.reason),
+            "" if found.forced else h("p", {"class_": "kit-hint-odds"}, odds + "."),
         ]
-        if game_id == "triangles" and "@" in found["move"]:
-            body.append(h("p", {"class_": "kit-hint-odds"}, "Select the tile: its spot glows."))
+        help_ = part.hint_help(found.move)
+        if help_:
+            body.append(h("p", {"class_": "kit-hint-odds"}, help_))
     return h(
         "aside",
         {
             "class_": "kit-hint-card",
             "id": "kit-hint-card",
             "aria_label": "Hint",
-            "data_move": found.get("move"),
-            "data_ms": found.get("ms"),
+            "data_move": found.move or None,
+            "data_ms": found.ms,
         },
         h(
             "div",
@@ -390,19 +359,19 @@ def hint_card(ctx: Any) -> Markup:
     )
 
 
-def hint_marks(ctx: Any) -> Markup:
+def hint_marks(ctx: Any, part: ExpertPart) -> Markup:
     """Return the style that makes the shown hint's tile and place glow (kept while its card is folded)."""
     found = shown_hint(ctx)
-    if found is None or found.get("status") != "shown":
+    if found is None or found.status != "shown":
         return Markup("")
-    return hint_style(ctx.session.info.id, str(found["move"]))
+    return hint_style(part.hint_targets(found.move))
 
 
 def fold_card(ctx: Any) -> None:
     """Fold the hint's card away (the player acts on the table: it would cover the board), keeping the glow."""
-    found = ctx.ui.get("kit_hint")
-    if isinstance(found, dict) and found.get("status") == "shown":
-        found["hidden"] = True
+    found = ctx.ui.kit.hint
+    if found is not None and found.status == "shown":
+        found.hidden = True
 
 
 def used_note(session: Session, note: str) -> str:
@@ -420,26 +389,22 @@ def used_note(session: Session, note: str) -> str:
 # -- the analysis after a game ------------------------------------------------------------------------
 
 
-def analysis(ctx: Any) -> dict[str, Any] | None:
+def analysis(ctx: Any) -> kit.Analysis | None:
     """Return the analysis of the finished game on the table (running or done), or None."""
-    found = ctx.ui.get("kit_analysis")
-    if (
-        isinstance(found, dict)
-        and found.get("uid") == ctx.session.uid
-        and found.get("moves") == ctx.session.move_count()
-    ):
+    found: kit.Analysis | None = ctx.ui.kit.analysis
+    if found is not None and found.uid == ctx.session.uid and found.moves == ctx.session.move_count():
         return found
     return None
 
 
-def analysable(ctx: Any) -> bool:
+def analysable(ctx: Any, part: ExpertPart) -> bool:
     """Tell whether the finished game can be analysed: over, with its moves, a person among its players."""
     session: Session = ctx.session
     return (
         session.state.is_over()
         and session.move_count() > 0
         and bool(session.human_seats)
-        and session.info.id in GAMES
+        and part.expert
         and int(session.state.view(session.viewer()).get("players", 2)) > 1
     )
 
@@ -455,28 +420,18 @@ def _decisions(session: Session, seat: int) -> list[tuple[int, dict[str, Any], s
     return found
 
 
-def start_analysis(ctx: Any) -> None:
+def start_analysis(ctx: Any, part: ExpertPart) -> Intents:
     """Analyse the viewer's moves of the finished game in slices (a progress bar meanwhile)."""
-    if not analysable(ctx) or analysis(ctx) is not None:
-        return
+    if not analysable(ctx, part) or analysis(ctx) is not None:
+        return []
     from boneyard.ai import Review, review_thinking
-
-    from . import kit
 
     session: Session = ctx.session
     game_id = session.info.id
     seat = session.viewer()
     decisions = _decisions(session, seat)
-    record: dict[str, Any] = {
-        "uid": session.uid,
-        "moves": session.move_count(),
-        "seat": seat,
-        "status": "running",
-        "progress": 0.0,
-        "total": len(decisions),
-        "entries": [],
-    }
-    ctx.ui["kit_analysis"] = record
+    record = kit.Analysis(session.uid, session.move_count(), seat, len(decisions))
+    ctx.ui.kit.analysis = record
     review = Review(seat, len(decisions))
     thinking = review_thinking(
         game_id,
@@ -484,44 +439,44 @@ def start_analysis(ctx: Any) -> None:
         random.Random(f"{session.uid}:review"),
         kit.display_names(session),
         review,
-        nodes=REVIEW_NODES.get(game_id),
+        nodes=part.review_nodes,
     )
     started = time.perf_counter()
 
     def wanted() -> bool:
-        return ctx.ui.get("kit_analysis") is record and _on_table(game_id)
+        return ctx.ui.kit.analysis is record and _on_table(game_id)
 
     def progress() -> None:
-        record["progress"] = review.progress
+        record.progress = review.progress
         _set_progress(review.progress)
 
     def done(found: Any) -> None:
         if not wanted():
             return
         if found is None:
-            record["status"] = "failed"
+            record.status = "failed"
         else:
-            record["status"] = "done"
-            record["ms"] = round(1000 * (time.perf_counter() - started))
-            record["entries"] = [
+            record.status = "done"
+            record.ms = round(1000 * (time.perf_counter() - started))
+            record.entries = [
                 {
                     "index": index,
                     "move": entry.move,
-                    "words": move_words(game_id, entry.move),
+                    "words": part.move_words(entry.move),
                     "before": entry.before,
                     "after": entry.after,
                     "best": entry.best,
-                    "best_words": other_words(game_id, entry.best, entry.move),
-                    "reason": _reason(game_id, entry.reason) if entry.reason else "",
+                    "best_words": part.other_words(entry.best, entry.move),
+                    "reason": _reason(part, entry.reason) if entry.reason else "",
                     "forced": entry.forced,
                 }
                 for (index, _, _), entry in zip(decisions, found.entries)
             ]
-            record["progress"] = 1.0
-        ctx.rerender()
+            record.progress = 1.0
+        ctx.emit(Render())
 
     _spawn(_drive(thinking, wanted, done, progress))
-    ctx.rerender()
+    return [Render()]
 
 
 def _costly(entries: list[dict[str, Any]], count: int = 3) -> list[dict[str, Any]]:
@@ -589,9 +544,9 @@ def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]], result: 
     )
 
 
-def analysis_section(ctx: Any) -> Markup:
+def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
     """Return the results panel's analysis: a button to start it, its progress, then the chart and the costly moves."""
-    if not analysable(ctx):
+    if not analysable(ctx, part):
         return Markup("")
     found = analysis(ctx)
     head = h("h3", {"class_": "kit-analysis-title"}, "Your chances, by the Expert")
@@ -611,8 +566,8 @@ def analysis_section(ctx: Any) -> Markup:
                 "Analyse my game",
             ),
         )
-    if found["status"] == "running":
-        done = round(100 * float(found["progress"]))
+    if found.status == "running":
+        done = round(100 * found.progress)
         return h(
             "section",
             {
@@ -625,7 +580,7 @@ def analysis_section(ctx: Any) -> Markup:
             h(
                 "p",
                 {"class_": "kit-analysis-intro", "id": "kit-analysis-label"},
-                f"Looking at your {found['total']} moves…",
+                f"Looking at your {found.total} moves…",
             ),
             h(
                 "progress",
@@ -638,14 +593,14 @@ def analysis_section(ctx: Any) -> Markup:
                 f"{done}%",
             ),
         )
-    if found["status"] == "failed":
+    if found.status == "failed":
         return h(
             "section",
             {"class_": "kit-analysis", "id": "kit-analysis"},
             head,
             h("p", {}, "The review could not finish."),
         )
-    entries = found["entries"]
+    entries = found.entries
     if not entries:
         return h(
             "section",
@@ -676,7 +631,7 @@ def analysis_section(ctx: Any) -> Markup:
             )
         )
     start, end = float(entries[0]["before"]), float(entries[-1]["after"])
-    result = ctx.session.result_for(int(found.get("seat", ctx.session.viewer())))
+    result = ctx.session.result_for(found.seat)
     if result in RESULT_CHANCE:  # the game is decided: the chance ends at the result, not the last estimate
         summary = f"From about {_percent(start)} at your first move to {_percent(RESULT_CHANCE[result])} at the end: {RESULT_WORDS[result]}."
     else:
@@ -689,7 +644,7 @@ def analysis_section(ctx: Any) -> Markup:
             "class_": "kit-analysis",
             "id": "kit-analysis",
             "aria_label": "The Expert's review",
-            "data_ms": found.get("ms"),
+            "data_ms": found.ms,
         },
         head,
         _chart(entries, costly, result),
@@ -703,9 +658,9 @@ def analysis_section(ctx: Any) -> Markup:
 def review_comment(ctx: Any, step: int) -> str:
     """Return what the Expert said of the move that led to review ``step`` ("" when it was not the person's)."""
     found = analysis(ctx)
-    if found is None or found.get("status") != "done":
+    if found is None or found.status != "done":
         return ""
-    for e in found["entries"]:
+    for e in found.entries:
         if e["index"] + 1 == step:
             if e["forced"]:
                 return "Your only move."

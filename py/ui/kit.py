@@ -14,17 +14,23 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from .html import FSI, PDI, Markup, h, join, name_attr
+from .intents import Intents, Render
 from .session import Session
 
 __all__ = [
     "REFUSAL_S",
+    "Analysis",
     "Beat",
+    "Hint",
+    "KitState",
+    "Refusal",
     "SeatView",
+    "TableFacts",
     "button",
     "describe_list",
     "display_names",
@@ -55,6 +61,7 @@ __all__ = [
     "short_name",
     "since_last_turn",
     "table",
+    "table_facts",
     "take_back_button",
     "tools",
     "tray",
@@ -68,6 +75,60 @@ POSITIONS: dict[int, tuple[str, ...]] = {
     3: ("left", "right"),
     4: ("left", "across", "right"),
 }
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refused move's reason on show in the message line (it fades out), and the tile that shakes."""
+
+    text: str
+    at: float  # time.monotonic() when it was refused
+    tile: str | None = None
+
+
+@dataclass
+class Hint:
+    """The Expert's hint of one position (``ui.hints``): thinking, then shown (or failed)."""
+
+    key: list[Any]  # the session's uid and revision: the position it belongs to
+    seat: int
+    status: str = "thinking"  # "thinking", "shown", "failed"
+    hidden: bool = False  # its card folded away (the marks stay)
+    move: str = ""
+    words: str = ""  # the move in words
+    reason: str = ""
+    chance: float = 0.0
+    forced: bool = False
+    next: tuple[str, float] | None = None  # the next best move in words, and its chance
+    ms: int | None = None  # how long the Expert thought
+
+
+@dataclass
+class Analysis:
+    """The Expert's review of a finished game's decisions (``ui.hints``): running, then done (or failed)."""
+
+    uid: str  # the game's
+    moves: int  # its moves when reviewed
+    seat: int
+    total: int  # the decisions to review
+    status: str = "running"  # "running", "done", "failed"
+    progress: float = 0.0
+    entries: list[dict[str, Any]] = field(default_factory=list)  # a decision each: move, chances, best
+    ms: int | None = None
+
+
+@dataclass
+class KitState:
+    """The kit's own part of a table's UI state: privacy, the results panel, the review, the Expert."""
+
+    face_up: bool = False  # View board: every hand face up (and the results folded)
+    folded: bool = False  # the results panel folded away
+    review: int | None = None  # the move number the open review shows (None: no review)
+    review_first: int = 0  # the first move the review may show
+    revealed: str | None = None  # the turn (``turn_token``) whose person pressed Show my tiles
+    refusal: Refusal | None = None
+    hint: Hint | None = None  # the Expert's hint of a position
+    analysis: Analysis | None = None  # the Expert's review of the finished game
 
 
 def plural(count: int, word: str, words: str = "") -> str:
@@ -271,36 +332,35 @@ def last_beats(beats: Sequence[Beat]) -> dict[int, str]:
 
 def refuse(ctx: Any, message: str, tile: str | None = None) -> None:
     """Show a refused move's reason in the message line (it fades out) and shake ``tile``."""
-    ctx.ui["kit_refusal"] = {
-        "text": message[:1].upper() + message[1:],
-        "at": time.monotonic(),
-        "tile": tile if tile is not None else ctx.ui.get("kit_trying"),
-    }
+    ctx.ui.kit.refusal = Refusal(message[:1].upper() + message[1:], time.monotonic(), tile)
 
 
-def refusal(ctx: Any) -> dict[str, Any] | None:
-    """Return the refusal still on show ({text, at, tile}), or None once it has faded."""
-    found = ctx.ui.get("kit_refusal")
-    if not found:
+def refusal(ctx: Any) -> Refusal | None:
+    """Return the refusal still on show, or None once it has faded (nothing is written: a render reads)."""
+    found: Refusal | None = ctx.ui.kit.refusal
+    if found is None or time.monotonic() - found.at > REFUSAL_S:
         return None
-    if time.monotonic() - float(found["at"]) > REFUSAL_S:
-        ctx.ui.pop("kit_refusal", None)
-        return None
-    return dict(found)
+    return found
 
 
 def shake(ctx: Any, value: str) -> bool:
     """Tell whether the tile ``value`` was just refused (add the class ``kit-shake`` to it)."""
     found = refusal(ctx)
-    return bool(found and found.get("tile") == value and time.monotonic() - float(found["at"]) < 0.6)
+    return bool(found and found.tile == value and time.monotonic() - found.at < 0.6)
 
 
-def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
-    """Return the one message line: the turn text, with a refused move's reason over it while it fades."""
+def message_line(
+    ctx: Any, text: Any, *, tone: str = "", hint: Sequence[Any] = (), comment: str = ""
+) -> Markup:
+    """Return the one message line: the turn text, with a refused move's reason over it while it fades.
+
+    ``hint`` is the Expert's button, card and marks (``ui.hints``, placed by ``ui.frame``); ``comment``
+    what the Expert said of the reviewed move, which replaces the table's words.
+    """
     found = refusal(ctx)
     over: Any = ""
     if found:
-        age = time.monotonic() - float(found["at"])
+        age = time.monotonic() - found.at
         over = h(
             "span",
             {
@@ -309,21 +369,18 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
                 "style": f"animation-delay: -{age:.2f}s",
                 "data_key": f"{age:.2f}",  # a new node each render, its fade set on by its age (the delay)
             },
-            h("span", {}, found["text"]),
+            h("span", {}, found.text),
         )
-    from . import hints
-
     step = reviewing(ctx)
-    comment = hints.review_comment(ctx, step) if step is not None else ""
     if comment:  # it replaces the table's words, which the review bar's caption says already
         text = h("b", {"class_": "kit-review-comment"}, keep_whole(comment))
     elif step is not None and isinstance(text, str) and not isinstance(text, Markup):
         text = keep_whole(text)
-    hint = hints.hint_button(ctx) if step is None else Markup("")
+    shown = [part for part in hint if part]
     return h(
         "div",
         {
-            "class_": "kit-message" + (f" is-{tone}" if tone else "") + (" has-hint" if hint else ""),
+            "class_": "kit-message" + (f" is-{tone}" if tone else "") + (" has-hint" if shown else ""),
             "id": "kit-message",
         },
         h(
@@ -332,9 +389,7 @@ def message_line(ctx: Any, text: Any, *, tone: str = "") -> Markup:
             h("span", {}, text),
         ),
         over,
-        hint,
-        hints.hint_card(ctx) if hint else "",
-        hints.hint_marks(ctx) if hint else "",
+        shown,
     )
 
 
@@ -585,7 +640,7 @@ def gate_needed(ctx: Any, session: Session, view: dict[str, Any]) -> bool:
     turn = view.get("turn")
     if turn is None or session.seats[turn].is_computer:
         return False
-    return bool(ctx.ui.get("kit_revealed") != turn_token(view))
+    return bool(ctx.ui.kit.revealed != turn_token(view))
 
 
 def hands_private(session: Session, view: dict[str, Any], ctx: Any) -> bool:
@@ -595,7 +650,7 @@ def hands_private(session: Session, view: dict[str, Any], ctx: Any) -> bool:
     turn = view.get("turn")
     if turn is None or session.seats[turn].is_computer:
         return True
-    return bool(ctx.ui.get("kit_revealed") != turn_token(view))
+    return bool(ctx.ui.kit.revealed != turn_token(view))
 
 
 def privacy_gate(
@@ -659,19 +714,17 @@ def results_panel(
     review: bool = True,
     title_id: str = "over-title",
     more: Sequence[Any] = (),
+    analysis: Any = "",
 ) -> Markup:
     """Return the results, opaque over the board: collapsible, with View board and Review.
 
     ``actions`` are the buttons of what comes next (Next hand, Play again ...), always in view at the
     panel's foot; ``more`` are secondary links (New game, Home) after the result (beside it on a wide
-    table, with the Expert's analysis). View board shows every hand face up (``ctx.ui["kit_face_up"]``)
+    table, with the Expert's ``analysis``). View board shows every hand face up (``KitState.face_up``)
     and folds the panel; the screen draws the hands face up.
     """
-    from . import hints
-
-    folded = bool(ctx.ui.get("kit_folded"))
-    face_up = bool(ctx.ui.get("kit_face_up"))
-    note = hints.used_note(ctx.session, note)
+    folded = ctx.ui.kit.folded
+    face_up = ctx.ui.kit.face_up
     tools_ = [
         h(
             "button",
@@ -712,7 +765,6 @@ def results_panel(
         if review
         else ""
     )
-    analysis = hints.analysis_section(ctx)
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
     panel = h(
         "section",
@@ -739,8 +791,8 @@ def results_panel(
 
 def reviewing(ctx: Any) -> int | None:
     """Return the move number the review shows, or None when no review is open."""
-    step = ctx.ui.get("kit_review")
-    return int(step) if isinstance(step, int) else None
+    step: int | None = ctx.ui.kit.review
+    return step
 
 
 def review_state(session: Session, step: int) -> Any:
@@ -816,11 +868,11 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
 REVIEW_KEYS = {"ArrowLeft": "back", "ArrowRight": "forward", "Home": "first", "End": "last"}
 
 
-def review_key(ctx: Any, key: str) -> bool:
-    """Step the open review by keyboard (left and right arrows: back and forward; Home, End); return True
-    when the key was used."""
+def review_key(ctx: Any, key: str) -> Intents | None:
+    """Step the open review by keyboard (left and right arrows: back and forward; Home, End); return what
+    follows, or None when the key was not the review's."""
     if reviewing(ctx) is None or key not in REVIEW_KEYS:
-        return False
+        return None
     return handle(ctx, "kit-review", REVIEW_KEYS[key])
 
 
@@ -839,57 +891,127 @@ def keep_whole(text: str) -> Markup:
     return join(out)
 
 
-def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> bool:
-    """Carry out the kit's own actions (privacy, results panel, review); return True when it was one.
+def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> Intents | None:
+    """Carry out the kit's own actions (privacy, results panel, review); return what follows, or None
+    when the action is not the kit's.
 
     ``first`` is the first move the review may show (a match's review starts at its last hand).
     """
-    from . import hints
-
     session: Session = ctx.session
-    if action not in ("kit-hint", "kit-hint-close"):
-        hints.fold_card(ctx)  # the player acts on the table: the card would cover the board (the marks stay)
-    if action == "kit-hint":
-        hints.start_hint(ctx)
-    elif action == "kit-hint-close":
-        found = hints.shown_hint(ctx)
-        if found is not None:
-            found["hidden"] = True
-    elif action == "kit-analyse":
-        hints.start_analysis(ctx)
-        return True  # it draws the progress bar itself
-    elif action in ("reveal", "kit-reveal"):
+    kit: KitState = ctx.ui.kit
+    if action in ("reveal", "kit-reveal"):
         seat = session.to_move()
         view = session.state.view(seat if seat is not None else 0)
-        ctx.ui["kit_revealed"] = turn_token(view)
+        kit.revealed = turn_token(view)
     elif action == "kit-fold":
-        ctx.ui["kit_folded"] = not ctx.ui.get("kit_folded")
+        kit.folded = not kit.folded
     elif action == "kit-view-board":
-        ctx.ui["kit_face_up"] = not ctx.ui.get("kit_face_up")
-        ctx.ui["kit_folded"] = bool(ctx.ui["kit_face_up"])
+        kit.face_up = not kit.face_up
+        kit.folded = kit.face_up
     elif action == "kit-review":
         total = session.move_count()
-        step = reviewing(ctx)
+        step = kit.review
         if value == "open":
-            ctx.ui["kit_review"] = total
-            ctx.ui["kit_review_first"] = first
+            kit.review, kit.review_first = total, first
         elif value.startswith("at:") and value[3:].isdigit():  # a move of the Expert's review
             at = max(0, min(total, int(value[3:])))
-            ctx.ui["kit_review"] = at
-            ctx.ui["kit_review_first"] = min(first, at)
+            kit.review, kit.review_first = at, min(first, at)
         elif value == "close" or step is None:
-            ctx.ui.pop("kit_review", None)
+            kit.review = None
         else:
-            low = int(ctx.ui.get("kit_review_first", first))
+            low = kit.review_first
             moves = {"first": low, "back": step - 1, "forward": step + 1, "last": total}
-            ctx.ui["kit_review"] = max(low, min(total, moves.get(value, step)))
+            kit.review = max(low, min(total, moves.get(value, step)))
     else:
-        return False
-    ctx.rerender()
-    return True
+        return None
+    return [Render()]
 
 
 # -- the table ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What one drawing of a table knows, found once (``table_facts``) and read by every part of it."""
+
+    state: Any  # the position shown: the session's, or in a review the one replayed to ``step``
+    view: Mapping[str, Any]  # the viewer's view of it
+    viewer: int  # the seat the table is drawn for
+    names: tuple[str, ...]  # each seat's name as the table shows it
+    step: int | None  # the review's move, or None when no review is open
+    turn: int | None  # the seat to move (None once over)
+    over: bool
+    paused: bool  # a finished hand on show until Next hand (no one moves)
+    gate: bool  # the privacy gate is up (Same device: pass the device)
+    hidden: bool  # the tray hides its tiles
+    mine: bool  # the viewer's person is to move, tiles shown: the table takes their moves
+
+    @property
+    def review(self) -> bool:
+        """Tell whether the table shows the review."""
+        return self.step is not None
+
+    @property
+    def legal(self) -> list[str]:
+        """Return the moves the table takes now (none unless it is the viewer's turn)."""
+        return list(self.view.get("legal_moves") or []) if self.mine else []
+
+
+class FactsPart(Protocol):
+    """What the facts ask of a game's part."""
+
+    def names(self, ctx: Any) -> list[str]:
+        """Return each seat's name as the table shows it."""
+        ...
+
+    def paused(self, ctx: Any) -> bool:
+        """Tell whether play waits for the player (a finished hand on show)."""
+        ...
+
+    def private_hands(self, view: Mapping[str, Any]) -> bool:
+        """Tell whether this position's hands are kept from the other people on the device."""
+        ...
+
+
+def table_facts(ctx: Any, part: FactsPart) -> TableFacts:
+    """Return the facts of the table as it is to be drawn now: the review's position when one is open."""
+    session: Session = ctx.session
+    viewer = session.viewer()
+    step = reviewing(ctx)
+    if step is not None and session.move_count():
+        step = min(step, session.move_count())
+        state = session.replay(step)
+    else:
+        step, state = None, session.state
+    view = state.view(viewer)
+    turn = view.get("turn")
+    over = bool(state.is_over())
+    live = step is None
+    paused = live and part.paused(ctx)
+    private = live and not paused and part.private_hands(view)
+    gate = private and gate_needed(ctx, session, dict(view))
+    hidden = private and hands_private(session, dict(view), ctx)
+    mine = (
+        live
+        and not over
+        and not paused
+        and not hidden
+        and turn == viewer
+        and not session.seats[viewer].is_computer
+    )
+    return TableFacts(
+        state=state,
+        view=view,
+        viewer=viewer,
+        names=tuple(part.names(ctx)),
+        step=step,
+        turn=turn,
+        over=over,
+        paused=paused,
+        gate=gate,
+        hidden=hidden,
+        mine=mine,
+    )
 
 
 def table(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ from boneyard.settings import Settings
 
 from .html import Markup
 from .intents import Intent, Intents
+from .kit import KitState, display_names
 from .session import Seat, Session
 
 
@@ -32,6 +34,7 @@ class TableState:
     """
 
     start_demo: dict[str, Any] | bool | None = None  # set by the app: start a watched demo game
+    kit: KitState = field(default_factory=KitState)  # the kit's own: face up, review, hint, privacy, ...
 
     def clear_selection(self) -> None:
         """Forget a chosen tile (a move was taken back)."""
@@ -39,22 +42,25 @@ class TableState:
 
 @dataclass
 class TableContext:
-    """What a table screen may use: the session, the settings, its own UI state, and actions."""
+    """What a table screen may use: the session, the settings, its own UI state, and ``emit``.
+
+    A screen asks the app for things by returning intents from its handlers; ``emit`` is for what runs
+    outside any handler (a real-time loop, a key, the Expert's thinking), and dispatches at once.
+    """
 
     session: Session
     settings: Settings
-    ui: dict[str, Any]  # the screen's own state (selection, privacy, ...); cleared on a new game
+    ui: TableState  # the screen's own state (selection, privacy, ...); made anew for a new game
     animations: bool
-    play: Callable[[Any], bool]  # play a person's move (text or move); False if refused (reported)
-    announce: Callable[[str], None]  # read out to screen readers, and shown in the status line
-    rerender: Callable[[], None]
     board_width: int = 640  # pixels available to the table, measured by the app
     board_height: int = 420  # the height of the board (``#table-board``), measured by the app
-    save: Callable[[], None] = lambda: None  # save the session now (real-time games save when they pause)
-    finish: Callable[[], None] = lambda: None  # the game ended outside play(): count it and forget the save
-    record_scores: Callable[[dict[str, float]], list[str]] = lambda scores: []  # keep best scores; new bests
     flags: dict[str, Any] = field(default_factory=dict)
     emit: Callable[[Intent], None] = lambda intent: None  # a loop outside any handler hands intents here
+
+    def emit_all(self, asked: Iterable[Intent] | None) -> None:
+        """Dispatch these intents now, in order (what a key or a loop asked for)."""
+        for intent in asked or ():
+            self.emit(intent)
 
 
 class Screen:
@@ -65,6 +71,10 @@ class Screen:
     """
 
     game_id: str = ""
+    expert: bool = False  # the Expert gives hints and reviews this game (``ui.hints``)
+    hint_nodes: int | None = None  # the Expert's search size for a hint (None: the engine's own)
+    review_nodes: int | None = None  # and for each decision it reviews
+    move_pattern: re.Pattern[str] | None = None  # a move's text inside the engine's words
 
     # -- setup ------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
@@ -88,9 +98,9 @@ class Screen:
         return None
 
     # -- the table ----------------------------------------------------------------------------------
-    def new_state(self) -> Any:
-        """Return a new UI state for this table (a ``TableState``; the dict is what older screens use)."""
-        return {}
+    def new_state(self) -> TableState:
+        """Return a new UI state for this table."""
+        return TableState()
 
     def render(self, ctx: TableContext) -> Markup:
         """Return the table's markup."""
@@ -109,8 +119,16 @@ class Screen:
         return []
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Handle a key pressed on the table; return True when it was used."""
-        return False
+        """Carry out a key pressed on the table (``key_intents``); return True when it was used."""
+        asked = self.key_intents(ctx, key)
+        if asked is None:
+            return False
+        ctx.emit_all(asked)
+        return True
+
+    def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
+        """Return what a key asks for, or None when the table does not use it (none here)."""
+        return None
 
     def on_key_up(self, ctx: TableContext, key: str) -> None:
         """Handle a key released on the table."""
@@ -128,6 +146,38 @@ class Screen:
 
     def leave(self, ctx: TableContext) -> None:
         """Stop loops, pause and save: the player leaves the table."""
+
+    def names(self, ctx: TableContext) -> list[str]:
+        """Return each seat's name as the table shows it ("You" for the one person against computers)."""
+        return display_names(ctx.session)
+
+    def private_hands(self, view: Mapping[str, Any]) -> bool:
+        """Tell whether a position's hands are kept from the other people on the device (they are)."""
+        return True
+
+    # -- the Expert's words and marks (``ui.hints``) ------------------------------------------------------
+    def move_words(self, move: str) -> str:
+        """Return a move's text in a player's words (Draw, Pass; a game says its own moves)."""
+        return {"draw": "Draw", "pass": "Pass"}.get(move, move)
+
+    def other_words(self, move: str, than: str) -> str:
+        """Return ``move`` in words that tell it from ``than`` (the same tile elsewhere)."""
+        words = self.move_words(move)
+        if move == than or words != self.move_words(than):
+            return words
+        return f"{words} elsewhere"
+
+    def hint_title(self, move: str) -> str:
+        """Return the hinted move for the hint card's title."""
+        return self.move_words(move)
+
+    def hint_help(self, move: str) -> str:
+        """Return a line the hint card adds under the odds ("" for none)."""
+        return ""
+
+    def hint_targets(self, move: str) -> list[str]:
+        """Return the CSS selectors of what the hinted move touches: Draw and Pass here, a game adds its own."""
+        return [f'.kit-tray [data-action="{move}"]'] if move in ("draw", "pass") else []
 
     # -- the end --------------------------------------------------------------------------------------
     def final_scores(self, session: Session) -> dict[str, float] | None:

@@ -22,13 +22,14 @@ from typing import Any
 from boneyard.games import GAMES
 from boneyard.rooms import host as room_host
 from boneyard.settings import Settings
+from ui import intents
 from ui.games import screen_for
 from ui.online import host as online_host
 from ui.online import join as online_join
 from ui.online.net import Inbox, NetEvent
 from ui.routes import Route
 from ui.session import Session
-from ui.table_screen import TableContext
+from ui.table_screen import TableContext, TableState
 
 
 class MemoryStorage:
@@ -165,7 +166,7 @@ class Page:
     storage: MemoryStorage = field(default_factory=MemoryStorage)
     settings: Settings = field(init=False)
     stats: Any = None
-    table_ui: dict[str, dict[str, Any]] = field(default_factory=dict)
+    table_ui: dict[str, TableState] = field(default_factory=dict)
     generation: int = 0
     online: Any = None
     renders: int = 0
@@ -271,15 +272,31 @@ class Page:
         return screen_for(game_id)
 
     def context(self, session: Session) -> TableContext:
+        game_id = session.info.id
+        if game_id not in self.table_ui:
+            screen = screen_for(game_id)
+            self.table_ui[game_id] = screen.new_state() if screen is not None else TableState()
         return TableContext(
             session=session,
             settings=self.settings,
-            ui=self.table_ui.setdefault(session.info.id, {}),
+            ui=self.table_ui[game_id],
             animations=False,
-            play=lambda move: self.human_move(session, move),
-            announce=self.announce,
-            rerender=self.request_render,
+            emit=lambda intent: self.dispatch(session, intent),
         )
+
+    def dispatch(self, session: Session, intent: intents.Intent) -> None:
+        """Carry out what the table asks, as ``App.dispatch`` does for what a room's table asks."""
+        if isinstance(intent, intents.Play):
+            screen = screen_for(session.info.id)
+            if self.human_move(session, intent.move) and screen is not None:
+                for then in screen.on_played(self.context(session), intent.move):
+                    self.dispatch(session, then)
+        elif isinstance(intent, intents.Announce):
+            self.announce(intent.text)
+        elif isinstance(intent, intents.Refuse):
+            self.refused(session, intent.reason)
+        elif isinstance(intent, intents.Render):
+            self.request_render()
 
 
 def host_page(network: Network, game: str = "triangles", players: int = 2, name: str = "Ann") -> Page:

@@ -12,8 +12,9 @@ from boneyard.games import GAMES
 from boneyard.games.bonefall import new_state, replay
 from boneyard.games.bonefall.autoplay import AutoPlayer
 from boneyard.settings import Settings
+from tests.screens.tables import act, carry_out
 from ui.games import bonefall_play as fp
-from ui.games.bonefall import MODES, SCREEN, BonefallScreen, cascade_steps_for, hud_values
+from ui.games.bonefall import MODES, SCREEN, BonefallScreen, BonefallTableState, cascade_steps_for, hud_values
 from ui.session import Seat, Session
 from ui.table_screen import TableContext
 
@@ -29,7 +30,7 @@ class Table:
         self.session = Session.start(
             INFO, [Seat("human", "Ann")], mode.key, mode.label, mode.options, seed=seed
         )
-        self.ui: dict[str, Any] = {}
+        self.ui = self.screen.new_state()
         self.saves = 0
         self.finished = 0
         self.recorded: list[dict[str, float]] = []
@@ -39,18 +40,24 @@ class Table:
         self.render()
 
     def ctx(self) -> TableContext:
-        return TableContext(
-            session=self.session,
-            settings=Settings(),
-            ui=self.ui,
-            animations=self.animations,
+        ctx = TableContext(session=self.session, settings=Settings(), ui=self.ui, animations=self.animations)
+        ctx.emit = lambda intent: carry_out(
+            ctx,
+            self.screen,
+            intent,
             play=lambda move: False,
             announce=lambda text: None,
             rerender=self.render,
             save=self.save,
-            finish=self.finish,
-            record_scores=self.record,
+            finish=self.finish_game,
         )
+        return ctx
+
+    def finish_game(self, scores: dict[str, float]) -> list[str]:
+        """Keep the scores and count the game, as the app's dispatcher does for an ``intents.Finish``."""
+        new = self.record(scores) if scores else []
+        self.finish()
+        return new
 
     def save(self) -> None:
         self.saves += 1
@@ -219,23 +226,23 @@ def test_the_setup_card_explains_the_scores_and_offers_the_demo():
 
 def test_a_demo_asked_for_on_the_setup_screen_runs_over_the_players_paused_game():
     table = Table()
-    table.ui["start_demo"] = True
+    table.ui.start_demo = True
     table.render()
     html = table.html
-    assert 'data-demo="true"' in html and "start_demo" not in table.ui
-    assert table.ui["paused"] and table.ui["pause_reason"] == "demo"
+    assert 'data-demo="true"' in html and table.ui.start_demo is None
+    assert table.ui.paused and table.ui.pause_reason == "demo"
     assert table.session.state.steps == 0  # the player's own game waits, untouched
-    SCREEN.on_action(table.ctx(), "demo", "")  # stop it
-    table.ui["start_demo"] = {"set": "max", "mode": "marathon"}  # asked for with another mode chosen
+    act(SCREEN, table.ctx(), "demo", "")  # stop it
+    table.ui.start_demo = {"set": "max", "mode": "marathon"}  # asked for with another mode chosen
     table.render()
-    demo = table.ui["demo"].state
+    demo = table.ui.demo.state
     assert (demo.set_name, demo.mode) == ("max", "marathon") and table.session.state.mode == "sprint"
 
 
 def test_play_again_is_a_new_deal_that_counts_on_its_own():
     table = Table()
     uid = table.session.uid
-    SCREEN.on_action(table.ctx(), "again", "")
+    act(SCREEN, table.ctx(), "again", "")
     assert table.session.uid != uid
 
 
@@ -248,11 +255,11 @@ def test_keys_move_and_pause_and_resume():
     SCREEN.on_key_up(ctx, "ArrowLeft")
     assert not SCREEN.on_key(ctx, "q")
     assert SCREEN.on_key(ctx, "p")
-    assert table.ui["paused"] and table.saves == 1
+    assert table.ui.paused and table.saves == 1
     assert 'id="fall-paused"' in table.html
     assert not SCREEN.on_key(ctx, " ")  # Space presses the panel's buttons while paused
     assert SCREEN.on_key(ctx, "Escape")
-    assert not table.ui["paused"] and 'id="fall-paused"' not in table.html
+    assert not table.ui.paused and 'id="fall-paused"' not in table.html
     assert SCREEN.on_key(ctx, " ")  # hard drop
     assert table.session.state.turns == 1
 
@@ -263,18 +270,15 @@ def test_a_reloaded_game_starts_paused_where_it_was():
     table.driver.press("hard_drop")
     saved = json.loads(json.dumps(table.session.to_json()))
     again = Session.from_json("bonefall", saved)
-    ui: dict[str, Any] = {}
+    ui = BonefallTableState()
     ctx = TableContext(
         session=again,
         settings=Settings(),
         ui=ui,
         animations=False,
-        play=lambda m: False,
-        announce=lambda t: None,
-        rerender=lambda: None,
     )
     html = str(SCREEN.render(ctx))
-    assert ui["paused"] and "where you left it" in html
+    assert ui.paused and "where you left it" in html
     assert again.state.to_dict() == table.session.state.to_dict()
 
 
@@ -285,17 +289,18 @@ def test_the_end_records_scores_once_and_shows_the_summary():
     while not driver.advance(250).over:
         pass
     ctx = table.ctx()
-    new = SCREEN.game_over(ctx)
+    SCREEN.game_over(ctx)
     state = table.session.state
     assert table.recorded == [{"max": state.max_score, "power": state.power, "speed": round(state.speed, 1)}]
-    assert set(new) == {"max", "power", "speed"} and table.finished == 1
+    assert table.ui.summary is not None and set(table.ui.summary["new"]) == {"max", "power", "speed"}
+    assert table.finished == 1
     SCREEN.game_over(ctx)
     assert len(table.recorded) == 1  # once
     table.render()
     assert 'id="fall-summary"' in table.html and "New best!" in table.html
     assert f'id="fall-final-power">{state.power}' in table.html
     # Play again: a new game of the same mode, in place
-    SCREEN.on_action(ctx, "again", "")
+    act(SCREEN, ctx, "again", "")
     assert not table.session.state.is_over() and table.session.state.steps == 0
     assert not table.session.recorded and 'id="fall-summary"' not in table.html
 
@@ -304,15 +309,15 @@ def test_the_demo_never_touches_the_players_game():
     table = Table()
     ctx = table.ctx()
     before = table.session.state.to_dict()
-    SCREEN.on_action(ctx, "demo", "")
-    demo = table.ui["demo"]
+    act(SCREEN, ctx, "demo", "")
+    demo = table.ui.demo
     assert demo.autoplayer is not None and demo.state is not table.session.state
     for _ in range(200):
         demo.advance(fp.STEP_MS)
     assert demo.state.steps > 0 and 'data-demo="true"' in table.html
-    assert table.session.state.to_dict() == before and table.ui["paused"]
-    SCREEN.on_action(ctx, "demo", "")
-    assert "demo" not in table.ui
+    assert table.session.state.to_dict() == before and table.ui.paused
+    act(SCREEN, ctx, "demo", "")
+    assert table.ui.demo is None
 
 
 @pytest.mark.parametrize("event_index, expected", [(None, 5), (0, 0), (1, 2), (3, 5)])
@@ -494,11 +499,11 @@ def test_many_frames_of_demo_grow_no_list_and_leaving_releases_the_runner(canvas
     table = BrowserTable("sprint-norm", animations=True)
     table.bound = True
     ctx = table.ctx()
-    SCREEN.on_action(ctx, "demo", "")  # re-renders, which binds and starts the loop
+    act(SCREEN, ctx, "demo", "")  # re-renders, which binds and starts the loop
     runner = module.RUNNER
     assert runner.active and runner.raf_id is not None and not runner.failed
     page.run(600)  # warm up: sprites drawn, the first turns played
-    demo = table.ui["demo"]
+    demo = table.ui.demo
     before = sizes(runner, demo)
     games = set()
     tracemalloc.start()
@@ -506,7 +511,7 @@ def test_many_frames_of_demo_grow_no_list_and_leaving_releases_the_runner(canvas
         heap = []
         for _ in range(12):
             page.run(1000)
-            games.add(id(table.ui["demo"].state))
+            games.add(id(table.ui.demo.state))
             gc.collect()
             heap.append(tracemalloc.get_traced_memory()[0])
     finally:
@@ -514,7 +519,7 @@ def test_many_frames_of_demo_grow_no_list_and_leaving_releases_the_runner(canvas
     assert not runner.failed, page.errors
     assert len(games) >= 2  # a demo game ended and a new one was dealt: the loop went on through it
     assert runner.samples.total > 10_000  # frames drawn (none in the pause between two demo games)
-    after = sizes(runner, table.ui["demo"])
+    after = sizes(runner, table.ui.demo)
     grown = {k: (before.get(k), v) for k, v in after.items() if v > before.get(k, 0) and "sprites" not in k}
     assert not grown, grown
     assert len(runner.sprites) <= 10 * 5  # one face a value and link side, drawn once
@@ -522,8 +527,8 @@ def test_many_frames_of_demo_grow_no_list_and_leaving_releases_the_runner(canvas
     # the heap: what 12,000 frames leave behind is a demo game's own record (its input log), not frames
     assert max(heap[4:]) - min(heap[4:]) < 40_000, heap
     # leaving the table stops the loop and lets go of the table and the demo
-    ref = weakref.ref(table.ui["demo"])
-    state_ref = weakref.ref(table.ui["demo"].state)
+    ref = weakref.ref(table.ui.demo)
+    state_ref = weakref.ref(table.ui.demo.state)
     live = FakeProxy.live
     SCREEN.leave(table.ctx())
     table.bound = False
@@ -594,7 +599,7 @@ def test_a_sprint_ended_by_quick_drops_shows_its_result_saves_and_counts(canvas,
     table.session.state = sprint_near_its_end(animations=animations)
     table.bound = True
     ctx = table.ctx()
-    SCREEN.on_action(ctx, "resume", "")  # a game already under way starts paused
+    act(SCREEN, ctx, "resume", "")  # a game already under way starts paused
     assert module.RUNNER.raf_id is not None
     saves = table.saves
     for _ in range(100):  # Space every 200 ms, as a quick player does
@@ -622,7 +627,7 @@ def test_leaving_the_table_right_after_the_last_drop_still_records_the_game(canv
             state.step()
     table.bound = True
     ctx = table.ctx()
-    SCREEN.on_action(ctx, "resume", "")
+    act(SCREEN, ctx, "resume", "")
     SCREEN.on_key(ctx, " ")  # the last drop, and the player leaves before the next frame
     assert table.session.state.is_over()
     SCREEN.leave(table.ctx())
@@ -636,14 +641,14 @@ def test_a_page_hidden_for_good_keeps_the_game_as_it_is(canvas):
     table = BrowserTable("sprint-norm", animations=True)
     table.bound = True
     ctx = table.ctx()
-    SCREEN.on_action(ctx, "resume", "")
+    act(SCREEN, ctx, "resume", "")
     page.run(30)
     saves = table.saves
     module.RUNNER.on_pagehide(None)
-    assert table.saves == saves + 1 and not table.ui["paused"] and module.RUNNER.raf_id is not None
+    assert table.saves == saves + 1 and not table.ui.paused and module.RUNNER.raf_id is not None
     state = table.session.state = sprint_near_its_end()
-    table.ui.pop("driver")
-    SCREEN.on_action(ctx, "resume", "")
+    table.ui.driver = None
+    act(SCREEN, ctx, "resume", "")
     while not state.is_over():  # drops pressed with no frame between them, then the page goes
         if state.phase == "falling":
             state.command("hard_drop")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from boneyard.games import GAMES
-from tests.screens.tables import against_computers, random_states, recording_context
-from ui.games.dominoes import SCREEN, tile_text
+from tests.screens.tables import act, against_computers, random_states, recording_context
+from ui.games.dominoes import SCREEN, DominoesState, tile_text
 from ui.games.dominoes_layout import bounds, layout_line, overlaps, reach_for_width
 from ui.session import Seat, Session
 from ui.table_screen import TableContext
@@ -71,7 +71,9 @@ def test_reach_grows_with_the_width_and_stays_in_bounds():
 # -- markup -----------------------------------------------------------------------------------------
 
 
-def context(session: Session, ui: dict | None = None, width: int = 800) -> tuple[TableContext, list[Any]]:
+def context(
+    session: Session, ui: DominoesState | None = None, width: int = 800
+) -> tuple[TableContext, list[Any]]:
     return recording_context(session, ui, width)
 
 
@@ -117,15 +119,15 @@ def test_clicking_a_tile_that_fits_one_way_plays_it_and_one_that_fits_both_asks_
                 by_tile.setdefault(m.split(":")[0], []).append(m)
             both = [t for t, ms in by_tile.items() if len(ms) == 2]
             if both:
-                ui: dict[str, Any] = {}
+                ui = DominoesState()
                 ctx, played = context(session, ui)
-                SCREEN.on_action(ctx, "reveal", "")
-                SCREEN.on_action(ctx, "tile", both[0])
-                assert ui["selected"] == both[0] and not played
+                act(SCREEN, ctx, "reveal", "")
+                act(SCREEN, ctx, "tile", both[0])
+                assert ui.selected == both[0] and not played
                 html = SCREEN.render(ctx)
                 assert 'data-action="end" data-value="L"' in html and "fits both ends" in html
-                SCREEN.on_action(ctx, "end", "R")
-                assert played == [f"{both[0]}:R"] and "selected" not in ui
+                act(SCREEN, ctx, "end", "R")
+                assert played == [f"{both[0]}:R"] and ui.selected is None
                 return
             session.play(view["legal_moves"][0])
     pytest.fail("no seeded game offered a tile that fits both ends")
@@ -142,7 +144,7 @@ def test_a_tile_that_does_not_fit_is_refused():
     if not stuck:
         pytest.skip("every tile fits in this deal")
     ctx, played = context(session)
-    SCREEN.on_action(ctx, "tile", stuck[0])
+    act(SCREEN, ctx, "tile", stuck[0])
     assert played == []
 
 
@@ -152,7 +154,7 @@ def test_same_device_hides_the_hand_until_revealed():
     ctx, _ = context(session)
     html = SCREEN.render(ctx)
     assert "Show my tiles" in html and "dom-hand-tile" not in html
-    SCREEN.on_action(ctx, "reveal", "")
+    act(SCREEN, ctx, "reveal", "")
     html = SCREEN.render(ctx)
     assert "Show my tiles" not in html and "dom-hand-tile" in html
 
@@ -304,7 +306,7 @@ def test_a_hand_summary_keeps_the_scored_hands_in_the_seats_until_next_hand():
         )
     }
     assert shown == {s: scored[s] for s in (1, 2, 3)}, "the seats show the hand just scored"
-    SCREEN.on_action(ctx, "next-hand", "")
+    act(SCREEN, ctx, "next-hand", "")
     shown = {
         int(seat): int(count)
         for seat, count in re.findall(

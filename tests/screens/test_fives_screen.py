@@ -10,20 +10,19 @@ Partnerships: "partners sit opposite, seats 0 and 2 against 1 and 3".
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
 from boneyard.games import GAMES
-from tests.screens.tables import against_computers, play_on, random_states, recording_context
-from ui.games.dominoes import SCREEN, layout_count
+from tests.screens.tables import act, against_computers, play_on, random_states, recording_context
+from ui.games.dominoes import SCREEN, DominoesState, layout_count
 from ui.games.dominoes_layout import arm_chains, layout_fives, overlaps
 from ui.session import Seat, Session
 
 INFO = GAMES["dominoes"]
 
 
-def context(session: Session, ui: dict | None = None, width: int = 800, height: int = 420):
+def context(session: Session, ui: DominoesState | None = None, width: int = 800, height: int = 420):
     return recording_context(session, ui, width, height)
 
 
@@ -197,17 +196,17 @@ def test_a_tile_that_fits_several_arms_offers_each_of_them():
             many = [(t, ms) for t, ms in many if len(ms) >= 2]
             if many:
                 tile, moves = many[0]
-                ui: dict[str, Any] = {}
+                ui = DominoesState()
                 ctx, played = context(session, ui)
-                SCREEN.on_action(ctx, "reveal", "")
-                SCREEN.on_action(ctx, "tile", tile)
-                assert ui["selected"] == tile and not played
+                act(SCREEN, ctx, "reveal", "")
+                act(SCREEN, ctx, "tile", tile)
+                assert ui.selected == tile and not played
                 html = SCREEN.render(ctx)
                 for move in moves:
                     assert f'data-action="end" data-value="{move[-1]}"' in html
                 assert f"{tile} fits" in html
-                SCREEN.on_action(ctx, "end", moves[-1][-1])
-                assert played == [moves[-1]] and "selected" not in ui
+                act(SCREEN, ctx, "end", moves[-1][-1])
+                assert played == [moves[-1]] and ui.selected is None
                 return
             session.play(view["legal_moves"][0])
     pytest.fail("no seeded game offered a tile that fits a spinner's end and another arm")
@@ -220,7 +219,7 @@ def test_a_scoring_lay_shows_its_points_on_the_board_and_by_the_count():
         while not session.state.is_over():
             ctx, _ = context(session)
             if SCREEN.paused(ctx):
-                SCREEN.on_action(ctx, "next-hand", "")
+                act(SCREEN, ctx, "next-hand", "")
                 continue
             view = session.state.view(0)
             lays = [e for e in view["history"] if e["move"] not in ("draw", "pass")]

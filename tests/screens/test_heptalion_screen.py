@@ -12,7 +12,7 @@ from boneyard.games.heptalion.board import LAB_BOARDS, ORIGINAL
 from boneyard.games.heptalion.rules import selection_targets
 from boneyard.settings import Settings
 from boneyard.tiles import SYMBOLS
-from tests.screens.tables import TableHarness
+from tests.screens.tables import TableHarness, act
 from ui.games import heptalion_view as hv
 from ui.games.heptalion import SCREEN, HeptalionScreen, ending_text, lab_proof
 from ui.session import Session
@@ -34,7 +34,7 @@ class Table(TableHarness):
         seats = self.screen.seats_from_form(form, self.settings)  # as the app's start_game does
         assert len(seats) == players
         self.session = Session.start(INFO, seats, mode.key, mode.label, mode.options, seed=seed)
-        self.ui: dict[str, Any] = {}
+        self.ui = self.screen.new_state()
         self.saves = 0
         self.heard: list[str] = []
         self.html = ""
@@ -63,7 +63,7 @@ class Table(TableHarness):
         return self.html
 
     def act(self, action: str, value: str = "") -> str:
-        self.screen.on_action(self.ctx(), action, value)
+        act(self.screen, self.ctx(), action, value)
         return self.html
 
     def view(self) -> dict[str, Any]:
@@ -201,7 +201,7 @@ def test_select_undo_redo_confirm_flow():
     assert len(state.covered) >= 1 and state.covered[0][0] == 0
     placed = state.covered[0][1]
     assert sorted(placed.spaces) == sorted((first, second))
-    assert table.ui["at"] == 0
+    assert table.ui.at == 0
 
 
 def test_selecting_another_tile_changes_the_choice():
@@ -218,11 +218,11 @@ def test_selecting_another_tile_changes_the_choice():
 
 def test_illegal_clicks_are_ignored():
     table = Table({"start": "0"}, seed=11)
-    before = dict(table.ui)
+    before = table.ui.at
     table.act("space", "0")
     table.act("tile", "Q-Q")
     table.act("confirm")
-    assert table.session.state.covered == [] and table.ui.get("at", 0) == before.get("at", 0)
+    assert table.session.state.covered == [] and table.ui.at == before
 
 
 def test_computer_turn_says_the_computer_is_thinking():
@@ -426,7 +426,7 @@ def test_place_at_once_places_on_the_second_space_without_confirm():
     assert 'id="hx-confirm"' not in table.html and 'data-setting="place_at_once"' in table.html
     tile, first, second = first_legal(table, choices=True)
     table.act("tile", tile)
-    assert table.ui.get("focus") is None  # after_render moved the focus (and popped the request)
+    assert table.ui.focus is False  # after_render moved the focus (and forgot the request)
     table.act("space", str(first))
     assert table.session.state.covered == []
     table.act("space", str(second))

@@ -12,21 +12,13 @@ from boneyard.games import GAMES
 from boneyard.settings import Settings
 from ui import kit, sound
 from ui.session import Seat, Session
-from ui.table_screen import TableContext
+from ui.table_screen import TableContext, TableState
 
 INFO = GAMES["dominoes"]
 
 
-def context(session: Session, ui: dict[str, Any] | None = None) -> TableContext:
-    return TableContext(
-        session=session,
-        settings=Settings(),
-        ui=ui if ui is not None else {},
-        animations=False,
-        play=lambda move: True,
-        announce=lambda text: None,
-        rerender=lambda: None,
-    )
+def context(session: Session, ui: TableState | None = None) -> TableContext:
+    return TableContext(session=session, settings=Settings(), ui=ui or TableState(), animations=False)
 
 
 def vs_computer(seed: int = 3, players: int = 2) -> Session:
@@ -138,11 +130,11 @@ def test_an_older_save_without_a_move_log_loads_and_offers_no_review():
 
 def test_the_results_panel_folds_shows_every_hand_and_opens_the_review():
     session = vs_computer()
-    ui: dict[str, Any] = {}
+    ui = TableState()
     ctx = context(session, ui)
     panel = kit.results_panel(ctx, "You win!", "body", [kit.button("start-game", "Play again")])
     assert 'id="view-board"' in panel and 'id="review"' in panel and 'id="kit-fold"' in panel
-    assert kit.handle(ctx, "kit-view-board", "") and ui["kit_face_up"] and ui["kit_folded"]
+    assert kit.handle(ctx, "kit-view-board", "") and ui.kit.face_up and ui.kit.folded
     folded = kit.results_panel(ctx, "You win!", "body", [])
     assert "is-folded" in folded
     # Folded, the table docks them in the message line's place, off the board (no tile under them).
@@ -153,12 +145,12 @@ def test_the_results_panel_folds_shows_every_hand_and_opens_the_review():
     assert 'id="kit-results"' not in wrap and table.index('id="kit-message"') < table.index(
         'id="kit-results"'
     )
-    ui["kit_folded"] = False
+    ui.kit.folded = False
     table = kit.table(
         game_id="dominoes", board="B", message="", tray_="T", panel=kit.results_panel(ctx, "Won", "b", [])
     )
     assert 'id="kit-results"' in table.split('class="kit-board-wrap"')[1]
-    ui["kit_folded"] = True
+    ui.kit.folded = True
     while session.computer_to_move():
         session.computer_move()
     session.play(session.state.legal_moves()[0])

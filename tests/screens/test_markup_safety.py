@@ -15,7 +15,7 @@ import pytest
 from boneyard.games import GAMES
 from boneyard.settings import Settings
 from boneyard.stats import Stats
-from tests.screens.tables import TableHarness
+from tests.screens.tables import TableHarness, act
 from ui import settings_view, shell, stats_view
 from ui.games import screen_for
 from ui.html import FSI, PDI
@@ -145,7 +145,7 @@ class Table(TableHarness):
         self.screen = screen or fresh_screen(game)
         self.session = Session.start(GAMES[game], seats, *mode, seed=seed)
         self.settings = settings
-        self.ui: dict[str, Any] = {}
+        self.ui = self.screen.new_state()
         self.heard: list[str] = []
         self.frames: Frames = []
 
@@ -170,7 +170,7 @@ class Table(TableHarness):
         return html
 
     def act(self, action: str, value: str = "") -> None:
-        self.screen.on_action(self.ctx(), action, value)
+        act(self.screen, self.ctx(), action, value)
 
     def run(self, seed: int, max_steps: int = 400) -> Frames:
         rng = random.Random(seed)
@@ -332,9 +332,9 @@ def bonefall_frames(name: str) -> Frames:
     ctx = table.ctx()
     screen = table.screen
     table.render("opening")
-    screen.on_action(ctx, "pause", "")
+    act(screen, ctx, "pause", "")
     table.render("paused")
-    screen.on_action(ctx, "resume", "")
+    act(screen, ctx, "resume", "")
     driver = screen.driver(ctx)
     driver.autoplayer = AutoPlayer(delay=0)
     for _ in range(4):
@@ -348,7 +348,7 @@ def bonefall_frames(name: str) -> Frames:
     assert driver.state.is_over()
     screen.game_over(ctx)
     table.render("over")
-    screen.on_action(ctx, "demo", "")
+    act(screen, ctx, "demo", "")
     table.render("demo")
     return table.frames
 

@@ -19,7 +19,7 @@ import pytest
 from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.settings import Settings
-from tests.screens.tables import TableHarness, table_context
+from tests.screens.tables import TableHarness, act, table_context
 from ui.games import screen_for
 from ui.games.heptalion import LEVEL_LABEL, LEVELS, WHO_LABEL, HeptalionScreen
 from ui.online.remote import HiddenInformation, RemoteSession, RemoteState, seats_from_lobby
@@ -62,7 +62,7 @@ class Table(TableHarness):
         if game_id == "heptalion":
             self.screen = HeptalionScreen()  # its own instance: it keeps a little setup state
         self.session = session
-        self.ui: dict[str, Any] = {}
+        self.ui = self.screen.new_state()
         self.heard: list[str] = []
         self.settings = Settings()
 
@@ -76,7 +76,7 @@ class Table(TableHarness):
         return page
 
     def act(self, action: str, value: str = "") -> None:
-        self.screen.on_action(self.ctx(), action, value)
+        act(self.screen, self.ctx(), action, value)
 
 
 # A hand of a match that another seat ends by going out: its last tile was never in a view of this seat
@@ -330,7 +330,7 @@ def click_a_move(table: Table, game_id: str, rng: random.Random) -> None:
         table.act("select", tile)
         table.act("cell", cell)
         for _ in range(3):  # a spot that takes several rotations: turn it to the one chosen, then place
-            pending = table.ui.get("pending")
+            pending = table.ui.pending
             if not pending or table.session.pending is not None:  # type: ignore[attr-defined]
                 break
             if int(pending[2]) == int(rot):

@@ -15,6 +15,7 @@ from tests.screens.tables import against_computers, table_context
 from ui import kit
 from ui.games import screen_for
 from ui.session import Session
+from ui.table_screen import TableState
 
 ENDS = {
     "dominoes-round": ("dominoes", {"players": 4, "draw": True, "target": None}),
@@ -38,7 +39,7 @@ def played(key: str, seed: int, hand_only: bool = False) -> Session:
     return session
 
 
-def rendered(session: Session, ui: dict[str, Any] | None = None) -> tuple[str, Any]:
+def rendered(session: Session, ui: TableState | None = None) -> tuple[str, Any]:
     ctx = table_context(session, play=lambda move: True, ui=ui, save=lambda: None)
     return str(screen_for(session.info.id).render(ctx)), ctx
 
@@ -99,7 +100,7 @@ def test_a_tile_name_is_kept_on_one_line_in_the_review():
     assert '<span class="kit-tile-name">2-4-5</span>' in bar and "Move 3 of 9" in bar
     assert '<span class="kit-tile-name">dot–plus</span>' in str(kit.keep_whole("Ann placed dot–plus"))
     session = played("heptalion", 4)
-    ui: dict[str, Any] = {}
+    ui = screen_for("heptalion").new_state()
     _html, ctx = rendered(session, ui)
     kit.handle(ctx, "kit-review", "open")
     html, _ = rendered(session, ui)

@@ -11,9 +11,10 @@ import pytest
 from boneyard.core import IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.settings import Settings
-from tests.screens.tables import TableHarness
+from tests.screens.tables import TableHarness, act
 from ui.games import screen_for
 from ui.games import triangles_layout as lay
+from ui.intents import Render
 from ui.session import Seat, Session
 from ui.table_screen import TableContext
 
@@ -49,9 +50,11 @@ def start(seed: int = 7, players: int = 2, device: bool = False, moves: int = 0)
 class Harness(TableHarness):
     """A TableContext whose play() goes through the session (and lets the computers answer)."""
 
+    screen = SCREEN
+
     def __init__(self, session: Session, settings: Settings | None = None) -> None:
         self.session = session
-        self.ui: dict = {}
+        self.ui = self.screen.new_state()
         self.played: list[str] = []
         self.refused: list[str] = []
         self.heard: list[str] = []
@@ -85,7 +88,7 @@ class Harness(TableHarness):
         return page
 
     def act(self, action: str, value: str = "") -> str:
-        SCREEN.on_action(self.ctx, action, value)
+        act(SCREEN, self.ctx, action, value)
         return self.render()
 
 
@@ -163,19 +166,19 @@ def test_the_opening_tile_takes_its_rotation_before_it_is_placed():
     assert spots_in(page) == {(0, 0)}
     assert "3 ways to turn it" in page
     page = harness.act("cell", "0,0")
-    assert harness.played == [] and harness.ui["pending"] == [0, 0, 0]
+    assert harness.played == [] and harness.ui.pending == (0, 0, 0)
     assert f"tap the spot again to turn {opening}, then press Place." in page
     assert 'id="tri-confirm"' in page and 'id="tri-rotate"' in page
     page = harness.act("cell", "0,0")  # tapping again turns it
-    assert harness.ui["pending"] == [0, 0, 1]
+    assert harness.ui.pending == (0, 0, 1)
     page = harness.act("rotate")
-    assert harness.ui["pending"] == [0, 0, 2]
+    assert harness.ui.pending == (0, 0, 2)
     page = harness.act("rotate")
-    assert harness.ui["pending"] == [0, 0, 0]
+    assert harness.ui.pending == (0, 0, 0)
     harness.act("rotate")
     harness.act("confirm")
     assert harness.played == [f"{opening}@0,0r1"]
-    assert "sel" not in harness.ui and "pending" not in harness.ui
+    assert harness.ui.sel is None and harness.ui.pending is None
 
 
 # -- spots -----------------------------------------------------------------------------------------------
@@ -188,7 +191,7 @@ def test_marked_spots_are_exactly_the_legal_cells_of_every_tile(seed):
     view = session.state.view(0)
     assert view["turn"] == 0
     for tile in view["hand"]:
-        harness.ui.clear()
+        harness.ui = SCREEN.new_state()
         page = harness.act("select", tile)
         assert spots_in(page) == set(legal_cells(session, tile)), tile
         playable = f'aria-label="Tile {tile}, playable"' in page
@@ -232,7 +235,7 @@ def test_no_spots_without_a_tile_and_none_on_the_computers_turn():
         assert 'data-turn="wait"' in page and "is thinking" in page
         tile = comp.state.view(0)["hand"][0]
         page = waiting.act("select", tile)
-        assert "sel" not in waiting.ui and spots_in(page) == set()
+        assert waiting.ui.sel is None and spots_in(page) == set()
 
 
 def test_suggestions_off_marks_no_tile():
@@ -265,12 +268,12 @@ def test_draw_is_offered_only_when_nothing_fits_and_shows_the_draws_left():
     hand = len(session.state.view(0)["hand"])
     page = harness.act("draw")
     assert harness.played == ["draw"]
-    assert "You drew" in harness.ui["msg"] or session.to_move() != 0
+    assert "You drew" in harness.ui.msg or session.to_move() != 0
     if session.to_move() == 0:
         assert len(session.state.view(0)["hand"]) == hand + 1
         drawn = session.state.view(0)["hand"][-1]
         if legal_cells(session, drawn):
-            assert harness.ui["sel"] == drawn and spots_in(page)
+            assert harness.ui.sel == drawn and spots_in(page)
 
 
 def test_draw_and_pass_are_disabled_while_a_tile_fits():
@@ -310,7 +313,7 @@ def test_the_privacy_cover_hides_the_next_persons_tiles_until_they_ask():
     move = str(session.state.legal_moves()[0])
     harness.act("select", move.split("@")[0])
     harness.act("cell", move.split("@")[1].split("r")[0])
-    if harness.ui.get("pending"):
+    if harness.ui.pending:
         harness.act("confirm")
     assert len(harness.played) == 1
     nxt = session.to_move()
@@ -376,15 +379,15 @@ def test_zoom_buttons_and_keys_change_the_view_box_and_fit_restores_it():
     page = harness.render()
     auto = re.search(r'viewBox="([^"]+)"', page).group(1)
     harness.act("zoom", "in")
-    box = harness.ui["view"]
+    box = harness.ui.view
     assert box[2] < float(auto.split()[2])
     page = harness.render()
     assert f'viewBox="{lay.box_attr(tuple(box))}"' in page and "is-manual" in page
-    assert SCREEN.on_key(harness.ctx, "-") and harness.ui["view"][2] > box[2]
-    assert SCREEN.on_key(harness.ctx, "0") and harness.ui["view"] is None
+    assert SCREEN.on_key(harness.ctx, "-") and harness.ui.view[2] > box[2]
+    assert SCREEN.on_key(harness.ctx, "0") and harness.ui.view is None
     assert re.search(r'viewBox="([^"]+)"', harness.render()).group(1) == auto
     assert not SCREEN.on_key(harness.ctx, "Enter")
-    harness.ui["view"] = ["bad", 1, 2, 3]  # a damaged box falls back to the fit
+    harness.ui.view = ["bad", 1, 2, 3]  # a damaged box falls back to the fit
     assert re.search(r'viewBox="([^"]+)"', harness.render()).group(1) == auto
 
 
@@ -407,7 +410,7 @@ def test_escape_puts_the_tile_back():
     harness = Harness(session)
     tile = session.state.view(0)["hand"][0]
     harness.act("select", tile)
-    assert SCREEN.on_key(harness.ctx, "Escape") and "sel" not in harness.ui
+    assert SCREEN.on_key(harness.ctx, "Escape") and harness.ui.sel is None
     assert not SCREEN.on_key(harness.ctx, "Escape")
 
 
@@ -489,7 +492,7 @@ def test_the_review_draws_the_board_as_it_was_with_every_hand_face_up():
     harness = Harness(session)
     total = session.move_count()
     assert total == len(session.state.history)
-    assert SCREEN.on_action(harness.ctx, "kit-review", "open") is None and harness.ui["kit_review"] == total
+    assert act(SCREEN, harness.ctx, "kit-review", "open") == [Render()] and harness.ui.kit.review == total
     page = harness.render()
     assert 'data-turn="review"' in page and f"Move {total} of {total}" in page
     assert page.count('class="tri-tile') == len(session.state.view(0)["table"])

@@ -30,6 +30,7 @@ from boneyard.games.bonefall.autoplay import AutoPlayer
 from boneyard.games.bonefall.sim import gravity_steps, piece_cells
 
 from ..games.bonefall_play import Driver, FrameSamples, hud_values
+from ..intents import Render, Save
 
 WIDTH, HEIGHT = 8, 16
 SAVE_EVERY_MS = 4000.0
@@ -144,10 +145,10 @@ class Runner:
         self._observe()
         driver = self.driver()
         state = ctx.session.state
-        if ctx.ui.get("demo") is None and state.is_over() and not ctx.session.recorded:
+        if ctx.ui.demo is None and state.is_over() and not ctx.session.recorded:
             self.screen.game_over(ctx)
             self.stop()
-            ctx.rerender()
+            ctx.emit(Render())
             return
         self.view = None
         self.draw(driver, 0.0)
@@ -161,8 +162,8 @@ class Runner:
         self.stop()
         if self.active:
             ui = ctx.ui
-            if ui.get("demo") is not None:
-                ui.pop("demo", None)
+            if ui.demo is not None:
+                ui.demo = None
             self.keep(screen, ctx)
         for target, kind, proxy in self.listeners:
             target.removeEventListener(kind, proxy)
@@ -187,15 +188,15 @@ class Runner:
     def keep(self, screen: Any, ctx: Any, pause: bool = True) -> None:
         """Keep the player's game as it is now (the player leaves the table or the page): an end not yet
         shown is recorded, a game in play saved (and paused, unless ``pause`` is False)."""
-        if ctx.ui.get("demo") is not None:
+        if ctx.ui.demo is not None:
             return
         if ctx.session.state.is_over():
             if not ctx.session.recorded:
                 screen.game_over(ctx)
-        elif pause and not ctx.ui.get("paused"):
-            screen.pause(ctx, "player")
+        elif pause and not ctx.ui.paused:
+            ctx.emit_all(screen.pause(ctx, "player"))
         else:
-            ctx.save()
+            ctx.emit(Save())
 
     def release(self) -> None:
         """Let go of everything the table held: the context, its views, canvases, sprites and samples."""
@@ -212,7 +213,7 @@ class Runner:
         self.steps_run = 0
 
     def driver(self) -> Driver:
-        demo: Driver | None = self.ctx.ui.get("demo")
+        demo: Driver | None = self.ctx.ui.demo
         if demo is not None:
             return demo
         driver: Driver = self.screen.driver(self.ctx)
@@ -221,13 +222,13 @@ class Runner:
     def running(self) -> bool:
         """Tell whether the loop must run: play goes on, or an end not yet shown (and saved) is pending."""
         ui = self.ctx.ui
-        if ui.get("demo") is not None:
-            return not ui["demo"].state.is_over()
+        if ui.demo is not None:
+            return not ui.demo.state.is_over()
         state = self.ctx.session.state
-        driver = ui.get("driver")
+        driver = ui.driver
         if driver is not None and driver.state is state and driver.ending():
             return True  # a drop pressed between two frames ended the game: the next frame shows the end
-        return not ui.get("paused") and not state.is_over()
+        return not ui.paused and not state.is_over()
 
     # -- the loop -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -255,14 +256,14 @@ class Runner:
             elapsed = 0.0 if self.last_ts is None else ts - self.last_ts
             self.last_ts = ts
             driver = self.driver()
-            demo = self.ctx.ui.get("demo") is not None
+            demo = self.ctx.ui.demo is not None
             result = driver.advance(elapsed)
             self.steps_run += result.steps
             t1 = _now()
             saved = 0.0
             if not demo and not result.over:
                 if result.locked or (t0 - self.last_save > SAVE_EVERY_MS and result.steps):
-                    self.ctx.save()
+                    self.ctx.emit(Save())
                     self.last_save = t0
                     saved = _now() - t1
             self.draw(driver, driver.sub_step())
@@ -273,7 +274,7 @@ class Runner:
                     window.setTimeout(create_once(self.restart_demo), 2500)
                 else:
                     self.screen.game_over(self.ctx)
-                    self.ctx.rerender()
+                    self.ctx.emit(Render())
             else:
                 self.raf_id = window.requestAnimationFrame(self.frame_proxy)
             if self.samples is not None:
@@ -283,13 +284,13 @@ class Runner:
 
     def restart_demo(self) -> None:
         try:
-            ui = self.ctx.ui if self.ctx is not None else {}
-            if self.active and ui.get("demo") is not None and ui["demo"].state.is_over():
-                speed = ui["demo"].speed
-                self.screen.toggle_demo(self.ctx)  # stop
-                self.screen.toggle_demo(self.ctx)  # and deal a new one
-                ui["demo"].speed = speed  # a fast-forwarded demo (a test's) stays fast
-                self.ctx.rerender()
+            ui = self.ctx.ui if self.ctx is not None else None
+            if self.active and ui is not None and ui.demo is not None and ui.demo.state.is_over():
+                speed = ui.demo.speed
+                self.ctx.emit_all(self.screen.toggle_demo(self.ctx))  # stop
+                self.ctx.emit_all(self.screen.toggle_demo(self.ctx))  # and deal a new one
+                ui.demo.speed = speed  # a fast-forwarded demo (a test's) stays fast
+                self.ctx.emit(Render())
         except Exception as exc:
             self.fail(exc)
 
@@ -306,7 +307,7 @@ class Runner:
             item.textContent = f"Bonefall stopped: {exc}. Your game is saved; reload to continue."
             box.appendChild(item)
         try:
-            self.ctx.save()
+            self.ctx.emit(Save())
         except Exception:
             pass
 
@@ -340,7 +341,7 @@ class Runner:
             )
         }
         state = self.ctx.session.state
-        demo = self.ctx.ui.get("demo")
+        demo = self.ctx.ui.demo
         set_name = (demo.state if demo is not None else state).set_name
         look = (cell, set_name, *colours.values())
         if look != self.look:
@@ -544,7 +545,7 @@ class Runner:
         """Play the cascade sound once an annihilation (rising with each step of the cascade), in the player's
         game only and only while Settings.sound is on (``ui.sound.play`` checks it)."""
         ctx = self.ctx
-        if ctx is None or ctx.ui.get("demo") is not None:
+        if ctx is None or ctx.ui.demo is not None:
             return
         key = (id(ctx.session.state), int(ctx.session.state.turns), index)
         if key == self.sounded:
@@ -678,13 +679,13 @@ class Runner:
 
     def playing(self) -> bool:
         ui = self.ctx.ui
-        return ui.get("demo") is None and not ui.get("paused") and not self.ctx.session.state.is_over()
+        return ui.demo is None and not ui.paused and not self.ctx.session.state.is_over()
 
     def on_keyup(self, event: Any) -> None:
         self.screen.on_key_up(self.ctx, str(event.key))
 
     def on_blur(self, event: Any) -> None:
-        driver = self.ctx.ui.get("driver")
+        driver = self.ctx.ui.driver
         if driver is not None:
             driver.release_all()
 
@@ -692,11 +693,11 @@ class Runner:
         if not bool(document.hidden):
             return
         if self.playing():
-            self.screen.pause(self.ctx, "hidden")
+            self.ctx.emit_all(self.screen.pause(self.ctx, "hidden"))
             self.stop()
-            self.ctx.rerender()
-        elif self.ctx.ui.get("demo") is None and not self.ctx.session.state.is_over():
-            self.ctx.save()
+            self.ctx.emit(Render())
+        elif self.ctx.ui.demo is None and not self.ctx.session.state.is_over():
+            self.ctx.emit(Save())
 
     def on_pagehide(self, event: Any) -> None:
         # A reload or a closed tab: not paused, for a page restored from the back-forward cache plays on.
@@ -871,7 +872,7 @@ def _hook_view() -> str:
     if RUNNER.ctx is None:
         return "null"
     view = RUNNER.ctx.session.state.view()
-    view["paused"] = bool(RUNNER.ctx.ui.get("paused"))
+    view["paused"] = bool(RUNNER.ctx.ui.paused)
     return json.dumps(view)
 
 
@@ -891,7 +892,7 @@ def _hook_speed(speed: Any = 1) -> None:
     """Fast-forward the game on screen (the demo, or the player's): ``speed`` steps a step of real time."""
     if RUNNER.ctx is None:
         return
-    demo = RUNNER.ctx.ui.get("demo")
+    demo = RUNNER.ctx.ui.demo
     driver = demo if demo is not None else RUNNER.screen.driver(RUNNER.ctx)
     driver.speed = max(1, int(speed))
 
@@ -905,12 +906,14 @@ def _hook_script(data: Any) -> None:
     """Replace the game by a seeded one fed a recorded input log: {seed, options, log, speed}."""
     spec = json.loads(str(data))
     ctx = RUNNER.ctx
-    RUNNER.screen.new_game(ctx, int(spec["seed"]), dict(spec["options"]))  # a new deal: it counts on its own
+    ctx.emit_all(
+        RUNNER.screen.new_game(ctx, int(spec["seed"]), dict(spec["options"]))
+    )  # a new deal: it counts on its own
     driver = Driver(ctx.session.state)
     driver.load_script(spec["log"], int(spec.get("speed", 1)))
-    ctx.ui["driver"] = driver
+    ctx.ui.driver = driver
     RUNNER.stop()
-    ctx.rerender()
+    ctx.emit(Render())
 
 
 def _install_hooks() -> None:

@@ -3,7 +3,7 @@
 Browser-only (imports ``pyodide`` and ``pyscript``); ``heptalion.HeptalionScreen.after_render`` imports it
 lazily, so the screen itself stays testable under CPython. The app redraws the table by replacing its
 markup, which would put a zoomed board back at its top-left corner on every click: the stage's scroll
-position is kept in the table's UI state (``ui["pan"]``, as fractions of the scrollable range) and put
+position is kept in the table's UI state (``ui.pan``, as fractions of the scrollable range) and put
 back after each redraw; a board zoomed for the first time is centred.
 """
 
@@ -24,7 +24,7 @@ def _on_scroll(event: Any) -> None:
     stage = _js(event.currentTarget)
     if ui is None or stage is None:
         return
-    ui["pan"] = (
+    ui.pan = (
         _fraction(stage.scrollLeft, stage.scrollWidth - stage.clientWidth),
         _fraction(stage.scrollTop, stage.scrollHeight - stage.clientHeight),
     )
@@ -44,15 +44,16 @@ _scroll_proxy = create_proxy(_on_scroll)
 
 def bind(ctx: TableContext) -> None:
     """Put the board's pan back (or centre it), listen for panning, and move the focus when asked."""
-    ui = ctx.ui
+    ui: Any = ctx.ui  # the Heptalion table's state (``pan``, ``focus``)
     _state["ui"] = ui
     stage = _js(document.getElementById("hx-stage"))
     if stage is not None:
-        x, y = ui.get("pan") or (0.5, 0.5)
+        x, y = ui.pan or (0.5, 0.5)
         stage.scrollLeft = x * max(0, stage.scrollWidth - stage.clientWidth)
         stage.scrollTop = y * max(0, stage.scrollHeight - stage.clientHeight)
         stage.addEventListener("scroll", _scroll_proxy)
-    if ui.pop("focus", None):
+    focus, ui.focus = ui.focus, False
+    if focus:
         target = _js(document.querySelector(".hx-table [data-focus]")) or _js(
             document.querySelector(".hx-table [data-focus-home]")
         )

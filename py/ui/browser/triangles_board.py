@@ -3,7 +3,7 @@
 The browser half of ``ui.games.triangles`` (the only Triangles module that imports ``pyscript`` and
 ``pyodide``). Listeners sit once on ``document`` (the table's markup is replaced at every render, the
 document is not) and act only on the board ``#tri-svg``; they are removed in ``unbind``. A pan or zoom
-changes the SVG's ``viewBox`` directly (no redraw) and keeps it in the screen's ``ctx.ui["view"]`` so
+changes the SVG's ``viewBox`` directly (no redraw) and keeps it in the screen's ``ctx.ui.view`` so
 the next render draws the same box. A drag that moved swallows the click that ends it, so panning never
 places a tile. Every handler reports its errors to the console and never lets one reach the page.
 """
@@ -67,7 +67,7 @@ def _in_svg(target: Any) -> bool:
 
 def _box(svg: Any) -> lay.Box:
     ctx = _s["ctx"]
-    found = lay.valid_box(ctx.ui.get("view")) if ctx is not None else None
+    found = lay.valid_box(ctx.ui.view) if ctx is not None else None
     if found:
         return found
     parts = str(svg.getAttribute("viewBox") or "0 0 6 4").split()
@@ -78,7 +78,7 @@ def _set_box(svg: Any, box: lay.Box) -> None:
     svg.setAttribute("viewBox", lay.box_attr(box))
     ctx = _s["ctx"]
     if ctx is not None:
-        ctx.ui["view"] = list(box)
+        ctx.ui.view = list(box)
     fit = _js(document.getElementById("tri-zoom-fit"))
     if fit is not None:
         fit.classList.add("is-manual")

@@ -5,14 +5,13 @@ real time through ``bonefall_play.Driver``. This module builds the markup (score
 help, touch buttons, the pause and game-over panels) and handles the table's actions and keys, so it is
 unit-tested under CPython.
 
-``ctx.ui`` keys: ``driver`` (the ``Driver`` of the session's state), ``paused`` (bool), ``pause_reason``
-(``"hidden"``, ``"player"``, ``"resumed"``: shown in the panel), ``summary`` (the end-of-game panel's
-data: scores and the names of new bests), ``demo`` (a ``Driver`` playing an autoplayed demo game that
-is never saved).
+Its UI state is a ``BonefallTableState``: the driver, whether it is paused and why, the end's summary,
+and the demo's driver.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from boneyard.core import fresh_seed
@@ -20,11 +19,31 @@ from boneyard.games.bonefall import new_state
 from boneyard.games.bonefall.autoplay import AutoPlayer
 
 from ..html import Markup, h
-from ..table_screen import Mode, Screen, TableContext
+from ..intents import Announce, Finish, Intents, Render, Save
+from ..table_screen import Mode, Screen, TableContext, TableState
 from .bonefall_play import Driver, hud_values, key_command
 
 if TYPE_CHECKING:
     from boneyard.games.bonefall.sim import BonefallState
+
+
+@dataclass
+class BonefallTableState(TableState):
+    """Bonefall's table state."""
+
+    driver: Driver | None = None  # the ``Driver`` of the session's state
+    paused: bool | None = None  # None: not decided yet (a resumed game starts paused)
+    pause_reason: str | None = None  # "hidden", "player", "resumed", "demo": shown in the panel
+    summary: dict[str, Any] | None = None  # the end-of-game panel's data: the names of new bests
+    demo: Driver | None = None  # an autoplayed demo game that is never saved
+
+
+def state_of(ctx: TableContext) -> BonefallTableState:
+    """Return Bonefall's table state."""
+    ui = ctx.ui
+    if not isinstance(ui, BonefallTableState):
+        raise TypeError(f"a Bonefall table was given {type(ui).__name__}")
+    return ui
 
 
 def bonefall_state(ctx: TableContext) -> BonefallState:
@@ -110,6 +129,10 @@ class BonefallScreen(Screen):
 
     game_id = "bonefall"
 
+    def new_state(self) -> BonefallTableState:
+        """Return a new table state."""
+        return BonefallTableState()
+
     # -- setup ------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
         """Return the four modes: Sprint or Marathon, with the Norm or Max set."""
@@ -167,16 +190,17 @@ class BonefallScreen(Screen):
     # -- the table --------------------------------------------------------------------------------
     def driver(self, ctx: TableContext) -> Driver:
         """Return the driver of the session's game (made on first use, or when the game changed)."""
-        ui = ctx.ui
+        ui = state_of(ctx)
         state = bonefall_state(ctx)
-        driver = ui.get("driver")
+        driver = ui.driver
         if driver is None or driver.state is not state:
             state = self.prepare(ctx)
             driver = Driver(state)
-            ui["driver"] = driver
-            ui.setdefault("paused", state.steps > 0 and not state.is_over())
-            if ui["paused"]:
-                ui.setdefault("pause_reason", "resumed")
+            ui.driver = driver
+            if ui.paused is None:
+                ui.paused = state.steps > 0 and not state.is_over()
+            if ui.paused and ui.pause_reason is None:
+                ui.pause_reason = "resumed"
         return driver
 
     def prepare(self, ctx: TableContext) -> Any:
@@ -192,13 +216,14 @@ class BonefallScreen(Screen):
 
     def render(self, ctx: TableContext) -> Markup:
         """Return the table: the well, the side panel, the touch controls and any panel over the well."""
-        ui = ctx.ui
-        wanted = ui.pop("start_demo", None)
-        if wanted and ui.get("demo") is None:  # the setup screen's Watch a demo, of the mode chosen there
+        ui = state_of(ctx)
+        wanted, ui.start_demo = ui.start_demo, None
+        if wanted and ui.demo is None:  # the setup screen's Watch a demo, of the mode chosen there
             self.driver(ctx)
-            self.toggle_demo(ctx, wanted if isinstance(wanted, dict) else None)
-            ui["pause_reason"] = "demo"
-        demo = ui.get("demo")
+            # A real-time table: the demo starts as it is drawn (the player's game is paused and saved).
+            ctx.emit_all(self.toggle_demo(ctx, wanted if isinstance(wanted, dict) else None))
+            ui.pause_reason = "demo"
+        demo = ui.demo
         driver = demo if demo is not None else self.driver(ctx)
         state = driver.state
         view = state.view()
@@ -322,7 +347,7 @@ class BonefallScreen(Screen):
                 "class_": "fall",
                 "id": "fall-table",
                 "data_phase": view["phase"],
-                "data_paused": "true" if ui.get("paused") and not demo else "false",
+                "data_paused": "true" if ui.paused and not demo else "false",
                 "data_demo": "true" if demo else "false",
             },
             h("div", {"class_": "fall-main"}, well, side),
@@ -336,10 +361,10 @@ class BonefallScreen(Screen):
             ),
         )
 
-    def pause_button(self, ui: dict[str, Any], state: Any) -> Markup:
-        if state.is_over() or ui.get("demo") is not None:
+    def pause_button(self, ui: BonefallTableState, state: Any) -> Markup:
+        if state.is_over() or ui.demo is not None:
             return Markup("")
-        if ui.get("paused"):
+        if ui.paused:
             return h(
                 "button",
                 {"type": "button", "class_": "btn btn-primary", "data_action": "resume", "id": "fall-pause"},
@@ -351,13 +376,13 @@ class BonefallScreen(Screen):
 
     def panel(self, ctx: TableContext, driver: Driver, view: dict[str, Any]) -> Markup:
         """Return the panel over the well: paused, or the game-over summary (or nothing)."""
-        ui = ctx.ui
-        if ui.get("demo") is not None:
+        ui = state_of(ctx)
+        if ui.demo is not None:
             return Markup("")  # the side panel says "Demo" and offers to stop it
         if view["over"]:
-            return summary_panel(view, ui.get("summary") or {})
-        if ui.get("paused"):
-            reason = ui.get("pause_reason", "player")
+            return summary_panel(view, ui.summary or {})
+        if ui.paused:
+            reason = ui.pause_reason or "player"
             text = {
                 "hidden": "Paused while the page was hidden.",
                 "resumed": "Your game is where you left it.",
@@ -389,43 +414,42 @@ class BonefallScreen(Screen):
         return Markup("")
 
     # -- actions and keys -------------------------------------------------------------------------
-    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
+    def on_action(self, ctx: TableContext, action: str, value: str) -> Intents | None:
         """Pause, resume, play again, or toggle the demo."""
         if action == "pause":
-            self.pause(ctx, "player")
-        elif action == "resume":
+            return self.pause(ctx, "player") + [Render()]
+        if action == "resume":
             self.resume(ctx)
         elif action == "again":
-            self.new_game(ctx)
+            return self.new_game(ctx) + [Render()]
         elif action == "demo":
-            self.toggle_demo(ctx)
+            return self.toggle_demo(ctx) + [Render()]
         else:
-            return
-        ctx.rerender()
+            return None
+        return [Render()]
 
     def on_key(self, ctx: TableContext, key: str) -> bool:
         """Handle a key pressed at the table; True when it is one of the game's keys."""
         cmd = key_command(key)
         if cmd is None:
             return False
-        ui = ctx.ui
-        if ui.get("demo") is not None:
+        ui = state_of(ctx)
+        if ui.demo is not None:
             if cmd == "pause":
-                self.toggle_demo(ctx)
-                ctx.rerender()
+                ctx.emit_all(self.toggle_demo(ctx) + [Render()])
                 return True
             return False
         state = bonefall_state(ctx)
         if state.is_over():
             return False
         if cmd == "pause":
-            if ui.get("paused"):
+            if ui.paused:
                 self.resume(ctx)
+                ctx.emit(Render())
             else:
-                self.pause(ctx, "player")
-            ctx.rerender()
+                ctx.emit_all(self.pause(ctx, "player") + [Render()])
             return True
-        if ui.get("paused"):
+        if ui.paused:
             return False  # let Space and Enter press the panel's buttons
         self.driver(ctx).press(cmd)
         return True
@@ -433,37 +457,37 @@ class BonefallScreen(Screen):
     def on_key_up(self, ctx: TableContext, key: str) -> None:
         """End a held key (called by the browser module)."""
         cmd = key_command(key)
-        driver = ctx.ui.get("driver")
+        driver = state_of(ctx).driver
         if cmd is not None and driver is not None:
             driver.release(cmd)
 
-    def pause(self, ctx: TableContext, reason: str) -> None:
+    def pause(self, ctx: TableContext, reason: str) -> Intents:
         """Pause the game (it is saved)."""
-        ui = ctx.ui
+        ui = state_of(ctx)
         state = bonefall_state(ctx)
-        if state.is_over() or ui.get("demo") is not None:
-            return
-        ui["paused"] = True
-        ui["pause_reason"] = reason
-        driver = ui.get("driver")
+        if state.is_over() or ui.demo is not None:
+            return []
+        ui.paused = True
+        ui.pause_reason = reason
+        driver = ui.driver
         if driver is not None:
             driver.release_all()
-        ctx.save()
+        return [Save()]
 
     def resume(self, ctx: TableContext) -> None:
         """Resume the game where it was."""
-        ui = ctx.ui
-        ui["paused"] = False
-        ui.pop("pause_reason", None)
+        ui = state_of(ctx)
+        ui.paused = False
+        ui.pause_reason = None
         driver = self.driver(ctx)
         driver.carry = 0.0
 
     def new_game(
         self, ctx: TableContext, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> None:
+    ) -> Intents:
         """Start a new game in place: of the same mode (Play again / Restart), or the given one (a test's)."""
         session = ctx.session
-        ui = ctx.ui
+        ui = state_of(ctx)
         seed = fresh_seed() if seed is None else seed
         state = bonefall_state(ctx)
         options = options or {
@@ -477,21 +501,19 @@ class BonefallScreen(Screen):
         session.recorded = False
         session.extra = {}
         session.uid = f"{fresh_seed():016x}"  # a new deal: its result counts on its own
-        for key in ("driver", "summary", "pause_reason", "demo"):
-            ui.pop(key, None)
-        ui["paused"] = False
-        ctx.save()
+        ui.driver = ui.summary = ui.pause_reason = ui.demo = None
+        ui.paused = False
+        return [Save()]
 
-    def toggle_demo(self, ctx: TableContext, mode: dict[str, Any] | None = None) -> None:
+    def toggle_demo(self, ctx: TableContext, mode: dict[str, Any] | None = None) -> Intents:
         """Start or stop the demo: the autoplayer plays a fresh game (never saved) in the well, of the
         player's mode or of ``mode`` (options ``set`` and ``mode``)."""
-        ui = ctx.ui
-        if ui.get("demo") is not None:
-            ui.pop("demo")
-            return
+        ui = state_of(ctx)
+        if ui.demo is not None:
+            ui.demo = None
+            return []
         state = bonefall_state(ctx)
-        if not state.is_over() and not ui.get("paused"):
-            self.pause(ctx, "player")
+        asked = self.pause(ctx, "player") if not state.is_over() and not ui.paused else []
         mode = mode or {}
         kind = str(mode.get("mode", state.mode))
         demo_state = new_state(
@@ -501,22 +523,25 @@ class BonefallScreen(Screen):
             cascade_steps=cascade_steps_for(ctx.animations),
             max_sets=2 if kind == "marathon" else None,
         )
-        ui["demo"] = Driver(demo_state, AutoPlayer(delay=DEMO_DELAY))
+        ui.demo = Driver(demo_state, AutoPlayer(delay=DEMO_DELAY))
+        return asked
 
-    def game_over(self, ctx: TableContext) -> list[str]:
-        """Record the finished game's scores once, count it, and keep the summary; return new bests."""
+    def game_over(self, ctx: TableContext) -> None:
+        """Record the finished game's scores once and count it (``on_finished`` keeps the summary)."""
         session = ctx.session
-        ui = ctx.ui
         if session.recorded:
-            return list((ui.get("summary") or {}).get("new", []))
-        improved = ctx.record_scores(final_scores(session.state))
-        ui["summary"] = {"new": list(improved)}
-        ctx.finish()
+            return
+        ui = state_of(ctx)
+        ui.summary = {"new": []}
+        ui.paused = False
+        ctx.emit(Finish(final_scores(session.state)))
         session.recorded = True
-        ui["paused"] = False
+
+    def on_finished(self, ctx: TableContext, new_bests: list[str]) -> Intents:
+        """Keep the new bests for the end's panel and say the scores."""
+        state_of(ctx).summary = {"new": list(new_bests)}
         state = bonefall_state(ctx)
-        ctx.announce(f"Game over. Max {state.max_score}, Power {state.power}, Speed {state.speed:.1f}.")
-        return list(improved)
+        return [Announce(f"Game over. Max {state.max_score}, Power {state.power}, Speed {state.speed:.1f}.")]
 
     # -- browser hooks (the canvas module does the work) ------------------------------------------
     def after_render(self, ctx: TableContext) -> None:

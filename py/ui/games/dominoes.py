@@ -6,13 +6,16 @@ move; every rule question (what fits, who is to move, who won) is answered by th
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
-from .. import kit
+from .. import frame, kit
 from ..html import Markup, h, join
+from ..intents import Announce, Intents, Play, Render, Save
 from ..results import stats_note
 from ..shell import LEVEL_LABELS, field, select
-from ..table_screen import Mode, Screen, TableContext
+from ..table_screen import Mode, Screen, TableContext, TableState
 from .domino_svg import _n, board_svg, standalone_tile, tile_svg
 from .dominoes_layout import (
     PlacedTile,
@@ -180,10 +183,54 @@ def board_watcher() -> Any:
     return board_watch
 
 
+@dataclass
+class DominoesState(TableState):
+    """The Dominoes table's own state: the chosen tile, and what the last render showed (for motion)."""
+
+    selected: str | None = None  # a tile that fits several ends, waiting for its end
+    popped: str | None = None  # the lay whose "+15" popped already (hand:lays)
+    hand_seen: list[str] | None = None  # the hand's tiles at the last render (a draw's tiles slide in)
+
+    def clear_selection(self) -> None:
+        """Forget the chosen tile."""
+        self.selected = None
+
+
+def state_of(ctx: TableContext) -> DominoesState:
+    """Return the Dominoes table's state."""
+    ui = ctx.ui
+    if not isinstance(ui, DominoesState):
+        raise TypeError(f"a Dominoes table was given {type(ui).__name__}")
+    return ui
+
+
+END_WORDS = {"L": "on the left end", "R": "on the right end", "N": "on the top", "S": "on the bottom"}
+
+
 class DominoesScreen(Screen):
     """The table screen of ``dominoes``."""
 
     game_id = "dominoes"
+    expert = True
+    move_pattern = re.compile(r"(?<![\w-])\d-\d:[LRNS](?![\w-])")
+
+    def new_state(self) -> DominoesState:
+        """Return a new table state."""
+        return DominoesState()
+
+    def move_words(self, move: str) -> str:
+        """Return a move in words: ``6-4:L`` -> "6-4 on the left end", ``6-6`` -> "6-6 to open"."""
+        if move in ("draw", "pass"):
+            return super().move_words(move)
+        tile, _, end = move.partition(":")
+        return f"{tile} {END_WORDS[end]}" if end in END_WORDS else f"{tile} to open"
+
+    def hint_targets(self, move: str) -> list[str]:
+        """Return the hinted tile in the hand and the end it goes to."""
+        if move in ("draw", "pass"):
+            return super().hint_targets(move)
+        tile, _, end = move.partition(":")
+        return [f"#tile-{tile}"] + ([f"#end-{end}"] if end else [])
 
     # -- setup --------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
@@ -390,11 +437,7 @@ class DominoesScreen(Screen):
             mode.note,
         ), players
 
-    # -- names -----------------------------------------------------------------------------------------
-    def names(self, ctx: TableContext) -> list[str]:
-        """Return each seat's name as this table shows it ("You" for the one person against computers)."""
-        return kit.display_names(ctx.session)
-
+    # -- play ------------------------------------------------------------------------------------------
     def paused(self, ctx: TableContext) -> bool:
         """Tell whether play waits for the player: a finished hand of a match stays until Next hand."""
         state = ctx.session.state
@@ -410,26 +453,21 @@ class DominoesScreen(Screen):
 
     @staticmethod
     def _seen(ctx: TableContext, results: int) -> int:
-        seen = int(ctx.session.extra.get("seen_hands", 0))
-        if seen > results:  # a take-back undid a finished hand
-            seen = ctx.session.extra["seen_hands"] = results
-        return seen
+        # A take-back may have undone a finished hand that was seen: count no more than there are.
+        return min(int(ctx.session.extra.get("seen_hands", 0)), results)
 
     # -- render ------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
-        """Return the whole table for the seat whose eyes it is drawn for."""
-        session = ctx.session
-        seat = session.viewer()
-        names = self.names(ctx)
-        step = kit.reviewing(ctx)
-        if step is not None and session.move_count():
-            return self.render_review(ctx, names, seat, min(step, session.move_count()))
-        view = session.state.view(seat)
+        """Return the whole table for the seat whose eyes it is drawn for (``ui.frame``)."""
+        return frame.render(ctx, self)
+
+    def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table's pieces: the line, the seats, the tray, the message, a summary over the board."""
+        if facts.review:
+            return self.review_parts(ctx, facts)
+        seat, names, view = facts.viewer, list(facts.names), dict(facts.view)
         results = view["hand_results"]
-        pending = not view["over"] and len(results) > self._seen(ctx, len(results))
-        gate = not pending and kit.gate_needed(ctx, session, view)
-        hidden = not pending and kit.hands_private(session, view, ctx)
-        my_turn = not hidden and not pending and view["turn"] == seat and not session.seats[seat].is_computer
+        pending, hidden, my_turn = facts.paused, facts.hidden, facts.mine
         face_up: list[list[list[int]]] | None = None
         if view["over"] or pending:
             line_view = self.finished_line(ctx, view) if pending else view
@@ -450,32 +488,24 @@ class DominoesScreen(Screen):
                 names,
                 seat,
                 beats,
-                face_up if ctx.ui.get("kit_face_up") else None,
+                face_up if ctx.ui.kit.face_up else None,
                 live=not pending and not view["over"],
                 scored=face_up,
             ),
             seat,
         )
         gate_markup: Markup | str = ""
-        if gate:
+        if facts.gate:
             who = view["turn"]
             gate_markup = kit.privacy_gate(names[who], kit.since_last_turn(beats, who, names))
-        board = self.board(ctx, line_view, interactive=my_turn, since=self.since_index(line_view, seat))
-        extra = self.board_bar(ctx, view, names, pending)
-        message = kit.message_line(
-            ctx, self.status_text(ctx, view, names, hidden, pending), tone="turn" if my_turn else ""
-        )
-        tray = self.tray(ctx, view, names, seat, hidden, my_turn, face_up, pending)
-        return kit.table(
-            game_id=self.game_id,
-            board=board,
-            message=message,
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(self.game_id, ctx.settings.sound),
-            panel=panel,
+        return frame.TableParts(
+            board=self.board(ctx, line_view, interactive=my_turn, since=self.since_index(line_view, seat)),
+            tray=self.tray(ctx, view, names, seat, hidden, my_turn, face_up, pending),
+            status=self.status_text(ctx, view, names, hidden, pending),
+            seats=seats_,
+            results=panel,
             gate=gate_markup,
-            board_extra=extra,
+            board_extra=self.board_bar(ctx, view, names, pending),
             cls="dom-table" + (" is-my-turn" if my_turn else ""),
             data={
                 "turn": view["turn"] if view["turn"] is not None else "over",
@@ -483,22 +513,17 @@ class DominoesScreen(Screen):
             },
         )
 
-    def render_review(self, ctx: TableContext, names: list[str], seat: int, step: int) -> Markup:
-        """Return the table as it was after ``step`` moves, every hand face up, with the review's controls."""
+    def review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table as it was after the review's move, every hand face up, with the review's controls."""
         session = ctx.session
-        state = session.replay(step)
-        view = state.view(seat)
+        seat, names, state, view = facts.viewer, list(facts.names), facts.state, dict(facts.view)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         beats = self.beats(view["history"])
         caption = kit.review_caption(beats, names)
-        # Not live: nobody is "thinking" in a game being looked back on.
-        seats_ = kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat)
-        board = self.board(ctx, view, interactive=False, since=None)
-        total = session.move_count()
         panel = h(
             "section",
             {"class_": "kit-review-panel", "aria_label": "Review"},
-            kit.review_bar(step, total, caption),
+            kit.review_bar(int(facts.step or 0), session.move_count(), caption),
         )
         tray = kit.tray(
             self.hand_tiles(ctx, hands[seat], set(), False),
@@ -506,15 +531,13 @@ class DominoesScreen(Screen):
             label="Your tiles" if names[seat] == "You" else f"{names[seat]}'s tiles",
             info=f"Hand {view['hand_number']}",
         )
-        message = kit.message_line(ctx, f"Review · {caption}.")
-        return kit.table(
-            game_id=self.game_id,
-            board=board,
-            message=message,
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(self.game_id, ctx.settings.sound),
-            panel=panel,
+        return frame.TableParts(
+            board=self.board(ctx, view, interactive=False, since=None),
+            tray=tray,
+            status=f"Review · {caption}.",
+            # Not live: nobody is "thinking" in a game being looked back on.
+            seats=kit.seats(self.seat_views(ctx, view, names, seat, beats, hands, live=False), seat),
+            results=panel,
             board_extra=self.board_bar(ctx, view, names, False),
             cls="dom-table is-review",
             data={"turn": "review"},
@@ -523,8 +546,8 @@ class DominoesScreen(Screen):
     def finished_line(self, ctx: TableContext, view: dict[str, Any]) -> dict[str, Any]:
         """Return the line and history of the hand that just ended (the state has dealt the next one).
 
-        Found once by taking back the hand's last move on a copy and laying it again by hand, then kept
-        with the save, so a reload still shows the finished hand.
+        Found by taking back the hand's last move on a copy and laying it again by hand; ``after_render``
+        keeps it with the save, so a reload still shows the finished hand (a render writes nothing).
         """
         session = ctx.session
         result = view["hand_results"][-1]
@@ -540,10 +563,7 @@ class DominoesScreen(Screen):
         history: list[dict[str, Any]] = []
         trial = session.state.clone()
         if is_fives(view) and trial.can_undo():
-            kept = self.finished_fives(trial, final, hand, viewer)
-            session.extra["finished"] = kept
-            ctx.save()
-            return kept
+            return self.finished_fives(trial, final, hand, viewer)
         if trial.can_undo():
             trial.undo()
             before = trial.view(viewer)
@@ -570,10 +590,7 @@ class DominoesScreen(Screen):
                     history.append({"seat": seat_, "move": move, "tile": [a, b], "end": "R"})
             elif move:
                 history.append({"seat": seat_, "move": move})
-        kept = {"hand": hand, "line": line, "history": history, "open_ends": None, "stock": 0}
-        session.extra["finished"] = kept
-        ctx.save()
-        return kept
+        return {"hand": hand, "line": line, "history": history, "open_ends": None, "stock": 0}
 
     @staticmethod
     def finished_fives(trial: Any, move: str, hand: int, viewer: int = 0) -> dict[str, Any]:
@@ -742,7 +759,7 @@ class DominoesScreen(Screen):
         local = len(ctx.session.human_seats) == 1
         who = "Your" if local else f"{names[turn]}'s"
         legal = view["legal_moves"]
-        selected = ctx.ui.get("selected")
+        selected = state_of(ctx).selected
         if selected and has_spinner(view):
             arms = [m.split(":")[1] for m in legal if ":" in m and m.split(":")[0] == selected]
             ends = view["layout"]["ends"]
@@ -835,7 +852,7 @@ class DominoesScreen(Screen):
         px_w, px_h = width * unit, height * unit
         svg = board_svg("dom-line", (left, top, width, height), scale, px_w, px_h, label, tiles)
         ends = view.get("open_ends")
-        selected = ctx.ui.get("selected") if interactive else None
+        selected = state_of(ctx).selected if interactive else None
         buttons = []
         if ends is not None:
             for end, at, value in zip(("L", "R"), markers, ends):
@@ -867,10 +884,8 @@ class DominoesScreen(Screen):
             return ""
         points = lays[-1]["points"]
         key = f"{view['hand_number']}:{len(lays)}"
-        if ctx.animations:
-            if ctx.ui.get("popped") == key:
-                return ""
-            ctx.ui["popped"] = key
+        if ctx.animations and state_of(ctx).popped == key:
+            return ""  # it popped at the render before (``after_render`` noted it)
         corners = [(tile.x + dx * tile.w / 2, tile.y + dy * tile.h / 2) for dy in (-1, 1) for dx in (1, -1)]
         if markers:
             corners.sort(key=lambda c: -min(abs(c[0] - mx) + abs(c[1] - my) for mx, my in markers))
@@ -1009,7 +1024,7 @@ class DominoesScreen(Screen):
             label += f"; top arm {texts(layout['north'])}; bottom arm {texts(layout['south'])}"
         px_w, px_h = width * unit, height * unit
         svg = board_svg("dom-line dom-cross", (left, top, width, height), scale, px_w, px_h, label, tiles)
-        selected = ctx.ui.get("selected") if interactive else None
+        selected = state_of(ctx).selected if interactive else None
         targets = (
             {m.split(":")[1] for m in view["legal_moves"] if ":" in m and m.split(":")[0] == selected}
             if selected
@@ -1082,20 +1097,14 @@ class DominoesScreen(Screen):
             parts.append(self.count_chip(ctx, view, names, pending))
         if view["target"] is not None and (is_fives(view) or view.get("sides")):
             labels, totals, history = self.score_rows(ctx, view, names)
-            parts.append(
-                kit.scoreboard(labels, totals, view["target"], history, open_=bool(ctx.ui.get("score_open")))
-            )
+            parts.append(kit.scoreboard(labels, totals, view["target"], history, open_=False))
         elif view["target"] is not None:
             history = [
                 [r["points"] if r["winner"] == s else 0 for s in range(view["players"])]
                 for r in view["hand_results"]
             ]
             short = self.short_names(ctx, names)
-            parts.append(
-                kit.scoreboard(
-                    short, view["scores"], view["target"], history, open_=bool(ctx.ui.get("score_open"))
-                )
-            )
+            parts.append(kit.scoreboard(short, view["scores"], view["target"], history, open_=False))
         return h("div", {"class_": "kit-board-bar"}, parts)
 
     def side_names(self, ctx: TableContext, names: list[str], brief: bool = False) -> list[str]:
@@ -1181,7 +1190,7 @@ class DominoesScreen(Screen):
         arrived: set[str] | None = None,
     ) -> Markup:
         """Return the hand's tiles as buttons (large enough to read and tap); ``arrived`` came from the stock."""
-        selected = ctx.ui.get("selected")
+        selected = state_of(ctx).selected
         buttons = []
         for tile in hand:
             text = tile_text(tile)
@@ -1254,11 +1263,10 @@ class DominoesScreen(Screen):
                 else "Tiles are hidden between turns."
             )
         texts = [tile_text(t) for t in hand]
-        seen = ctx.ui.get("hand_seen")
+        seen = state_of(ctx).hand_seen
         history = view["history"]
         drew = bool(history) and history[-1]["move"] == "draw" and history[-1]["seat"] == seat
-        arrived = set(texts) - set(seen) if drew and isinstance(seen, list) and not hidden else set()
-        ctx.ui["hand_seen"] = texts
+        arrived = set(texts) - set(seen) if drew and seen is not None and not hidden else set()
         return kit.tray(
             self.hand_tiles(ctx, hand, playable, my_turn, arrived),
             buttons,
@@ -1356,8 +1364,9 @@ class DominoesScreen(Screen):
         self, ctx: TableContext, view: dict[str, Any], names: list[str], result: dict[str, Any]
     ) -> Markup:
         """Return the summary of a finished hand of a match that goes on (the hand stays on the table)."""
-        return kit.results_panel(
+        return frame.results_panel(
             ctx,
+            self,
             f"Hand {result['hand']} is over.",
             join(
                 [
@@ -1408,8 +1417,9 @@ class DominoesScreen(Screen):
                 reason += f" {who} the match with {top} points (first to {view['target']})."
         session = ctx.session
         note = stats_note(session)
-        return kit.results_panel(
+        return frame.results_panel(
             ctx,
+            self,
             self.result_title(ctx, view, names),
             join(
                 [
@@ -1477,10 +1487,35 @@ class DominoesScreen(Screen):
         return h("table", {"class_": "stats-table dom-summary"}, h("thead", {}, head), h("tbody", {}, rows))
 
     def after_render(self, ctx: TableContext) -> None:
-        """Redraw when the board turns out another size than the line was bent for (in the page)."""
+        """Note what the table shows (the finished hand kept with the save, the points popped, the hand),
+        and redraw when the board turns out another size than the line was bent for (in the page)."""
+        self.note_shown(ctx)
         watcher = board_watcher()
         if watcher is not None:
             watcher.watch(ctx)
+
+    def note_shown(self, ctx: TableContext) -> None:
+        """Keep what the render just drew for the next one: it never writes while it draws."""
+        session, ui = ctx.session, state_of(ctx)
+        seat = session.viewer()
+        view = session.state.view(seat)
+        results = view["hand_results"]
+        pending = not view["over"] and len(results) > self._seen(ctx, len(results))
+        if pending:
+            kept = session.extra.get("finished")
+            if not (isinstance(kept, dict) and kept.get("hand") == results[-1]["hand"]):
+                session.extra["finished"] = self.finished_line(ctx, view)
+                ctx.emit(Save())
+        shown = self.finished_line(ctx, view) if pending else view
+        lays = [e for e in shown["history"] if e["move"] not in ("draw", "pass")]
+        if is_fives(view) and lays and lays[-1].get("points"):
+            ui.popped = f"{view['hand_number']}:{len(lays)}"
+        face_up = (
+            results[-1]["hands"]
+            if (view["over"] or pending) and results and not self.ended_mid_hand(view)
+            else None
+        )
+        ui.hand_seen = [tile_text(t) for t in (view["hand"] if face_up is None else face_up[seat])]
 
     def leave(self, ctx: TableContext) -> None:
         """Stop watching the board: the player left the table."""
@@ -1489,32 +1524,31 @@ class DominoesScreen(Screen):
             watcher.stop()
 
     # -- actions -------------------------------------------------------------------------------------
-    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
+    def on_action(self, ctx: TableContext, action: str, value: str) -> Intents | None:
         """Turn a click into a move (or a change of selection)."""
-        session = ctx.session
-        if kit.handle(ctx, action, value, first=self.review_start(ctx)):
-            return
+        session, ui = ctx.session, state_of(ctx)
+        done = frame.handle(ctx, self, action, value, first=self.review_start(ctx))
+        if done is not None:
+            return done
         seat = session.viewer()
         view = session.state.view(seat)
         if action == "next-hand":
             session.extra["seen_hands"] = len(view["hand_results"])
             session.extra.pop("finished", None)
-            ctx.ui.pop("kit_face_up", None)
-            ctx.ui.pop("kit_folded", None)
-            ctx.save()
-            ctx.rerender()
-        elif action == "deselect":
-            ctx.ui.pop("selected", None)
-            ctx.rerender()
-        elif action in ("draw", "pass"):
-            ctx.ui.pop("selected", None)
-            ctx.play(action)
-        elif action == "tile":
-            self.choose_tile(ctx, view, value)
-        elif action == "end":
-            selected = ctx.ui.pop("selected", None)
-            if selected:
-                ctx.play(f"{selected}:{value}")
+            ui.kit.face_up = ui.kit.folded = False
+            return [Save(), Render()]
+        if action == "deselect":
+            ui.selected = None
+            return [Render()]
+        if action in ("draw", "pass"):
+            ui.selected = None
+            return [Play(action)]
+        if action == "tile":
+            return self.choose_tile(ctx, view, value)
+        if action == "end":
+            selected, ui.selected = ui.selected, None
+            return [Play(f"{selected}:{value}")] if selected else []
+        return None
 
     def review_start(self, ctx: TableContext) -> int:
         """Return the first move of the last hand (a match's review steps through its last hand)."""
@@ -1524,80 +1558,76 @@ class DominoesScreen(Screen):
             return max(0, session.move_count() - len(view["history"]))
         return 0
 
-    def choose_tile(self, ctx: TableContext, view: dict[str, Any], tile: str) -> None:
+    def choose_tile(self, ctx: TableContext, view: dict[str, Any], tile: str) -> Intents:
         """Play a tile that fits one way; select one that fits both ends; refuse one that does not fit."""
+        ui = state_of(ctx)
         moves = [m for m in view["legal_moves"] if m.split(":")[0] == tile]
         if not moves:
-            ctx.ui.pop("selected", None)
-            if view["opening"]:
-                why = (
-                    f"{tile} cannot open this hand: {view['legal_moves'][0]} must be laid first."
-                    if len(view["legal_moves"]) == 1
-                    else f"{tile} cannot open."
-                )
-            elif view["open_ends"] and has_spinner(view):
-                numbers = open_numbers(view)
-                shows = (
-                    f"every end shows {numbers[0]}"
-                    if len(numbers) == 1
-                    else f"the ends show {or_list(numbers)}"
-                )
-                why = f"{tile} does not fit: {shows.replace(' or ', ' and ')}."
-            elif view["open_ends"]:
-                left, right = view["open_ends"]
-                shows = f"both ends show {left}" if left == right else f"the ends show {left} and {right}"
-                why = f"{tile} does not fit: {shows}."
-            else:
-                why = f"{tile} cannot be played now."
+            ui.selected = None
+            why = self.why_not(view, tile)
             kit.refuse(ctx, why, tile)
-            ctx.announce(why)
-            ctx.rerender()
-            return
+            return [Announce(why), Render()]
         if len(moves) == 1:
-            ctx.ui.pop("selected", None)
-            ctx.play(moves[0])
-            return
-        if ctx.ui.get("selected") == tile:
-            ctx.ui.pop("selected", None)
+            ui.selected = None
+            return [Play(moves[0])]
+        if ui.selected == tile:
+            ui.selected = None
+            return [Render()]
+        ui.selected = tile
+        if len(moves) == 2 and all(m.endswith((":L", ":R")) for m in moves):
+            said = f"{tile} fits both ends: choose the left or the right end."
         else:
-            ctx.ui["selected"] = tile
-            if len(moves) == 2 and all(m.endswith((":L", ":R")) for m in moves):
-                ctx.announce(f"{tile} fits both ends: choose the left or the right end.")
-            else:
-                arms = [END_NAMES[m.split(":")[1]] for m in moves]
-                ctx.announce(f"{tile} fits {len(moves)} ends: choose the {or_list(arms)} end.")
-        ctx.rerender()
+            arms = [END_NAMES[m.split(":")[1]] for m in moves]
+            said = f"{tile} fits {len(moves)} ends: choose the {or_list(arms)} end."
+        return [Announce(said), Render()]
 
-    def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Offer shortcuts: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose the end,
-        Escape cancels a selection."""
-        if kit.review_key(ctx, key):  # the review's arrows step through the game
-            return True
-        lowered = key.lower()
+    @staticmethod
+    def why_not(view: dict[str, Any], tile: str) -> str:
+        """Return why ``tile`` cannot be played, in words."""
+        if view["opening"]:
+            return (
+                f"{tile} cannot open this hand: {view['legal_moves'][0]} must be laid first."
+                if len(view["legal_moves"]) == 1
+                else f"{tile} cannot open."
+            )
+        if view["open_ends"] and has_spinner(view):
+            numbers = open_numbers(view)
+            shows = (
+                f"every end shows {numbers[0]}" if len(numbers) == 1 else f"the ends show {or_list(numbers)}"
+            )
+            return f"{tile} does not fit: {shows.replace(' or ', ' and ')}."
+        if view["open_ends"]:
+            left, right = view["open_ends"]
+            shows = f"both ends show {left}" if left == right else f"the ends show {left} and {right}"
+            return f"{tile} does not fit: {shows}."
+        return f"{tile} cannot be played now."
+
+    def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
+        """Return what a key asks for: D draws, P passes, L/R (and Up/Down for the spinner's ends) choose
+        the end, Escape cancels a selection; None when the table does not use it."""
+        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
+        if stepped is not None:
+            return stepped
+        lowered, selected = key.lower(), state_of(ctx).selected
         if lowered == "d" and "draw" in self._legal(ctx):
-            self.on_action(ctx, "draw", "")
-        elif lowered == "p" and "pass" in self._legal(ctx):
-            self.on_action(ctx, "pass", "")
-        elif lowered in ("l", "r", "arrowleft", "arrowright") and ctx.ui.get("selected"):
-            self.on_action(ctx, "end", "L" if lowered in ("l", "arrowleft") else "R")
-        elif lowered in ("arrowup", "arrowdown") and ctx.ui.get("selected"):
+            return self.on_action(ctx, "draw", "")
+        if lowered == "p" and "pass" in self._legal(ctx):
+            return self.on_action(ctx, "pass", "")
+        if lowered in ("l", "r", "arrowleft", "arrowright") and selected:
+            return self.on_action(ctx, "end", "L" if lowered in ("l", "arrowleft") else "R")
+        if lowered in ("arrowup", "arrowdown") and selected:
             arm = "N" if lowered == "arrowup" else "S"
-            if f"{ctx.ui['selected']}:{arm}" not in self._legal(ctx):
-                return False
-            self.on_action(ctx, "end", arm)
-        elif lowered == "escape" and ctx.ui.get("selected"):
-            self.on_action(ctx, "deselect", "")
-        else:
-            return False
-        return True
+            if f"{selected}:{arm}" not in self._legal(ctx):
+                return None
+            return self.on_action(ctx, "end", arm)
+        if lowered == "escape" and selected:
+            return self.on_action(ctx, "deselect", "")
+        return None
 
     def _legal(self, ctx: TableContext) -> list[str]:
-        session = ctx.session
-        seat = session.to_move()
-        if seat is None or seat != session.viewer() or session.seats[seat].is_computer or self.paused(ctx):
-            return []
-        view = session.state.view(seat)
-        return [] if kit.hands_private(session, view, ctx) else view["legal_moves"]
+        """Return the moves the table takes now: none while the review is open, a hand is on show, the
+        tiles are hidden, or another seat is to move."""
+        return kit.table_facts(ctx, self).legal
 
 
 SCREEN = DominoesScreen()

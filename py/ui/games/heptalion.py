@@ -14,7 +14,9 @@ mode).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from boneyard.games.heptalion.board import (
@@ -28,12 +30,13 @@ from boneyard.games.heptalion.rules import HeptalionState, parse_move, selection
 from boneyard.games.heptalion.solve import solve
 from boneyard.settings import MAX_NAME
 
-from .. import kit
+from .. import frame, kit
 from ..html import Markup, h, join, name_attr
+from ..intents import Announce, Intents, Play, Render, Save
 from ..online.remote import public_hands
 from ..results import stats_note
 from ..session import Seat
-from ..table_screen import Mode, Screen, TableContext
+from ..table_screen import Mode, Screen, TableContext, TableState
 from . import heptalion_view as hv
 
 GAME_ID = "heptalion"
@@ -79,10 +82,49 @@ def _sel(
     )
 
 
+Choice = tuple[str | None, int | None, int | None]  # (tile, first space, second space) chosen so far
+NO_CHOICE: Choice = (None, None, None)
+
+
+@dataclass
+class HeptalionTableState(TableState):
+    """The Heptalion table's own state: the choice and its undo steps, the view's switches, the news."""
+
+    steps: list[Choice] = field(default_factory=lambda: [NO_CHOICE])  # the choice's steps (undo, redo)
+    at: int = 0  # the step shown
+    faces: bool = False  # the placed dominoes show their symbols
+    seen: int | None = None  # the events the last render showed (later ones are news)
+    news: list[str] = field(default_factory=list)  # the latest eliminations, said before the turn text
+    show_layout: bool = False  # the puzzle's optimal layout instead of the player's board
+    menu: bool = False  # the "More" menu is open
+    zoom: int = 0
+    pan: tuple[float, float] | None = None  # the board's scroll, as fractions (``heptalion_dom``)
+    focus: bool = False  # move the keyboard focus to the board (or the tray) after the next render
+    placing: tuple[list[Choice], int, str] | None = None  # steps, step, who: a placement being played
+
+    def clear_selection(self) -> None:
+        """Forget the choice."""
+        self.steps, self.at = [NO_CHOICE], 0
+
+
+def state_of(ctx: TableContext) -> HeptalionTableState:
+    """Return the Heptalion table's state."""
+    ui = ctx.ui
+    if not isinstance(ui, HeptalionTableState):
+        raise TypeError(f"a Heptalion table was given {type(ui).__name__}")
+    return ui
+
+
 class HeptalionScreen(Screen):
     """The table screen of Heptalion (``SCREEN``)."""
 
     game_id = GAME_ID
+    expert = True
+    # A hint searches as Expert plays (36,000: its own move; CPython median 68 ms, p95 0.77 s over 29
+    # hints); the review, many decisions in a row, looks with Hard's 8,000.
+    hint_nodes = 36_000
+    review_nodes = 8_000
+    move_pattern = re.compile(r"(?<![\w-])[A-Z]-[A-Z]@\d+,\d+(?![\w-])")
 
     def __init__(self) -> None:
         self._again: dict[str, Any] | None = None  # "play again" settings, merged into the form once
@@ -383,6 +425,33 @@ class HeptalionScreen(Screen):
                 seats.append(Seat("computer", "Computer" + (f" {number}" if computers > 1 else ""), who))
         return seats
 
+    def new_state(self) -> HeptalionTableState:
+        """Return a new table state (the placed symbols shown as in the last game)."""
+        return HeptalionTableState(faces=self._faces)
+
+    # -- the Expert's words ---------------------------------------------------------------------------------
+    def move_words(self, move: str) -> str:
+        """Return a move in words: its tile's name ("cross–plus")."""
+        if move in ("draw", "pass"):
+            return super().move_words(move)
+        tile = move.partition("@")[0]
+        try:
+            return hv.tile_name(tile)
+        except Exception:  # an unknown symbol: its letters
+            return tile
+
+    def hint_title(self, move: str) -> str:
+        """Return the hinted move and where it goes: the spaces glow."""
+        words = self.move_words(move)
+        return f"{words} on the glowing spaces" if "@" in move else words
+
+    def hint_targets(self, move: str) -> list[str]:
+        """Return the hinted tile in the tray and its two spaces."""
+        if move in ("draw", "pass"):
+            return super().hint_targets(move)
+        tile, _, spaces = move.partition("@")
+        return [f'.kit-tray [data-tile="{tile}"]'] + [f'[data-space="{s}"]' for s in spaces.split(",") if s]
+
     # -- state helpers ----------------------------------------------------------------------------------------
     @staticmethod
     def _names(ctx: TableContext) -> list[str]:
@@ -398,59 +467,35 @@ class HeptalionScreen(Screen):
         """Return the names as seats show them: "You" for the one person playing, no level suffix."""
         return kit.plain_names(ctx.session)
 
-    @staticmethod
-    def _ui(ctx: TableContext) -> dict[str, Any]:
-        ui = ctx.ui
-        ui.setdefault("steps", [(None, None, None)])
-        ui.setdefault("at", 0)
-        return ui
+    def _choice(self, ctx: TableContext) -> Choice:
+        ui = state_of(ctx)
+        return ui.steps[ui.at]
 
-    def _choice(self, ctx: TableContext) -> tuple[str | None, int | None, int | None]:
-        ui = self._ui(ctx)
-        return tuple(ui["steps"][ui["at"]])
-
-    def _step(self, ctx: TableContext, choice: tuple[str | None, int | None, int | None]) -> None:
-        ui = self._ui(ctx)
-        if tuple(ui["steps"][ui["at"]]) == choice:
+    def _step(self, ctx: TableContext, choice: Choice) -> None:
+        ui = state_of(ctx)
+        if ui.steps[ui.at] == choice:
             return
-        del ui["steps"][ui["at"] + 1 :]
-        ui["steps"].append(choice)
-        ui["at"] = len(ui["steps"]) - 1
+        del ui.steps[ui.at + 1 :]
+        ui.steps.append(choice)
+        ui.at = len(ui.steps) - 1
 
     def _reset_choice(self, ctx: TableContext) -> None:
-        ctx.ui["steps"] = [(None, None, None)]
-        ctx.ui["at"] = 0
+        state_of(ctx).clear_selection()
 
     @staticmethod
     def _game(session: Any) -> HeptalionState:
         """Return the session's state as the Heptalion state it is."""
         return cast(HeptalionState, session.state)
 
-    def _privacy(self, ctx: TableContext, view: Mapping[str, Any]) -> bool:
-        """Tell whether the privacy gate hides the table (hidden hands, several people, a person to move)."""
-        return bool(view["hidden"]) and kit.gate_needed(ctx, ctx.session, dict(view))
-
-    def _hand_private(self, ctx: TableContext, view: Mapping[str, Any]) -> bool:
-        """Tell whether the tray hides the viewer's tiles (hidden hands on one device, not revealed)."""
-        return bool(view["hidden"]) and kit.hands_private(ctx.session, dict(view), ctx)
-
-    def _targets(self, ctx: TableContext, view: Mapping[str, Any]) -> dict[str, dict[int, list[int]]]:
-        session = ctx.session
-        turn = session.to_move()
-        if (
-            turn is None
-            or turn != view["seat"]
-            or session.seats[turn].is_computer
-            or self._privacy(ctx, view)
-            or kit.reviewing(ctx) is not None
-        ):
-            return {}
-        return selection_targets(view["legal_moves"])
+    def _targets(self, facts: kit.TableFacts) -> dict[str, dict[int, list[int]]]:
+        """Return the viewer's tiles and their spaces, when it is the viewer's turn (else none)."""
+        return selection_targets(facts.legal) if facts.mine else {}
 
     def _valid_choice(
-        self, ctx: TableContext, targets: Mapping[str, Mapping[int, list[int]]]
-    ) -> tuple[str | None, int | None, int | None]:
-        """Return the current choice, dropped back to nothing if the position moved on under it."""
+        self, ctx: TableContext, targets: Mapping[str, Mapping[int, list[int]]], *, forget: bool = False
+    ) -> Choice:
+        """Return the current choice, or nothing if the position moved on under it (then a handler
+        ``forget``s it; a render only reads)."""
         tile, first, second = self._choice(ctx)
         if tile is not None and (
             tile not in targets
@@ -461,8 +506,9 @@ class HeptalionScreen(Screen):
                 )
             )
         ):
-            self._reset_choice(ctx)
-            return (None, None, None)
+            if forget:
+                self._reset_choice(ctx)
+            return NO_CHOICE
         return (tile, first, second)
 
     @staticmethod
@@ -486,34 +532,33 @@ class HeptalionScreen(Screen):
     # -- drawing ---------------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
         """Return the table: seats around the zoomable board, the message line and your hand tray (the kit)."""
+        return frame.render(ctx, self)
+
+    def names(self, ctx: TableContext) -> list[str]:
+        """Return each seat's name, isolated (the log and the sentences say "you" themselves)."""
+        return self._names(ctx)
+
+    def private_hands(self, view: Mapping[str, Any]) -> bool:
+        """Tell whether the hands are hidden from the other people on the device (the game's choice)."""
+        return bool(view["hidden"])
+
+    def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table's pieces: the board in its zoomed stage, seats, log, tray, menu and results."""
+        if facts.review:
+            return self._review_parts(ctx, facts)
         session = ctx.session
-        viewer = session.viewer()
-        step = kit.reviewing(ctx)
-        if step is not None and session.move_count():
-            return self._render_review(ctx, min(step, session.move_count()))
-        state = session.state
-        view = state.view(viewer)
-        ui = self._ui(ctx)
-        ui.setdefault("faces", self._faces)
+        viewer, view = facts.viewer, dict(facts.view)
+        ui = state_of(ctx)
         you = self._you(ctx)
-        names = self._names(ctx)
+        names = list(facts.names)
         shown = self._shown_names(ctx)
         history = view["history"]
-        seen = ui.get("seen")
-        if seen is None or seen > len(history):
-            seen = len(history)
-        fresh = [e for e in history[seen:] if e["kind"] in ("eliminated", "winner", "no_fit")]
-        if fresh:
-            # The message line says who won; it keeps the latest elimination before the turn text.
-            ui["news"] = [hv.event_text(e, names, you) for e in fresh if e["kind"] == "eliminated"]
-            ui.setdefault("announce", []).extend(hv.event_text(e, names, you) for e in fresh)
-        ui["seen"] = len(history)
-        privacy = self._privacy(ctx, view)
-        private = self._hand_private(ctx, view)
-        targets = self._targets(ctx, view)
+        news = self._news(ctx, view)
+        privacy, private = facts.gate, facts.hidden
+        targets = self._targets(facts)
         tile, first, second = self._valid_choice(ctx, targets)
         solo = view["solo"]
-        over = state.is_over()
+        over = facts.over
         my_turn = bool(targets)
 
         clickable: list[int] = []
@@ -538,7 +583,7 @@ class HeptalionScreen(Screen):
                 recent.append(placed["number"])
 
         solution: dict[str, Any] = session.extra.get("hx_max") or {}
-        show_solution = bool(solo and solution and ui.get("show_layout", False))
+        show_solution = bool(solo and solution and ui.show_layout)
         if show_solution:
             board_markup = hv.board(
                 view,
@@ -553,7 +598,7 @@ class HeptalionScreen(Screen):
                 first=first,
                 pending=pending,
                 names=shown,
-                faces=bool(ui["faces"]) or (over and bool(ctx.ui.get("kit_face_up"))),
+                faces=ui.faces or (over and ui.kit.face_up),
                 recent=recent,
                 focus=focus,
                 board_id=None,
@@ -569,49 +614,38 @@ class HeptalionScreen(Screen):
             self._discard(view),
             hv.legend(),
         )
-        seats_ = join([seats_, side])
-        message = kit.message_line(
-            ctx,
-            self._status(ctx, view, names, privacy, (tile, first, second)),
-            tone="turn" if my_turn else "",
-        )
-        tray = self._tray(ctx, view, shown, viewer, targets, tile, private, my_turn, over)
-        panel: Markup | str = self._results(ctx, view, names) if over else ""
         gate: Markup | str = ""
         if privacy:
-            turn = session.to_move()
+            turn = facts.turn
             assert turn is not None  # a privacy gate is for the person to move
             gate = kit.privacy_gate(
                 names[turn], kit.since_last_turn(beats, turn, names), first="Your first turn of the game."
             )
-        return self._page(
-            ctx,
-            board_markup,
-            message=message,
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(GAME_ID, ctx.settings.sound, extra=self._menu(ctx, view, names, you)),
-            panel=panel,
+        return frame.TableParts(
+            board=self._stage(ctx, board_markup),
+            tray=self._tray(ctx, view, shown, viewer, targets, tile, private, my_turn, over),
+            status=self._status(ctx, view, names, privacy, (tile, first, second), news),
+            seats=join([seats_, side]),
+            results=self._results(ctx, view, names) if over else "",
             gate=gate,
             board_extra=self._board_bar(ctx, view, over, show_solution),
+            tools=self._menu(ctx, view, names, you),
             cls="hx-table" + (" is-solo" if solo else "") + f" hx-p{view['players']}",
             data={
                 "turn": "" if view["turn"] is None else str(view["turn"]),
                 "over": "true" if over else "false",
             },
+            before=hv.sprite(),
         )
 
-    def _page(self, ctx: TableContext, board_markup: Markup, **table: Any) -> Markup:
-        """Return the symbols' sprite and the kit's table with the board in its zoomed stage."""
-        stage = h("div", {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"}, board_markup)
-        return join([hv.sprite(), kit.table(game_id=GAME_ID, board=stage, **table)])
+    def _stage(self, ctx: TableContext, board_markup: Markup) -> Markup:
+        """Return the board in its zoomed stage."""
+        return h("div", {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"}, board_markup)
 
-    def _render_review(self, ctx: TableContext, step: int) -> Markup:
-        """Return the game as it was after ``step`` moves, every hand and domino face up, with the controls."""
+    def _review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the game as it was after the review's move, every hand and domino face up, with the controls."""
         session = ctx.session
-        viewer = session.viewer()
-        state = session.replay(step)
-        view = state.view(viewer)
+        viewer, state, view, step = facts.viewer, facts.state, dict(facts.view), int(facts.step or 0)
         shown = self._shown_names(ctx)
         beats = self._beats(view["history"])
         caption = kit.review_caption(beats, shown)
@@ -632,23 +666,21 @@ class HeptalionScreen(Screen):
             label="Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles",
             info=hv.tiles_word(len(hands[viewer])),
         )
-        total = session.move_count()
         panel = h(
             "section",
             {"class_": "kit-review-panel", "aria_label": "Review"},
-            kit.review_bar(step, total, caption),
+            kit.review_bar(step, session.move_count(), caption),
         )
-        return self._page(
-            ctx,
-            board_markup,
-            message=kit.message_line(ctx, f"Review · {caption}."),
-            tray_=tray,
-            seats_=seats_,
-            tools_=kit.tools(GAME_ID, ctx.settings.sound),
-            panel=panel,
+        return frame.TableParts(
+            board=self._stage(ctx, board_markup),
+            tray=tray,
+            status=f"Review · {caption}.",
+            seats=seats_,
+            results=panel,
             board_extra=self._board_bar(ctx, view, True, False),
             cls="hx-table is-review" + (" is-solo" if view["solo"] else "") + f" hx-p{view['players']}",
             data={"turn": "", "over": "true", "review": str(step)},
+            before=hv.sprite(),
         )
 
     def _seat_views(
@@ -745,7 +777,7 @@ class HeptalionScreen(Screen):
     ) -> list[Markup]:
         """Return the tray's buttons: the same ones, in the same places, on every turn of the game."""
         session = ctx.session
-        ui = self._ui(ctx)
+        ui = state_of(ctx)
         quick = ctx.settings.place_at_once
         mine = bool(targets) and not over
         choice = self._choice(ctx)
@@ -753,7 +785,7 @@ class HeptalionScreen(Screen):
             kit.button(
                 "undo",
                 "↶ Undo",
-                enabled=mine and ui["at"] > 0,
+                enabled=mine and ui.at > 0,
                 bid="hx-undo",
                 key="Backspace",
                 title="Undo a step of your choice",
@@ -761,7 +793,7 @@ class HeptalionScreen(Screen):
         ]
         if not quick:
             buttons.append(
-                kit.button("redo", "Redo ↷", enabled=mine and ui["at"] < len(ui["steps"]) - 1, bid="hx-redo")
+                kit.button("redo", "Redo ↷", enabled=mine and ui.at < len(ui.steps) - 1, bid="hx-redo")
             )
             complete = mine and choice[2] is not None
             confirm = kit.button("confirm", "Confirm", enabled=complete, primary=True, bid="hx-confirm")
@@ -773,7 +805,7 @@ class HeptalionScreen(Screen):
                 kit.button("takeback", "Take back", enabled=bool(view["covered"]), bid="hx-takeback")
             )
             if session.extra.get("hx_max"):
-                showing = bool(ui.get("show_layout", False))
+                showing = ui.show_layout
                 buttons.append(
                     kit.button(
                         "toggle-layout",
@@ -840,8 +872,8 @@ class HeptalionScreen(Screen):
 
     def _menu(self, ctx: TableContext, view: Mapping[str, Any], names: list[str], you: int | None) -> Markup:
         """Return the table's "More" menu: Place at once, Faces up, the game log, the symbols, the board checks."""
-        ui = self._ui(ctx)
-        opened = bool(ui.get("menu"))
+        ui = state_of(ctx)
+        opened = ui.menu
         body: list[Any] = [
             h(
                 "label",
@@ -872,9 +904,9 @@ class HeptalionScreen(Screen):
                         "class_": "btn hx-faces",
                         "id": "hx-faces",
                         "data_action": "faces",
-                        "aria_pressed": "true" if ui.get("faces") else "false",
+                        "aria_pressed": "true" if ui.faces else "false",
                     },
-                    "Hide the placed symbols" if ui.get("faces") else "Show the placed symbols",
+                    "Hide the placed symbols" if ui.faces else "Show the placed symbols",
                 )
             )
             body.append(hv.log(view["history"], names, you=you))
@@ -931,8 +963,23 @@ class HeptalionScreen(Screen):
         return {1: 28, 2: 14, 3: 9, 4: 7}.get(view["players"], 14)
 
     def _zoom(self, ctx: TableContext) -> int:
-        zoom = _int(ctx.ui.get("zoom"), 0)
-        return max(ZOOM_MIN, min(ZOOM_MAX, zoom))
+        return max(ZOOM_MIN, min(ZOOM_MAX, state_of(ctx).zoom))
+
+    def _fresh(self, ctx: TableContext, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Return the eliminations and the end since the last render noted what it showed."""
+        history = view["history"]
+        seen = state_of(ctx).seen
+        if seen is None or seen > len(history):
+            seen = len(history)
+        return [e for e in history[seen:] if e["kind"] in ("eliminated", "winner", "no_fit")]
+
+    def _news(self, ctx: TableContext, view: Mapping[str, Any]) -> list[str]:
+        """Return the eliminations the message line says before the turn text: fresh ones, else the kept."""
+        fresh = self._fresh(ctx, view)
+        if not fresh:
+            return state_of(ctx).news
+        names, you = self._names(ctx), self._you(ctx)
+        return [hv.event_text(e, names, you) for e in fresh if e["kind"] == "eliminated"]
 
     def _status(
         self,
@@ -940,12 +987,12 @@ class HeptalionScreen(Screen):
         view: Mapping[str, Any],
         names: list[str],
         privacy: bool,
-        choice: tuple[str | None, int | None, int | None],
+        choice: Choice,
+        news: list[str] = [],  # noqa: B006 (read only)
     ) -> str:
         """Return the message line's text: whose turn and what to do next (or how the game ended)."""
         session = ctx.session
         turn = session.to_move()
-        news = ctx.ui.get("news") or []
         tile, first, second = choice
         quick = ctx.settings.place_at_once
         if turn is None or session.state.is_over():
@@ -989,7 +1036,6 @@ class HeptalionScreen(Screen):
             h("a", {"class_": "btn", "href": f"#/setup/{GAME_ID}", "id": "hx-new"}, "New game"),
             h("a", {"class_": "btn btn-ghost", "href": "#/", "id": "hx-home"}, "Home"),
         ]
-        self._remember_again(ctx, view)
         review = session.move_count() > 0
         if view["solo"]:
             best = session.extra.get("hx_max")
@@ -999,8 +1045,9 @@ class HeptalionScreen(Screen):
             )
             if best and placed >= best["max"]:
                 line += " That is the maximum: perfect!"
-            return kit.results_panel(
+            return frame.results_panel(
                 ctx,
+                self,
                 "Puzzle over.",
                 h("p", {}, line),
                 [again],
@@ -1046,7 +1093,7 @@ class HeptalionScreen(Screen):
         note = stats_note(session, "Games on one device are not counted in the stats.")
         winner = outcome["winners"][0]
         title = "You win!" if winner == you else f"{shown[winner]} wins."
-        return kit.results_panel(ctx, title, table, [again], note=note, review=review, more=more)
+        return frame.results_panel(ctx, self, title, table, [again], note=note, review=review, more=more)
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
         """Keep the finished game's setup so "Play again" (and the setup screen) start from it.
@@ -1090,122 +1137,110 @@ class HeptalionScreen(Screen):
         self._again = again
 
     # -- actions ---------------------------------------------------------------------------------------------
-    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
+    def on_action(self, ctx: TableContext, action: str, value: str) -> Intents | None:
         """Handle a click on the table."""
-        session = ctx.session
+        session, ui = ctx.session, state_of(ctx)
         if action == "kit-reveal":
             self._reset_choice(ctx)
-        if kit.handle(ctx, action, value):
-            return
+        done = frame.handle(ctx, self, action, value)
+        if done is not None:
+            return done
         if action == "menu":
-            ctx.ui["menu"] = not ctx.ui.get("menu", False)
-            ctx.rerender()
-            return
+            ui.menu = not ui.menu
+            return [Render()]
         if action == "show-max":
-            self._solve(ctx)
-            ctx.rerender()
-            return
+            return self._solve(ctx) + [Render()]
         if action == "toggle-layout":
-            ctx.ui["show_layout"] = not ctx.ui.get("show_layout", False)
-            ctx.rerender()
-            return
+            ui.show_layout = not ui.show_layout
+            return [Render()]
         if action == "faces":
-            self._faces = ctx.ui["faces"] = not ctx.ui.get("faces", self._faces)
-            ctx.rerender()
-            return
+            self._faces = ui.faces = not ui.faces
+            return [Render()]
         if action == "zoom":
-            ctx.ui["zoom"] = max(ZOOM_MIN, min(ZOOM_MAX, self._zoom(ctx) + _int(value, 0)))
-            ctx.ui.pop("pan", None)
-            ctx.rerender()
-            return
+            ui.zoom = max(ZOOM_MIN, min(ZOOM_MAX, self._zoom(ctx) + _int(value, 0)))
+            ui.pan = None
+            return [Render()]
         if action == "takeback":
-            self._take_back(ctx)
-            return
+            return self._take_back(ctx)
         viewer = session.viewer()
         view = session.state.view(viewer)
-        targets = self._targets(ctx, view)
+        targets = self._targets(kit.table_facts(ctx, self))
         if not targets:
-            return
-        tile, first, second = self._valid_choice(ctx, targets)
-        ctx.ui["news"] = []
+            return None
+        tile, first, second = self._valid_choice(ctx, targets, forget=True)
+        ui.news = []
         if action == "tile":
             if (value in targets and value != tile) or (value == tile and first is not None):
                 self._step(ctx, (value, None, None))
-                ctx.ui["focus"] = True  # the keyboard focus moves to the board
+                ui.focus = True  # the keyboard focus moves to the board
         elif action == "space":
             space = _int(value, -1)
             if tile is not None and second is not None:
-                self._refuse(ctx, f"Confirm {hv.tile_name(tile)} first, or undo it.")
-                return
+                return self._refuse(ctx, f"Confirm {hv.tile_name(tile)} first, or undo it.")
             if tile is None or (first is None and space not in targets[tile]):
-                self._refuse(ctx, hv.space_refusal(view, tile, None, space))
-                return
+                return self._refuse(ctx, hv.space_refusal(view, tile, None, space))
             if first is None:
                 seconds = targets[tile][space]
                 if len(seconds) == 1:  # only one way to lay it from here: no second tap needed
                     self._step(ctx, (tile, space, None))
-                    self._complete(ctx, view, (tile, space, seconds[0]))
-                    return
+                    return self._complete(ctx, view, (tile, space, seconds[0]))
                 self._step(ctx, (tile, space, None))
             elif space == first:
                 self._step(ctx, (tile, None, None))  # tapping the first space again resets it
             elif space in targets[tile][first]:
-                self._complete(ctx, view, (tile, first, space))
-                return
+                return self._complete(ctx, view, (tile, first, space))
             else:
-                self._refuse(ctx, hv.space_refusal(view, tile, first, space))
-                return
-            ctx.ui["focus"] = True
+                return self._refuse(ctx, hv.space_refusal(view, tile, first, space))
+            ui.focus = True
         elif action == "undo":
-            if ctx.ui["at"] > 0:
-                ctx.ui["at"] -= 1
+            ui.at = max(0, ui.at - 1)
         elif action == "redo":
-            if ctx.ui["at"] < len(ctx.ui["steps"]) - 1:
-                ctx.ui["at"] += 1
+            ui.at = min(len(ui.steps) - 1, ui.at + 1)
         elif action == "confirm":
             if tile is None or first is None or second is None:
-                return
-            self._place(ctx, view, (tile, first, second))
-            return
+                return None
+            return self._place(ctx, view, (tile, first, second))
         else:
-            return
-        ctx.rerender()
+            return None
+        return [Render()]
 
-    def _refuse(self, ctx: TableContext, why: str) -> None:
+    def _refuse(self, ctx: TableContext, why: str) -> Intents:
         """Say why a tap on the board was not taken (as the other tables explain a wrong tap)."""
         kit.refuse(ctx, why)
-        ctx.announce(why)
-        ctx.rerender()
+        return [Announce(why), Render()]
 
-    def _complete(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> None:
+    def _complete(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> Intents:
         """Finish a choice on its second space: place it at once, or show it for Confirm."""
         self._step(ctx, choice)
         if ctx.settings.place_at_once:
-            self._place(ctx, view, choice)
-            return
-        ctx.ui["focus"] = True  # on Confirm
-        ctx.rerender()
+            return self._place(ctx, view, choice)
+        state_of(ctx).focus = True  # on Confirm
+        return [Render()]
 
-    def _place(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> None:
-        """Play the chosen placement (restoring the choice if it is refused)."""
-        session = ctx.session
+    def _place(self, ctx: TableContext, view: Mapping[str, Any], choice: tuple[str, int, int]) -> Intents:
+        """Play the chosen placement (``on_refused`` restores the choice if it is refused)."""
+        session, ui = ctx.session, state_of(ctx)
         viewer = session.viewer()
         tile, first, second = choice
         move = self._move_text(view, tile, first, second)
-        steps, at = ctx.ui["steps"], ctx.ui["at"]
-        self._reset_choice(ctx)
-        ctx.ui["focus"] = True  # back to the tray once the board has no targets
         who = "You" if viewer == self._you(ctx) else name_attr(session.seats[viewer].name)
-        if not ctx.play(move):
-            ctx.ui["steps"], ctx.ui["at"] = steps, at
-            ctx.rerender()
-        else:
-            ctx.announce(f"{who} placed {hv.tile_name(tile)}.")
+        ui.placing = (ui.steps, ui.at, who)
+        self._reset_choice(ctx)
+        ui.focus = True  # back to the tray once the board has no targets
+        return [Play(move)]
 
-    def _solve(self, ctx: TableContext) -> None:
+    def on_played(self, ctx: TableContext, move: Any) -> Intents:
+        """Say who placed which tile (the choice made for it is done)."""
+        ui = state_of(ctx)
+        placing, ui.placing = ui.placing, None
+        if placing is None or "@" not in str(move):
+            return []
+        return [Announce(f"{placing[2]} placed {hv.tile_name(str(move).split('@')[0])}.")]
+
+    def _solve(self, ctx: TableContext) -> Intents:
         session = ctx.session
         if session.extra.get("hx_max"):
-            return
+            return []
         state = self._game(session)
         solution = solve(state.board)
         session.extra["hx_max"] = {
@@ -1215,16 +1250,16 @@ class HeptalionScreen(Screen):
             ],
             "proven": solution.proven,
         }
-        ctx.ui["show_layout"] = True
-        ctx.announce(f"The maximum on this board is {solution.max_tiles} tiles. One optimal layout is shown.")
-        if not state.is_over():
-            ctx.save()
+        state_of(ctx).show_layout = True
+        said = f"The maximum on this board is {solution.max_tiles} tiles. One optimal layout is shown."
+        asked: Intents = [Announce(said)]
+        return asked if state.is_over() else asked + [Save()]
 
-    def _take_back(self, ctx: TableContext) -> None:
+    def _take_back(self, ctx: TableContext) -> Intents:
         """Lift the last tile in the solo puzzle (replaying the others)."""
-        session = ctx.session
+        session, ui = ctx.session, state_of(ctx)
         if session.state.players != 1 or not self._game(session).covered:
-            return
+            return []
         if session.state.can_undo():
             session.state.undo()
         else:  # loaded from a save: rebuild without the last move
@@ -1234,45 +1269,55 @@ class HeptalionScreen(Screen):
             session.state = session.info.from_dict(data)
         session.recorded = False
         self._reset_choice(ctx)
-        ctx.ui["news"] = []
-        ctx.ui["seen"] = len(self._game(session).history)
-        ctx.save()
-        ctx.rerender()
+        ui.news = []
+        ui.seen = len(self._game(session).history)
+        return [Save(), Render()]
 
     def on_refused(self, ctx: TableContext, message: str) -> bool:
-        """Show a refused placement's reason in the message line (it fades by itself)."""
+        """Show a refused placement's reason in the message line (it fades by itself); the choice is back."""
+        ui = state_of(ctx)
+        if ui.placing is not None:
+            ui.steps, ui.at, _ = ui.placing
+            ui.placing = None
         kit.refuse(ctx, message)
         return True
 
-    def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Keyboard: Backspace undoes a step of the choice, Escape clears it (letters stay free for the
-        browser's own shortcuts, which the app cannot tell apart: it passes no modifier keys)."""
-        if kit.review_key(ctx, key):  # the review's arrows step through the game
-            return True
-        if key == "Backspace" and ctx.ui.get("at", 0) > 0:
-            self.on_action(ctx, "undo", "")
-            return True
-        if key == "Escape" and ctx.ui.get("menu"):
-            ctx.ui["menu"] = False
-            ctx.rerender()
-            return True
-        if key == "Escape" and self._choice(ctx) != (None, None, None):
-            self._step(ctx, (None, None, None))
-            ctx.rerender()
-            return True
-        return False
+    def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
+        """Return what a key asks for: Backspace undoes a step of the choice, Escape clears it (letters stay
+        free for the browser's own shortcuts); None when the table does not use it."""
+        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
+        if stepped is not None:
+            return stepped
+        ui = state_of(ctx)
+        if key == "Backspace" and ui.at > 0:
+            return self.on_action(ctx, "undo", "") or []
+        if key == "Escape" and ui.menu:
+            ui.menu = False
+            return [Render()]
+        if key == "Escape" and self._choice(ctx) != NO_CHOICE:
+            self._step(ctx, NO_CHOICE)
+            return [Render()]
+        return None
 
     def after_render(self, ctx: TableContext) -> None:
-        """Read out eliminations and the winner once; in the page, keep the board's pan and move the focus."""
-        pending = ctx.ui.pop("announce", None)
-        if pending:
-            ctx.announce(" ".join(pending))
+        """Note what was shown: read out eliminations and the winner once, keep a finished game's setup for
+        Play again; in the page, keep the board's pan and move the focus."""
+        ui = state_of(ctx)
+        view = ctx.session.state.view(ctx.session.viewer())
+        fresh = self._fresh(ctx, view)
+        if fresh:
+            ui.news = self._news(ctx, view)
+            names, you = self._names(ctx), self._you(ctx)
+            ctx.emit(Announce(" ".join(hv.event_text(e, names, you) for e in fresh)))
+        ui.seen = len(view["history"])
+        if ctx.session.state.is_over():
+            self._remember_again(ctx, view)
         try:
             from ..ports import page_module
 
             heptalion_dom = page_module("heptalion_dom")  # browser-only
         except ImportError:  # under CPython (the screen tests): no page
-            ctx.ui.pop("focus", None)
+            ui.focus = False
             return
         heptalion_dom.bind(ctx)
 

@@ -3,27 +3,27 @@ pass; pan and zoom the board.
 
 Pure Python (markup and UI state only); the pointer, wheel and keyboard handling that needs the page
 lives in ``ui.games.triangles_board``, loaded by ``after_render`` in the browser. Every rule question
-goes to the engine: the spots are the view's ``legal_moves``, a tap plays through ``ctx.play``. The kit
+goes to the engine: the spots are the view's ``legal_moves``, a tap returns an ``intents.Play``. The kit
 draws the seats, the message line, the tray, the privacy gate, the results panel and the review's bar;
 this screen draws the board (from the live state or, in the review, from the state replayed to a move).
 
-UI state (``ctx.ui``, forgotten on reload, which resets it sensibly): ``sel`` the chosen tile,
-``pending`` ``[row, col, rotation]`` when a spot takes several rotations (the opening), ``msg`` what the
-last draw brought, ``view`` the player's own view box (None: the readable fit), ``heard`` how many moves
-were read out, ``seen`` how many tiles were on the table at the last drawing (newer ones animate in),
-and the kit's own keys (``kit_revealed``, ``kit_review``, ``kit_refusal``, ``kit_folded``, ...).
+UI state (``TrianglesState``, forgotten on reload, which resets it sensibly) says what the player chose
+and what the page showed; the kit keeps its own (``KitState``: privacy, review, refusal, results).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
-from .. import kit
+from .. import frame, kit
 from ..html import Markup, h, join, name_attr
+from ..intents import Announce, Intents, Play, Render
 from ..online.remote import public_hands
 from ..results import stats_note
 from ..shell import LEVEL_LABELS, button
-from ..table_screen import Mode, Screen, TableContext
+from ..table_screen import Mode, Screen, TableContext, TableState
 from . import triangles_layout as lay
 
 plural = kit.plural
@@ -31,10 +31,64 @@ plural = kit.plural
 PLAYERS = (2, 3, 4)
 
 
+@dataclass
+class TrianglesState(TableState):
+    """The Triangles table's own state."""
+
+    sel: str | None = None  # the chosen tile
+    pending: tuple[int, int, int] | None = None  # (row, col, rotation) previewed at a spot of several ways
+    msg: str | None = None  # what the last draw brought
+    view: list[float] | None = None  # the player's own view box (None: the readable fit)
+    heard: int | None = None  # how many moves were read out
+    seen: int | None = None  # how many tiles were on the table at the last drawing (newer ones animate in)
+
+    def clear_selection(self) -> None:
+        """Forget the chosen tile, the preview and the message."""
+        self.sel = self.pending = self.msg = None
+
+
+def state_of(ctx: TableContext) -> TrianglesState:
+    """Return the Triangles table's state."""
+    ui = ctx.ui
+    if not isinstance(ui, TrianglesState):
+        raise TypeError(f"a Triangles table was given {type(ui).__name__}")
+    return ui
+
+
 class TrianglesScreen(Screen):
     """The table screen of Triangles (the ``GameScreen`` protocol of ``ui.table_screen``)."""
 
     game_id = "triangles"
+    expert = True
+    move_pattern = re.compile(r"(?<![\w-])\d-\d-\d@-?\d+,-?\d+r\d(?![\w-])")
+
+    def new_state(self) -> TrianglesState:
+        """Return a new table state."""
+        return TrianglesState()
+
+    def move_words(self, move: str) -> str:
+        """Return a move in words: its tile (``1-5-5@0,1r1`` -> "1-5-5"); the card's glow shows the spot."""
+        return super().move_words(move) if move in ("draw", "pass") else move.partition("@")[0]
+
+    def other_words(self, move: str, than: str) -> str:
+        """Return ``move`` told from ``than``: turned another way, or on another spot."""
+        words = self.move_words(move)
+        if move == than or words != self.move_words(than):
+            return words
+        if move.split("r")[0] == than.split("r")[0]:
+            return f"{words} turned another way"
+        return f"{words} on another spot"
+
+    def hint_help(self, move: str) -> str:
+        """Tell the player how to see the hinted spot."""
+        return "Select the tile: its spot glows." if "@" in move else ""
+
+    def hint_targets(self, move: str) -> list[str]:
+        """Return the hinted tile in the hand and its spot on the board."""
+        if move in ("draw", "pass"):
+            return super().hint_targets(move)
+        tile, _, place = move.partition("@")
+        return [f"#hand-{tile}", f"#spot-{place.split('r')[0].replace(',', '_')}"]
 
     # -- setup ------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
@@ -56,48 +110,39 @@ class TrianglesScreen(Screen):
         return Mode(f"players-{players}", f"{players} players", {"players": players}), players
 
     # -- reading the position ----------------------------------------------------------------------
-    def facts(self, ctx: TableContext, state: Any = None) -> dict[str, Any]:
-        """Return what one drawing of the table needs, with the UI state checked against the game.
-
-        ``state`` is a replayed position for the review (nothing is playable in it).
-        """
+    def facts(self, ctx: TableContext, table: kit.TableFacts | None = None) -> dict[str, Any]:
+        """Return what one drawing of the table needs: the kit's facts (``table``, found now when not
+        given) with this table's own, the UI state checked against the game."""
         session = ctx.session
-        viewer = session.viewer()
-        review = state is not None
-        view = (state or session.state).view(viewer)
+        table = table if table is not None else kit.table_facts(ctx, self)
+        viewer, view, review = table.viewer, dict(table.view), table.review
         to_move = view["turn"]
         over = view["outcome"] is not None
         shared = len(session.human_seats) > 1
-        privacy = not review and kit.gate_needed(ctx, session, view)
-        hidden = not review and kit.hands_private(session, view, ctx)
-        mine = (
-            not review
-            and not over
-            and not hidden
-            and to_move == viewer
-            and not session.seats[viewer].is_computer
-        )
-        legal = list(view["legal_moves"]) if mine else []
+        mine = table.mine and not over
+        legal = table.legal if mine else []
         by_tile = lay.placements_by_tile(legal)
-        sel = ctx.ui.get("sel")
+        ui = state_of(ctx)
+        sel = ui.sel
         if not mine or sel not in view["hand"]:
             sel = None
         spots = by_tile.get(sel, {}) if sel else {}
         pending = None
-        raw = ctx.ui.get("pending")
-        if sel and isinstance(raw, (list, tuple)) and len(raw) == 3:
+        raw = ui.pending
+        if sel and raw is not None:
             cell = (raw[0], raw[1])
             if cell in spots and raw[2] in spots[cell] and len(spots[cell]) > 1:
                 pending = (cell, raw[2])
         placed = [(int(t["cell"][0]), int(t["cell"][1])) for t in view["table"]]
         return {
+            "state": table.state,
             "view": view,
             "viewer": viewer,
             "to_move": to_move,
             "over": over,
             "shared": shared,
-            "privacy": privacy,
-            "hidden": hidden,
+            "privacy": table.gate,
+            "hidden": table.hidden,
             "review": review,
             "mine": mine,
             "legal": legal,
@@ -122,9 +167,7 @@ class TrianglesScreen(Screen):
     def hands(self, ctx: TableContext, f: dict[str, Any]) -> list[list[str] | None]:
         """Return every seat's hand where all are public (the review; the end of the game); None for a
         seat this table cannot know yet (an online guest's, before the host revealed the deal)."""
-        session = ctx.session
-        state = session.replay(len(f["view"]["history"])) if f["review"] else session.state
-        return public_hands(state, len(f["view"]["hand_counts"]))
+        return public_hands(f["state"], len(f["view"]["hand_counts"]))
 
     def name(self, ctx: TableContext, seat: int) -> str:
         """Return how the table calls a seat: "You" for the person playing the computer."""
@@ -144,21 +187,19 @@ class TrianglesScreen(Screen):
 
     def box(self, ctx: TableContext, f: dict[str, Any]) -> lay.Box:
         """Return the view box to draw: the player's own, else the fit."""
-        return lay.valid_box(ctx.ui.get("view")) or self.auto_box(ctx, f)
+        return lay.valid_box(state_of(ctx).view) or self.auto_box(ctx, f)
 
     # -- drawing -------------------------------------------------------------------------------------
     def render(self, ctx: TableContext) -> Markup:
         """Return the table on the kit: seats, the board (results or review over it), message, tray."""
+        return frame.render(ctx, self)
+
+    def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
+        """Return the table's pieces: the board, the seats, the tray, the message, results or review."""
         session = ctx.session
-        step = kit.reviewing(ctx)
-        if step is not None and session.move_count():
-            step = min(step, session.move_count())
-            f = self.facts(ctx, session.replay(step))
-        else:
-            step = None
-            f = self.facts(ctx)
+        f = self.facts(ctx, facts)
         view = f["view"]
-        names = self.names(ctx)
+        names = list(facts.names)
         beats = self.beats(view["history"])
         turn_state = (
             "review"
@@ -171,14 +212,14 @@ class TrianglesScreen(Screen):
             if f["privacy"]
             else "wait"
         )
-        face_up = f["review"] or (f["over"] and bool(ctx.ui.get("kit_face_up")))
+        face_up = f["review"] or (f["over"] and ctx.ui.kit.face_up)
         panel: Any = ""
         if f["review"]:
             caption = kit.review_caption(beats, names)
             panel = h(
                 "section",
                 {"class_": "kit-review-panel", "aria_label": "Review"},
-                kit.review_bar(int(step or 0), session.move_count(), caption),
+                kit.review_bar(int(facts.step or 0), session.move_count(), caption),
             )
         elif f["over"]:
             panel = self.summary(ctx, f)
@@ -188,14 +229,12 @@ class TrianglesScreen(Screen):
             gate = kit.privacy_gate(
                 names[who], kit.since_last_turn(beats, who, names), first="Your first turn."
             )
-        return kit.table(
-            game_id=self.game_id,
+        return frame.TableParts(
             board=self.board(ctx, f),
-            message=self.turn_line(ctx, f),
-            tray_=self.tray(ctx, f),
-            seats_=kit.seats(self.seat_views(ctx, f, beats, face_up), f["viewer"]),
-            tools_=kit.tools(self.game_id, ctx.settings.sound),
-            panel=panel,
+            tray=self.tray(ctx, f),
+            status=self.status_text(ctx, f),
+            seats=kit.seats(self.seat_views(ctx, f, beats, face_up), f["viewer"]),
+            results=panel,
             gate=gate,
             board_extra=self.board_bar(ctx, f),
             cls=f"tri-table players-{len(view['hand_counts'])}" + (" is-my-turn" if f["mine"] else ""),
@@ -216,7 +255,7 @@ class TrianglesScreen(Screen):
             tile=f["sel"],
             open_cells=f["open"],
             pending=f["pending"],
-            fresh_from=ctx.ui.get("seen") if ctx.animations and not f["review"] else None,
+            fresh_from=state_of(ctx).seen if ctx.animations and not f["review"] else None,
             since_from=None if f["review"] or f["over"] else self.since_turn(f),
             arrive_from=None if f["review"] else self.arrival(f),
         )
@@ -331,7 +370,7 @@ class TrianglesScreen(Screen):
             return f"{names[turn]} is thinking…"
         if f["hidden"] or ctx.session.seats[turn].kind == "guest":
             return f"{names[turn]}'s turn."
-        msg = ctx.ui.get("msg")
+        msg = state_of(ctx).msg
         if msg:
             return str(msg)
         who = "Your turn" if len(ctx.session.human_seats) == 1 else f"{names[turn]}, your turn"
@@ -355,10 +394,6 @@ class TrianglesScreen(Screen):
             return f"{who}: nothing fits and you cannot draw. Pass."
         return f"{who}: choose a tile."
 
-    def turn_line(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
-        """Return the kit's message line with this table's words."""
-        return kit.message_line(ctx, self.status_text(ctx, f), tone="turn" if f["mine"] else "")
-
     def board_bar(self, ctx: TableContext, f: dict[str, Any]) -> Markup:
         """Return the band over the board: the stock (and draws left) at the left, zoom at the right."""
         view = f["view"]
@@ -380,7 +415,7 @@ class TrianglesScreen(Screen):
 
     def zoom_controls(self, ctx: TableContext) -> Markup:
         """Return the zoom buttons over the board (for keyboards; fingers and wheels work too)."""
-        manual = lay.valid_box(ctx.ui.get("view")) is not None
+        manual = lay.valid_box(state_of(ctx).view) is not None
         return h(
             "div",
             {"class_": "tri-zoom", "role": "group", "aria_label": "Zoom"},
@@ -591,8 +626,9 @@ class TrianglesScreen(Screen):
             h("tbody", {}, rows),
         )
         note = stats_note(session)
-        return kit.results_panel(
+        return frame.results_panel(
             ctx,
+            self,
             self.result_head(ctx, outcome),
             join([h("p", {}, self.result_how(ctx, outcome)), table_]),
             [
@@ -619,42 +655,46 @@ class TrianglesScreen(Screen):
         )
 
     # -- actions ----------------------------------------------------------------------------------------
-    def on_action(self, ctx: TableContext, action: str, value: str) -> None:
+    def on_action(self, ctx: TableContext, action: str, value: str) -> Intents | None:
         """Carry out a click on the table."""
-        ui = ctx.ui
+        ui = state_of(ctx)
         if action in ("reveal", "kit-reveal") or action == "kit-review":
-            self.clear(ui)
-        if kit.handle(ctx, action, value):
-            return
+            ui.clear_selection()
+        done = frame.handle(ctx, self, action, value)
+        if done is not None:
+            return done
         if action == "zoom":
             self.zoom(ctx, value)
-            ctx.rerender()
-            return
+            return [Render()]
         f = self.facts(ctx)
         if not f["mine"]:
-            return
+            return None
         if action == "select":
-            self.clear(ui)
+            ui.clear_selection()
             if value != f["sel"] and value in f["view"]["hand"]:
-                ui["sel"] = value
+                ui.sel = value
                 if value not in f["by_tile"]:
                     kit.refuse(ctx, f"{value} fits nowhere now.", value)
-                ctx.announce(self.selection_words(value, f["by_tile"].get(value, {})))
-            ctx.rerender()
-        elif action == "cell":
-            self.tap_cell(ctx, f, lay.parse_cell(value))
-        elif action == "rotate" and f["pending"]:
-            self.turn_pending(ctx, f)
-        elif action == "confirm" and f["pending"]:
+                return [Announce(self.selection_words(value, f["by_tile"].get(value, {}))), Render()]
+            return [Render()]
+        if action == "cell":
+            return self.tap_cell(ctx, f, lay.parse_cell(value))
+        if action == "rotate" and f["pending"]:
+            return self.turn_pending(ctx, f)
+        if action == "confirm" and f["pending"]:
             cell, rot = f["pending"]
-            self.place(ctx, f["sel"], cell, rot)
-        elif action == "cancel":
-            self.clear(ui)
-            ctx.rerender()
-        elif action in ("draw", "pass") and action in f["legal"]:
-            self.clear(ui)
-            if ctx.play(action) and action == "draw":
-                self.after_draw(ctx)
+            return self.place(ctx, f["sel"], cell, rot)
+        if action == "cancel":
+            ui.clear_selection()
+            return [Render()]
+        if action in ("draw", "pass") and action in f["legal"]:
+            ui.clear_selection()
+            return [Play(action)]
+        return None
+
+    def on_played(self, ctx: TableContext, move: Any) -> Intents:
+        """Say what a draw brought (and choose it when it fits)."""
+        return self.after_draw(ctx) if move == "draw" else []
 
     def on_refused(self, ctx: TableContext, message: str) -> bool:
         """Show a move the engine refused in the message line (it fades) instead of a toast."""
@@ -667,112 +707,100 @@ class TrianglesScreen(Screen):
             return f"{tile} chosen; it fits nowhere now."
         return f"{tile} chosen; it fits {len(spots)} spot{'s' if len(spots) != 1 else ''} on the table."
 
-    def clear(self, ui: dict[str, Any]) -> None:
-        """Forget the chosen tile, the preview and the message."""
-        for key in ("sel", "pending", "msg"):
-            ui.pop(key, None)
-
-    def tap_cell(self, ctx: TableContext, f: dict[str, Any], cell: lay.Cell | None) -> None:
+    def tap_cell(self, ctx: TableContext, f: dict[str, Any], cell: lay.Cell | None) -> Intents:
         """Place the chosen tile on a marked spot, preview it when it turns several ways, else explain."""
-        ui = ctx.ui
+        ui = state_of(ctx)
         sel = f["sel"]
         if cell is None:
-            return
+            return []
         if not sel:
             kit.refuse(ctx, "Choose a tile from your hand first.")
-            ctx.rerender()
-            return
+            return [Render()]
         rots = f["spots"].get(cell)
         if not rots:
-            ui.pop("pending", None)
+            ui.pending = None
             spot = lay.where(cell, lay.laid_tiles(f["view"]["table"]), brief=True)
             why = f"{sel} does not fit {spot}" + ("; try a marked spot." if f["spots"] else ".")
             kit.refuse(ctx, why, sel)
-            ctx.announce(why)
-            ctx.rerender()
-            return
+            return [Announce(why), Render()]
         if len(rots) == 1:
-            self.place(ctx, sel, cell, rots[0])
-            return
+            return self.place(ctx, sel, cell, rots[0])
         if f["pending"] and f["pending"][0] == cell:
-            self.turn_pending(ctx, f)
-            return
-        ui["pending"] = [cell[0], cell[1], rots[0]]
-        ui.pop("msg", None)
-        ctx.announce(f"{sel} fits here {len(rots)} ways. Tap again or press Turn to turn it, then Place.")
-        ctx.rerender()
+            return self.turn_pending(ctx, f)
+        ui.pending = (cell[0], cell[1], rots[0])
+        ui.msg = None
+        said = f"{sel} fits here {len(rots)} ways. Tap again or press Turn to turn it, then Place."
+        return [Announce(said), Render()]
 
-    def turn_pending(self, ctx: TableContext, f: dict[str, Any]) -> None:
+    def turn_pending(self, ctx: TableContext, f: dict[str, Any]) -> Intents:
         """Show the previewed tile in its next rotation."""
         cell, rot = f["pending"]
         rots = f["spots"][cell]
         nxt = rots[(rots.index(rot) + 1) % len(rots)]
-        ctx.ui["pending"] = [cell[0], cell[1], nxt]
-        ctx.announce(f"{f['sel']} turned.")
-        ctx.rerender()
+        state_of(ctx).pending = (cell[0], cell[1], nxt)
+        return [Announce(f"{f['sel']} turned."), Render()]
 
-    def place(self, ctx: TableContext, tile: str, cell: lay.Cell, rotation: int) -> None:
+    def place(self, ctx: TableContext, tile: str, cell: lay.Cell, rotation: int) -> Intents:
         """Play a placement through the engine."""
-        self.clear(ctx.ui)
-        ctx.play(lay.move_text(tile, cell, rotation))
+        state_of(ctx).clear_selection()
+        return [Play(lay.move_text(tile, cell, rotation))]
 
-    def after_draw(self, ctx: TableContext) -> None:
+    def after_draw(self, ctx: TableContext) -> Intents:
         """Say what was drawn and choose it when it fits."""
+        ui = state_of(ctx)
         f = self.facts(ctx)
         hand = f["view"]["hand"]
         if not f["mine"] or not hand:
-            return
+            return []
         drawn = hand[-1]
         if drawn in f["by_tile"]:
-            ctx.ui["sel"] = drawn
-            ctx.ui["msg"] = f"You drew {drawn}. It fits: tap a marked spot."
+            ui.sel = drawn
+            ui.msg = f"You drew {drawn}. It fits: tap a marked spot."
         elif "draw" in f["legal"]:
-            ctx.ui["msg"] = f"You drew {drawn}. It does not fit: draw again."
+            ui.msg = f"You drew {drawn}. It does not fit: draw again."
         else:
-            ctx.ui["msg"] = f"You drew {drawn}. It does not fit." + (" Pass." if "pass" in f["legal"] else "")
-        ctx.announce(ctx.ui["msg"])
-        ctx.rerender()
+            ui.msg = f"You drew {drawn}. It does not fit." + (" Pass." if "pass" in f["legal"] else "")
+        return [Announce(ui.msg), Render()]
 
     def zoom(self, ctx: TableContext, how: str) -> None:
         """Zoom the table in or out about its middle, or fit the whole layout again."""
+        ui = state_of(ctx)
         if how == "fit":
-            ctx.ui["view"] = None
+            ui.view = None
             return
         f = self.facts(ctx)
         current = self.box(ctx, f)
         factor = 1 / lay.ZOOM_STEP if how == "in" else lay.ZOOM_STEP
-        ctx.ui["view"] = list(lay.zoom_box(current, factor))
+        ui.view = list(lay.zoom_box(current, factor))
 
-    def on_key(self, ctx: TableContext, key: str) -> bool:
-        """Offer shortcuts: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview, D draws,
-        P passes."""
-        if kit.review_key(ctx, key):  # the review's arrows step through the game
-            return True
+    def key_intents(self, ctx: TableContext, key: str) -> Intents | None:
+        """Return what a key asks for: + and - zoom, 0 fits, Escape puts the tile back, r turns a preview,
+        D draws, P passes; None when the table does not use it."""
+        stepped = kit.review_key(ctx, key)  # the review's arrows step through the game
+        if stepped is not None:
+            return stepped
+        ui = state_of(ctx)
         if key in ("d", "D", "p", "P"):
             action = "draw" if key in ("d", "D") else "pass"
             if action not in self.facts(ctx)["legal"]:
-                return False
-            self.on_action(ctx, action, "")
-        elif key in ("+", "="):
-            self.on_action(ctx, "zoom", "in")
-        elif key in ("-", "_"):
-            self.on_action(ctx, "zoom", "out")
-        elif key == "0":
-            self.on_action(ctx, "zoom", "fit")
-        elif key == "Escape" and ctx.ui.get("sel"):
-            self.on_action(ctx, "cancel", "")
-        elif key in ("r", "R") and ctx.ui.get("pending"):
-            self.on_action(ctx, "rotate", "")
-        else:
-            return False
-        return True
+                return None
+            return self.on_action(ctx, action, "") or []
+        zooms = {"+": "in", "=": "in", "-": "out", "_": "out", "0": "fit"}
+        if key in zooms:
+            return self.on_action(ctx, "zoom", zooms[key]) or []
+        if key == "Escape" and ui.sel:
+            return self.on_action(ctx, "cancel", "") or []
+        if key in ("r", "R") and ui.pending:
+            return self.on_action(ctx, "rotate", "") or []
+        return None
 
     # -- the page -------------------------------------------------------------------------------------
     def news(self, ctx: TableContext) -> list[str]:
         """Return the sentences for the moves made since the last call (for screen readers)."""
+        ui = state_of(ctx)
         history = ctx.session.state.view(ctx.session.viewer())["history"]
-        heard = ctx.ui.get("heard")
-        ctx.ui["heard"] = len(history)
+        heard = ui.heard
+        ui.heard = len(history)
         if heard is None or heard >= len(history):
             return []
         name = lambda seat: self.name(ctx, seat)  # noqa: E731
@@ -782,10 +810,10 @@ class TrianglesScreen(Screen):
     def after_render(self, ctx: TableContext) -> None:
         """Read out new moves, note the tiles seen, and bind pan, zoom and keys (in the page)."""
         f_view = ctx.session.state.view(ctx.session.viewer())
-        ctx.ui["seen"] = len(f_view["table"])
+        state_of(ctx).seen = len(f_view["table"])
         news = self.news(ctx)
         if news:
-            ctx.announce(". ".join(news) + ".")
+            ctx.emit(Announce(". ".join(news) + "."))
         try:
             from ..ports import page_module
 

@@ -257,7 +257,7 @@ class OnlineHost:
         # generator must not follow from it, or a guest could foresee the bots' moves.
         self.session.bot_rng = make_rng()
         self.session.extra["online"] = self.code  # an online game even once bots hold every guest's seat
-        self.app.table_ui[self.ui_key] = {}
+        self.app.table_ui.pop(self.ui_key, None)  # a new game: its table's state starts afresh
         self.app.generation += 1
         self.handle(self.room.views(self.session.state))
         self.save()

@@ -251,7 +251,7 @@ class OnlineGuest:
                     uid=f"online-{self.code}",
                 )
                 self.session.extra["online"] = self.code
-                self.app.table_ui[self.game_id] = {}
+                self.app.table_ui.pop(self.game_id, None)  # a new game: its table's state starts afresh
                 self.app.generation += 1
             else:
                 assert isinstance(session, RemoteSession)

@@ -194,7 +194,7 @@ class RoomApp(Protocol):
     settings: Any
     storage: Any
     stats: Any
-    table_ui: dict[str, dict[str, Any]]
+    table_ui: dict[str, Any]  # each table's UI state (ui.table_screen.TableState), dropped for a new game
     generation: int
     route: Any
     online: Any

@@ -1,6 +1,6 @@
 # Boneyard: the two commands.
 #   make serve   build the site (installing the pinned runtime packages) and serve it on 127.0.0.1:$(PORT)
-#   make test    install what the tests need, build the site, run every test
+#   make test    install what the tests need, build the site, run every test (on JOBS=2 workers)
 #                (PYTEST_ARGS='-m "not browser"': the engine and UI tests only, no browser packages)
 #   make lint    ruff's rules and mypy;  make fmt  formats the code with ruff format (and fixes what ruff can)
 SHELL := /bin/bash
@@ -9,6 +9,11 @@ PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# pytest-xdist's workers for `make test` (JOBS=1: one process). Each test module runs whole on one worker
+# (its shared pages stay shared), in the order pytest collects them, which puts the long browser modules
+# before the short engine modules that fill the end.
+JOBS ?= 2
+XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 # The browser packages and Chromium are installed unless the tests asked for exclude the browser tests.
 BROWSER := $(if $(findstring not browser,$(PYTEST_ARGS)),,yes)
 
@@ -47,7 +52,7 @@ $(VENV)/.browser: requirements-browser.txt $(VENV)/.installed
 
 test: site $(VENV)/.installed $(if $(BROWSER),$(VENV)/.browser)
 	@$(if $(BROWSER),tools/ensure-tools.sh chromium $(VPY))
-	$(VPY) -m pytest $(PYTEST_ARGS)
+	$(VPY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check py tools tests

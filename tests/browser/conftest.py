@@ -17,11 +17,14 @@ handler would otherwise pass green. A test that provokes one on purpose declares
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,12 +152,11 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Any:
     return report
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """List the crashed pages the run saw (each was tried again)."""
-    if CRASH_LOG:
-        terminalreporter.write_sep("-", f"{len(CRASH_LOG)} browser page crash(es), each tried again")
-        for where in CRASH_LOG:
-            terminalreporter.write_line(where)
+def pytest_sessionfinish(session: Any) -> None:
+    """Hand this worker's crashes to pytest-xdist's controller, which lists them (tests/conftest.py)."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["boneyard_crashes"] = list(CRASH_LOG)
 
 
 @pytest.fixture(scope="session")
@@ -172,6 +174,27 @@ def build_site(out: Path) -> None:
     )
 
 
+def build_once(site: Path, *, always: bool) -> None:
+    """Build the site into ``site`` (``always``, else only when it is missing), once per test run.
+
+    pytest-xdist's workers each ask for it: they take turns on a file lock, the first builds and notes the
+    run's id, and the others find the note and serve what it built instead of rebuilding under its server.
+    """
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    key = hashlib.sha256(str(site.resolve()).encode()).hexdigest()[:16]
+    lock = Path(tempfile.gettempdir()) / f"boneyard-site-{key}.lock"
+    with lock.open("a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file closes
+        handle.seek(0)
+        if run and handle.read() == run and (site / "sw.js").exists():
+            return
+        if always or not (site / "sw.js").exists():
+            build_site(site)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(run)
+
+
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
     """Return the built site (``make test`` builds it first; built here when missing).
@@ -180,13 +203,8 @@ def site_dir() -> Path:
     in one work tree (or a run beside ``make serve``) never rebuild each other's files.
     """
     own = os.environ.get("BONEYARD_SITE")
-    if own:
-        site = Path(own)
-        build_site(site)
-        return site
-    site = ROOT / "site"
-    if not (site / "sw.js").exists():
-        build_site(site)
+    site = Path(own) if own else ROOT / "site"
+    build_once(site, always=bool(own))
     return site
 
 

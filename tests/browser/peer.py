@@ -26,6 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PEER_PACKAGE = ROOT / "node_modules" / "peer"
 START_TIMEOUT_S = 20.0
+START_TRIES = 3  # brokers started in all, each at a new free port, before the run fails
 
 
 def peer_server_script() -> Path:
@@ -111,8 +112,18 @@ def stop_broker(process: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="session")
 def peer_broker() -> Iterator[dict[str, Any]]:
-    """Run the PeerJS broker on 127.0.0.1 at a free port for the session; yield the page's config for it."""
-    process, config = start_broker()
+    """Run the PeerJS broker on 127.0.0.1 at a free port for the session; yield the page's config for it.
+
+    Under pytest-xdist each worker runs its own: a port that another process took between our probe and
+    the broker's start is tried again with a new one.
+    """
+    for attempt in range(1, START_TRIES + 1):
+        try:
+            process, config = start_broker()
+            break
+        except pytest.fail.Exception:
+            if attempt == START_TRIES:
+                raise
     yield config
     stop_broker(process)
 

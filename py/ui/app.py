@@ -345,9 +345,11 @@ class App:
             if session is None:
                 self.port.replace_hash(f"#/setup/{arg}")
                 return self.setup_markup(info, screen)
+            context = self.context(session)
+            self.dispatch_all(session, screen.before_render(context))
             return shell.frame(
                 session.info.name if info.realtime else f"{info.name} · {session.mode_label}",
-                screen.render(self.context(session)),
+                screen.render(context),
                 back="#/",
             )
         return shell.not_found(f"#/{name}/{arg}")

@@ -141,6 +141,11 @@ class Screen:
         """Show a refused move's reason on the table (``kit.refuse``); return False to let the app toast it."""
         return False
 
+    def before_render(self, ctx: TableContext) -> Intents:
+        """Make what the next drawing shows (a real-time game's driver, a demo asked for): the app calls it
+        before ``render``, which then only reads the view and the state."""
+        return []
+
     def after_render(self, ctx: TableContext) -> None:
         """Work with the table once its markup is in the page (bind a canvas, start a loop)."""
 

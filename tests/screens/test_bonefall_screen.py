@@ -74,6 +74,8 @@ class Table:
         return new
 
     def render(self) -> None:
+        ctx = self.ctx()
+        ctx.emit_all(self.screen.before_render(ctx))
         self.html = str(self.screen.render(self.ctx()))
 
     @property
@@ -277,6 +279,7 @@ def test_a_reloaded_game_starts_paused_where_it_was():
         ui=ui,
         animations=False,
     )
+    assert SCREEN.before_render(ctx) == []
     html = str(SCREEN.render(ctx))
     assert ui.paused and "where you left it" in html
     assert again.state.to_dict() == table.session.state.to_dict()
@@ -657,3 +660,15 @@ def test_a_page_hidden_for_good_keeps_the_game_as_it_is(canvas):
     module.RUNNER.on_pagehide(None)
     assert table.finished == 1 and len(table.recorded) == 1
     SCREEN.leave(table.ctx())
+
+
+def test_the_render_only_reads_what_before_render_made():
+    """Drawing writes nothing: the driver and an asked-for demo are made by ``before_render``."""
+    table = Table()
+    table.ui.start_demo = True
+    ctx = table.ctx()
+    ctx.emit_all(table.screen.before_render(ctx))
+    assert table.ui.demo is not None and table.ui.start_demo is None
+    kept, state = dict(vars(table.ui)), table.session.state.to_dict()
+    first, second = str(table.screen.render(ctx)), str(table.screen.render(ctx))
+    assert first == second and vars(table.ui) == kept and table.session.state.to_dict() == state

@@ -160,7 +160,9 @@ class Table(TableHarness):
         return True
 
     def render(self, phase: str, width: int = 800) -> str:
-        html = str(self.screen.render(self.ctx(width)))
+        ctx = self.ctx(width)
+        ctx.emit_all(self.screen.before_render(ctx))
+        html = str(self.screen.render(ctx))
         after = getattr(self.screen, "after_render", None)
         if (
             after is not None and self.session.info.id != "bonefall"

@@ -214,17 +214,25 @@ class BonefallScreen(Screen):
             session.options = {**session.options, "cascade_steps": want}
         return state
 
+    def before_render(self, ctx: TableContext) -> Intents:
+        """Make the game's driver, and start the demo the setup screen asked for (Watch a demo, of the mode
+        chosen there): the player's game is paused and saved."""
+        ui = state_of(ctx)
+        self.driver(ctx)
+        wanted, ui.start_demo = ui.start_demo, None
+        if not wanted or ui.demo is not None:
+            return []
+        asked = self.toggle_demo(ctx, wanted if isinstance(wanted, dict) else None)
+        ui.pause_reason = "demo"
+        return asked
+
     def render(self, ctx: TableContext) -> Markup:
         """Return the table: the well, the side panel, the touch controls and any panel over the well."""
         ui = state_of(ctx)
-        wanted, ui.start_demo = ui.start_demo, None
-        if wanted and ui.demo is None:  # the setup screen's Watch a demo, of the mode chosen there
-            self.driver(ctx)
-            # A real-time table: the demo starts as it is drawn (the player's game is paused and saved).
-            ctx.emit_all(self.toggle_demo(ctx, wanted if isinstance(wanted, dict) else None))
-            ui.pause_reason = "demo"
         demo = ui.demo
-        driver = demo if demo is not None else self.driver(ctx)
+        driver = demo if demo is not None else ui.driver
+        if driver is None or (driver.state is not ctx.session.state and demo is None):
+            raise RuntimeError("Bonefall's table is drawn after before_render made its driver")
         state = driver.state
         view = state.view()
         values = hud_values(view)

@@ -92,3 +92,25 @@ def test_stats_and_settings_pass_the_accessibility_audit(stats_page, theme):
             hash_,
             [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in serious],
         )
+
+
+def test_the_overall_facts_fit_a_phone_and_a_tablet(stats_page):
+    """ "Under a minute", the widest time played, wraps inside its card: nothing cut off, no sideways
+    scroll (at 360 and 800 px it ran 13 and 52 px out of the page)."""
+    page = stats_page
+    stored = json.loads(local_storage(page)["boneyard:stats"])
+    stored["stats"]["seconds"] = {"dominoes": 30.0}
+    page.evaluate("text => localStorage.setItem('boneyard:stats', text)", json.dumps(stored))
+    page.evaluate("location.hash = '#/stats'")  # the audit left the page on Settings
+    reload_ready(page)
+    page.wait_for_selector("#overall-time")
+    assert page.locator("#overall-time dd").inner_text() == "under a minute"
+    for width, height in ((360, 740), (800, 1280)):
+        page.set_viewport_size({"width": width, "height": height})
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.overall-fact')]
+                 .filter(card => card.scrollWidth > card.clientWidth + 1
+                                 || card.getBoundingClientRect().right > innerWidth)
+                 .map(card => card.id)"""
+        )
+        assert cut == [] and page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), width

@@ -10,10 +10,10 @@ from .conftest import READY, Watch, new_context, watch_page
 LIGHT = 'localStorage.setItem(\'boneyard:settings\', \'{"schema": 1, "settings": {"theme": "light"}}\')'
 
 
-def test_theme_applies_before_python_starts(app_context, base_url, watch):
+def test_theme_applies_before_python_starts(app_page, app_context, base_url, watch):
     """boot.js reads the saved theme, so the loading screen has it too (no flash)."""
+    app_page.evaluate(LIGHT)
     page = app_context.new_page()
-    page.add_init_script(LIGHT)
     watch_page(page, watch)
     page.goto(base_url + "/", wait_until="domcontentloaded")
     assert page.get_attribute("html", "data-theme") == "light"

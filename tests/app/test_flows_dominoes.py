@@ -6,6 +6,7 @@ again after a reload. (Fit, the refusal's fade, keyboard focus and Expert stay i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tests.app.conftest import Open
 from tests.app.fakes import FakePort
@@ -145,20 +146,40 @@ def test_a_game_with_a_move_taken_back_is_not_counted(open_app: Open) -> None:
     assert app.storage.load_stats().recent == []
 
 
-def test_review_shows_every_hand_face_up_and_returns_to_the_result(open_app: Open) -> None:
-    app, port = deal(open_app, 41)
-    play_through(app, port)
+Check = Callable[[], object]
+
+
+def walk_review(port: FakePort, at_end: Check, at_deal: Check, after_one: Check) -> int:
+    """Open the review of a finished game (at its end), step to the deal, one move on, the end, and close;
+    the checks look at the table at the end, at the deal and after one move. Return the moves."""
     port.press("#review")
     total = int(re.search(r"of (\d+)", port.text("#review-where")).group(1))  # type: ignore[union-attr]
     assert port.text("#review-where").startswith(f"Move {total} of {total}")
+    at_end()
     port.press("#review-first")
     assert port.text("#review-where").startswith("Move 0 ")
-    assert len(port.find_all(".kit-seat .dom-face-up svg")) >= 5, "the others' hands are face up"
+    at_deal()
     port.press("#review-forward")
-    assert port.text("#review-where").startswith("Move 1 ") and len(port.find_all(".dom-line")) == 1
+    assert port.text("#review-where").startswith("Move 1 ")
+    after_one()
     port.press("#review-last")
     assert port.text("#review-where").startswith(f"Move {total} ")
     port.press("#review-close")
+    assert port.exists("#kit-results") and not port.exists("#review-where")
+    return total
+
+
+def test_review_shows_every_hand_face_up_and_returns_to_the_result(open_app: Open) -> None:
+    app, port = deal(open_app, 41)
+    play_through(app, port)
+
+    def at_deal() -> None:
+        assert len(port.find_all(".kit-seat .dom-face-up svg")) >= 5, "the others' hands are face up"
+
+    def after_one() -> None:
+        assert len(port.find_all(".dom-line")) == 1
+
+    walk_review(port, lambda: None, at_deal, after_one)
     assert port.exists("#over-title")
 
 
@@ -172,3 +193,31 @@ def test_play_again_after_a_reload_deals_the_finished_games_own_table(open_app: 
     assert not page.exists("#over-title") and page.exists(".dom-table")
     assert len(page.find_all(".kit-seat")) == 2, "two opponents, as the finished game had"
     assert len(again.sessions["dominoes"].seats) == 3
+
+
+def test_a_finished_hand_of_a_match_stays_on_the_table_until_next_hand(open_app: Open) -> None:
+    """Moved from tests/browser/test_table_kit.py: the hand's line, the scoreboard and the hands face up
+    stay until Next hand; folding the summary keeps them; nobody plays on meanwhile."""
+    app, port = deal(open_app, 5, mode="match-50")
+    assert port.exists("#kit-score"), "the scoreboard is always there in a match"
+    for _ in range(200):
+        if port.exists("#next-hand") or port.exists("#over-title"):
+            break
+        play(port, legal(app)[0])
+    assert port.exists("#next-hand"), "the seed's match takes more than one hand"
+    line, turn = port.attr(".dom-line", "aria-label"), port.attr(".dom-table", "data-turn")
+    assert line and "," in line, "the finished hand's line is on the table"
+    moves = app.sessions["dominoes"].move_count()
+    port.settle(1.5)
+    assert port.attr(".dom-line", "aria-label") == line and port.attr(".dom-table", "data-turn") == turn
+    assert app.sessions["dominoes"].move_count() == moves, "nobody played on meanwhile"
+    port.press("#kit-fold")
+    assert port.exists("#kit-results.is-folded")
+    port.press("#kit-fold")
+    port.press("#view-board")
+    assert port.exists(".kit-seat .dom-face-up")
+    assert "Hand" in port.text(".kit-score-pop")
+    port.press("#kit-fold")
+    port.press("#next-hand")
+    assert not port.exists("#next-hand")
+    play_through(app, port)

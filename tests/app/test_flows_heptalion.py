@@ -15,6 +15,7 @@ from boneyard.games import GAMES
 from boneyard.games.heptalion.rules import selection_targets
 from tests.app.conftest import Open
 from tests.app.fakes import FakePort, FakeStorage
+from tests.app.test_flows_dominoes import walk_review
 from ui.app import App
 from ui.session import Seat, Session
 
@@ -199,14 +200,12 @@ def test_review_steps_through_the_finished_game_with_the_board_as_it_was(open_ap
     _app, port = plant(open_app, versus(41))
     play_to_the_end(port)
     placed = len(port.find_all(".hx-domino"))
-    port.press("#review")
-    assert f"Move {placed} of {placed}" in port.text("#review-where")
-    port.press("#review-first")
-    assert port.text("#review-where").startswith("Move 0 ") and port.find_all(".hx-domino") == []
-    assert len(port.find_all(".kit-seat .hx-tile")) == 14, "the other hand is face up"
-    port.press("#review-forward")
-    assert port.text("#review-where").startswith("Move 1 ")
-    assert len(port.find_all(".hx-domino.is-face")) == 1
-    port.press("#review-last")
-    port.press("#review-close")
-    assert port.exists("#kit-results")
+
+    def at_deal() -> None:
+        assert port.find_all(".hx-domino") == []
+        assert len(port.find_all(".kit-seat .hx-tile")) == 14, "the other hand is face up"
+
+    def after_one() -> None:
+        assert len(port.find_all(".hx-domino.is-face")) == 1
+
+    assert walk_review(port, lambda: None, at_deal, after_one) == placed

@@ -4,10 +4,9 @@ Take back against the computer (the game then not counted) and the review with t
 
 from __future__ import annotations
 
-import re
-
 from tests.app.conftest import Open
 from tests.app.fakes import FakePort
+from tests.app.test_flows_dominoes import walk_review
 from ui.app import App
 
 
@@ -71,19 +70,17 @@ def test_review_steps_through_the_game_with_the_board_as_it_was(open_app: Open) 
     _app, port = deal(open_app, 41)
     play_through(port)
     laid = len(port.find_all("#tri-svg .tri-tile"))
-    port.press("#review")
-    total = int(re.search(r"of (\d+)", port.text("#review-where")).group(1))  # type: ignore[union-attr]
-    assert port.text("#review-where").startswith(f"Move {total} of {total}")
-    assert len(port.find_all("#tri-svg .tri-tile")) == laid
-    port.press("#review-first")
-    assert port.text("#review-where").startswith("Move 0 ")
-    assert port.find_all("#tri-svg .tri-tile") == [], "the deal: nothing on the table"
-    assert len(port.find_all(".kit-seat .tri-face-up svg")) >= 7, "the others' hands are face up"
-    tiles = port.find_all(".tri-hand-tile")
-    assert len(tiles) >= 7 and all("disabled" in t.attrs for t in tiles)
-    port.press("#review-forward")
-    assert port.text("#review-where").startswith("Move 1 ") and len(port.find_all("#tri-svg .tri-tile")) == 1
-    port.press("#review-last")
-    assert port.text("#review-where").startswith(f"Move {total} ")
-    port.press("#review-close")
-    assert port.exists("#kit-results")
+
+    def at_end() -> None:
+        assert len(port.find_all("#tri-svg .tri-tile")) == laid
+
+    def at_deal() -> None:
+        assert port.find_all("#tri-svg .tri-tile") == [], "the deal: nothing on the table"
+        assert len(port.find_all(".kit-seat .tri-face-up svg")) >= 7, "the others' hands are face up"
+        tiles = port.find_all(".tri-hand-tile")
+        assert len(tiles) >= 7 and all("disabled" in t.attrs for t in tiles)
+
+    def after_one() -> None:
+        assert len(port.find_all("#tri-svg .tri-tile")) == 1
+
+    walk_review(port, at_end, at_deal, after_one)

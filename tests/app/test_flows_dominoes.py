@@ -221,3 +221,26 @@ def test_a_finished_hand_of_a_match_stays_on_the_table_until_next_hand(open_app:
     port.press("#next-hand")
     assert not port.exists("#next-hand")
     play_through(app, port)
+
+
+def test_the_expert_reviews_a_finished_game_and_a_costly_move_opens_the_board_there(open_app: Open) -> None:
+    """Moved from tests/browser/test_hints.py: Analyse draws the chance chart; a costly move opens the
+    review at that move with the Expert's word; closing the review keeps the analysis with the results."""
+    app, port = deal(open_app, 21)
+    play_through(app, port)
+    port.press("#kit-analyse")
+    assert port.attr("#kit-analysis", "data-ms")
+    label = port.attr("#kit-chart", "aria-label") or ""
+    assert label.startswith("Your estimated chance after each of your moves: move ")
+    costly = port.find_all(".kit-costly")
+    if costly:
+        step = costly[0].attrs["data-value"].removeprefix("at:")
+        port.press(f'.kit-costly[data-value="{costly[0].attrs["data-value"]}"]')
+        assert port.text("#review-where").startswith(f"Move {step} of ")
+        assert "Expert: " in port.text("#kit-message")
+    else:
+        port.press("#review")
+    port.press("#review-back")
+    port.press("#review-close")
+    assert port.exists("#kit-chart"), "the analysis stays with the results"
+    assert port.logged == [] and all(kind != "error" for kind, _ in port.toasts)

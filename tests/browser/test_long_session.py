@@ -31,6 +31,7 @@ PLAY_ROUND = """async () => {
     const tile = document.querySelector('.dom-hand-tile.is-playable');
     if (tile) {
       tile.click();
+      await sleep(5);  // the table redraws at the end of the click's task
       if (document.querySelector('button.dom-end.is-target')) document.querySelector('#end-L').click();
     } else {
       (document.querySelector('#draw:not([disabled])') || document.querySelector('#pass')).click();

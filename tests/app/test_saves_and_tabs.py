@@ -37,6 +37,7 @@ def test_a_corrupt_save_is_reported_and_kept_aside(open_app: Open) -> None:
     assert "boneyard:save:dominoes" not in storage.items and "boneyard:save:chess" not in storage.items
     aside = {k: v for k, v in storage.items.items() if k.startswith("boneyard:broken:")}
     assert BAD in aside.values() and "{}" in aside.values()
+    assert any(k.endswith(":save:dominoes") for k in aside)
     assert port.find('.game-card[data-game="dominoes"] a[href="#/play/dominoes"]') is None  # no Resume
     port.go("#/settings")
     assert len(port.find_all(".broken-list li")) == 3

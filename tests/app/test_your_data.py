@@ -114,7 +114,7 @@ def test_a_damaged_foreign_or_newer_file_is_refused_with_nothing_lost(open_app: 
     for name, (text, words) in files.items():
         port.choose_file(name, text)
         said = port.text("#import-refused")
-        assert words in said and "Nothing you have stored was changed." in said, said
+        assert name in said and words in said and "Nothing you have stored was changed." in said, said
         assert port.storage.items == before
         port.press("#import-refused button")
         assert port.find("#import-refused") is None and port.focused_id() == "import-file"

@@ -1,13 +1,12 @@
-"""Heptalion in the page: a seeded game against the computer played to the end by clicks (placing at once,
-the default), the Confirm flow with undo and redo, only legal targets clickable, a 3-player game with an
-elimination, a random board across a reload, the puzzle's maximum, the table fitting one screen at three
-viewports with the tray still from turn to turn, take-back, review, the keyboard focus moving to the
-board, and the accessibility audit."""
+"""Heptalion in the page: the puzzle's maximum and a phone's width, the table fitting one screen at three
+viewports with the tray still from turn to turn, the zoomed board's pan, the keyboard focus moving to the
+board, the puzzle's buttons, and the accessibility audit. (Whole games by clicks, the Confirm flow with
+undo and redo, an elimination, a random board and Take back across a reload, and the review are tested
+under CPython: tests/app/test_flows_heptalion.py.)"""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -15,11 +14,11 @@ from axe_playwright_python.sync_playwright import Axe
 
 from boneyard import saves
 from boneyard.games import GAMES
-from boneyard.games.heptalion.rules import selection_targets
+from tests.app.test_flows_heptalion import seeded
 from ui.session import Seat, Session
 
 from . import fit
-from .conftest import local_storage, reload_ready
+from .conftest import reload_ready
 
 INFO = GAMES["heptalion"]
 KEY = saves.save_key("heptalion")
@@ -27,14 +26,6 @@ TURN_OR_OVER = (
     "(() => { const t = document.querySelector('.hx-table');"
     " return t && (t.dataset.over === 'true' || (t.dataset.turn === '{seat}' && document.querySelector('button.hx-tile'))); })()"
 )
-
-
-def seeded(seats: list[Seat], seed: int, **options: Any) -> Session:
-    """Return a new session as this screen would have started it."""
-    options = {"players": len(seats), **options}
-    return Session.start(
-        INFO, seats, f"game-original-{len(seats)}", f"Game, {len(seats)} players", options, seed=seed
-    )
 
 
 def plant(page: Any, session: Session) -> None:
@@ -64,16 +55,6 @@ def click_first_placement(page: Any) -> None:
         page.click("#hx-confirm")
 
 
-def cpython_choice(view: dict[str, Any]) -> str:
-    """Return the move ``click_first_placement`` makes (hand order, then lowest space ids)."""
-    targets = selection_targets(view["legal_moves"])
-    tile = next(t for t in view["hand"] if t in targets)
-    first = min(targets[tile])
-    second = min(targets[tile][first])
-    sym = {sp["id"]: sp["symbol"] for sp in view["spaces"]}
-    return f"{sym[first]}-{sym[second]}@{first},{second}"
-
-
 def set_place_at_once(page: Any, on: bool) -> None:
     """Switch "Place at once" in the table's More menu."""
     page.click("#hx-menu")
@@ -93,129 +74,6 @@ def play_to_the_end(page: Any, limit: int = 30) -> int:
         turns += 1
         assert turns <= limit
     return turns
-
-
-def test_a_full_seeded_game_against_the_computer_by_clicking(app_page, watch):
-    page = app_page
-    session = seeded([Seat("human", "Ann"), Seat("computer", "Computer", "hard")], seed=20260501, start=0)
-    twin = Session.from_json("heptalion", json.loads(json.dumps(session.to_json())))
-    plant(page, session)
-    assert page.locator("#hx-confirm").count() == 0  # places at once by default
-    play_to_the_end(page, 14)
-    # The same game under CPython: the same clicks and the same computer answers.
-    while not twin.state.is_over():
-        if twin.computer_to_move():
-            twin.computer_move()
-        else:
-            twin.play(cpython_choice(twin.state.view(0)))
-    outcome = twin.state.outcome()
-    assert page.locator(".hx-domino").count() == len(twin.state.covered)
-    owners = {seat for seat, _ in twin.state.covered}
-    for seat in owners:
-        assert page.locator(f".hx-domino.hx-own-{seat}").count() == [s for s, _ in twin.state.covered].count(
-            seat
-        )
-    results = page.locator("#kit-results").inner_text()
-    assert ("You win!" if outcome.winner == 0 else "Computer wins") in results
-    assert "Play again" in results and "(shared)" not in results
-    assert KEY not in local_storage(page)  # a finished game's save is dropped
-    assert "heptalion" in local_storage(page).get("boneyard:stats", "")
-    watch.assert_clean(page)
-
-
-def test_select_undo_redo_confirm_and_only_legal_targets(app_page, watch):
-    page = app_page
-    session = seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=77, start=0)
-    view = session.state.view(0)
-    targets = selection_targets(view["legal_moves"])
-    plant(page, session)
-    wait_turn(page)
-    set_place_at_once(page, False)
-    try:
-        # Only playable tiles are buttons, and nothing on the board before a tile is chosen.
-        tiles = page.locator("button.hx-tile").evaluate_all("els => els.map(e => e.dataset.value)")
-        assert sorted(tiles) == sorted(targets)
-        assert page.locator("#kit-tray .hx-tile").count() == len(view["hand"])
-        assert page.locator(".kit-seat .hx-tile").count() == len(session.state.view(1)["hand"])
-        assert page.locator("button.hx-cell").count() == 0
-        tile = next(t for t in tiles if any(len(v) > 1 for v in targets[t].values()))
-        page.click(f"button.hx-tile[data-value='{tile}']")
-        spaces = page.locator("button.hx-cell").evaluate_all("els => els.map(e => +e.dataset.value)")
-        assert sorted(spaces) == sorted(targets[tile])
-        first = next(s for s in spaces if len(targets[tile][s]) > 1)
-        page.click(f"button.hx-cell[data-value='{first}']")
-        seconds = page.locator("button.hx-cell:not(.is-first)").evaluate_all(
-            "els => els.map(e => +e.dataset.value)"
-        )
-        assert sorted(seconds) == sorted(targets[tile][first])
-        # Tapping the first space again resets it.
-        page.click(f"button.hx-cell[data-value='{first}']")
-        assert page.locator(".hx-cell.is-first").count() == 0
-        page.click(f"button.hx-cell[data-value='{first}']")
-        page.click(f"button.hx-cell[data-value='{seconds[0]}']")
-        assert page.locator(".hx-domino.is-pending").count() == 1
-        assert page.locator("#hx-confirm").is_enabled()
-        page.click("#hx-undo")
-        assert page.locator(".hx-domino.is-pending").count() == 0
-        assert page.locator(".hx-cell.is-first").count() == 1
-        assert page.locator("#hx-confirm").is_disabled()
-        page.click("#hx-redo")
-        assert page.locator(".hx-domino.is-pending").count() == 1
-        page.click("#hx-confirm")
-        wait_turn(page)
-        saved = json.loads(local_storage(page)[KEY])
-        moves = saved["state"]["game_state"]["moves"]
-        assert len(moves) >= 2 and {int(x) for x in moves[0].split("@")[1].split(",")} == {first, seconds[0]}
-        assert page.locator(".hx-domino.is-latest").count() == 1
-        assert page.locator(".hx-domino.is-recent").count() == 1  # the computer's reply
-    finally:
-        set_place_at_once(page, True)
-    watch.assert_clean(page)
-
-
-def test_three_players_with_an_elimination(app_page, watch):
-    page = app_page
-    seats = [
-        Seat("human", "Ann"),
-        Seat("computer", "Computer 1", "easy"),
-        Seat("computer", "Computer 2", "medium"),
-    ]
-    plant(page, seeded(seats, seed=3, start=0))
-    assert page.locator(".kit-seat").count() == 2
-    play_to_the_end(page)
-    text = page.locator(".hx-table").inner_text()
-    assert page.locator(".hx-placings tbody tr").count() == 3
-    assert page.locator("#kit-results").inner_text().count("2nd (shared)") == 2
-    assert "out 1st" in text and "out 2nd" in text
-    watch.assert_clean(page)
-
-
-def test_a_random_board_game_survives_a_reload(app_page, watch):
-    page = app_page
-    page.evaluate("location.hash = '#/setup/heptalion'")
-    page.wait_for_selector("#hx-board")
-    page.check("input[name='opponents'][value='computer']")
-    page.select_option("#setup-mode", "game")
-    page.select_option("#setup-players", "2")
-    page.select_option("#hx-board", "random")
-    page.select_option("#hx-start", "0")
-    page.click("#start-game")
-    page.wait_for_selector(".hx-table")
-    assert "random" in local_storage(page)[KEY]
-    wait_turn(page)
-    click_first_placement(page)
-    wait_turn(page)
-    cells = "els => els.map(e => e.dataset.space + e.className).join('|')"
-    before = page.locator(".hx-cell").evaluate_all(cells)
-    covered = page.locator(".hx-domino").count()
-    caption = page.locator("#hx-caption").inner_text()
-    assert caption.startswith("Random board") and not re.search(r"\d{5,}", caption)
-    reload_ready(page)
-    page.wait_for_selector(".hx-table")
-    assert page.locator(".hx-cell").evaluate_all(cells) == before
-    assert page.locator(".hx-domino").count() == covered
-    assert page.locator("#hx-caption").inner_text() == caption
-    watch.assert_clean(page)
 
 
 def test_puzzle_maximum_and_phone_width(app_page, watch):
@@ -331,48 +189,6 @@ def test_keyboard_picks_a_tile_then_the_focus_is_on_the_board(app_page, watch):
     page.wait_for_function(f"document.querySelectorAll('.hx-domino').length > {placed}")
     assert page.evaluate("document.activeElement.closest('#kit-tray') !== null"), "back at the tray"
     wait_turn(page)
-    watch.assert_clean(page)
-
-
-def test_take_back_returns_to_your_previous_turn_and_the_game_is_not_counted(app_page, watch):
-    page = app_page
-    plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=31, start=0))
-    wait_turn(page)
-    assert page.locator("#take-back").is_disabled(), "nothing to take back before your first move"
-    hand = page.locator("#kit-tray .hx-tile").evaluate_all("els => els.map(e => e.dataset.tile)")
-    click_first_placement(page)
-    wait_turn(page)
-    assert page.locator(".hx-domino").count() == 2
-    reload_ready(page)  # Take back survives a reload: the save's move log gives the undo back
-    wait_turn(page)
-    assert not page.locator("#take-back").is_disabled(), "Take back after a reload"
-    page.click("#take-back")
-    page.wait_for_function("document.querySelectorAll('.hx-domino').length === 0")
-    assert page.locator("#kit-tray .hx-tile").evaluate_all("els => els.map(e => e.dataset.tile)") == hand
-    play_to_the_end(page)
-    assert "Not counted in your stats: you took back 1 move." in page.locator("#kit-results").inner_text()
-    watch.assert_clean(page)
-
-
-def test_review_steps_through_the_finished_game_with_the_board_as_it_was(app_page, watch):
-    page = app_page
-    plant(page, seeded([Seat("human", "Ann"), Seat("computer", "Computer", "easy")], seed=41, start=0))
-    play_to_the_end(page)
-    placed = page.locator(".hx-domino").count()
-    page.click("#review")
-    where = page.locator("#review-where")
-    where.wait_for()
-    assert f"Move {placed} of {placed}" in where.inner_text()
-    page.click("#review-first")
-    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 0 ')")
-    assert page.locator(".hx-domino").count() == 0
-    assert page.locator(".kit-seat .hx-tile").count() == 14, "the other hand is face up"
-    page.click("#review-forward")
-    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 1 ')")
-    assert page.locator(".hx-domino.is-face").count() == 1
-    page.click("#review-last")
-    page.click("#review-close")
-    page.wait_for_selector("#kit-results")
     watch.assert_clean(page)
 
 

@@ -1,6 +1,6 @@
 """The Expert at the tables in the page: Hint on Dominoes, Triangles and Heptalion (it thinks, then marks the
-tile and its place and says why; the next move clears it; the game is then not counted), and the Expert's
-review of a finished game (a progress bar, the chart of your chances, the costly moves opening the review).
+tile and its place and says why; the next move clears it; the game is then not counted). (The Expert's
+review of a finished game is tested under CPython: tests/app/test_flows_dominoes.py.)
 
 Hint latency in the page: ``BONEYARD_HINT_SAMPLES=20`` asks for that many hints a game (6 by default) and
 prints the median and p95 of the time from the click to the hint on screen.
@@ -8,7 +8,6 @@ prints the median and p95 of the time from the click to the hint on screen.
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import time
@@ -20,7 +19,7 @@ from ui.session import Seat
 
 from . import test_dominoes as dom
 from . import test_triangles_table as tri
-from .conftest import local_storage, new_context, open_app
+from .conftest import new_context, open_app
 from .test_heptalion import click_first_placement, plant, seeded, wait_turn
 
 SAMPLES = int(os.environ.get("BONEYARD_HINT_SAMPLES", "6"))
@@ -159,28 +158,3 @@ def test_a_heptalion_hint_marks_the_tile_and_its_two_spaces(page, base_url, watc
             assert "on the glowing spaces" in hint["title"]
             click_first_placement(page)
             page.wait_for_selector("#kit-hint-card", state="detached")
-
-
-def test_the_expert_reviews_a_finished_game_and_a_costly_move_opens_the_board_there(page, base_url, watch):
-    dom.start(page, base_url, "classic", seed=21)
-    dom.play_to_the_end(page)
-    page.click("#kit-analyse")
-    page.wait_for_selector("#kit-chart", timeout=60_000)
-    assert page.locator("#kit-analysis").get_attribute("data-ms")
-    label = page.get_attribute("#kit-chart", "aria-label")
-    assert label.startswith("Your estimated chance after each of your moves: move ")
-    costly = page.locator(".kit-costly")
-    if costly.count():
-        step = costly.first.get_attribute("data-value").removeprefix("at:")
-        costly.first.click()
-        page.wait_for_selector("#review-where")
-        assert page.inner_text("#review-where").startswith(f"Move {step} of ")
-        assert "Expert: " in page.inner_text("#kit-message")
-    else:
-        page.click("#review")
-        page.wait_for_selector("#review-where")
-    page.click("#review-back")
-    page.click("#review-close")
-    page.wait_for_selector("#kit-chart")  # the analysis stays with the results
-    stats = json.loads(local_storage(page).get("boneyard:stats", "{}"))
-    assert stats is not None

@@ -1,13 +1,12 @@
 """A long session in one page: thirty Dominoes rounds against the computer grow the Python heap by no more
-than a few KB a round and hold no more JS objects at the end than early on; leaving and reloading while the
-computer pauses never loses a move nor plays one twice."""
+than a few KB a round and hold no more JS objects at the end than early on. (Leaving and reloading while the
+computer pauses is tested under CPython: tests/app/test_flows_pauses.py.)"""
 
 from __future__ import annotations
 
 import json
 
-from .conftest import READY, READY_TIMEOUT_MS, local_storage, new_context, reload_ready, watch_page
-from .test_dominoes import take_turn, wait_for_human_or_end
+from .conftest import READY, READY_TIMEOUT_MS, local_storage, new_context, watch_page
 
 ROUNDS = 30
 WARM_UP = 5  # rounds before measuring: first imports, caches, the stats' first rows
@@ -32,6 +31,7 @@ PLAY_ROUND = """async () => {
     const tile = document.querySelector('.dom-hand-tile.is-playable');
     if (tile) {
       tile.click();
+      await sleep(5);  // the table redraws at the end of the click's task
       if (document.querySelector('button.dom-end.is-target')) document.querySelector('#end-L').click();
     } else {
       (document.querySelector('#draw:not([disabled])') || document.querySelector('#pass')).click();
@@ -86,66 +86,5 @@ def test_thirty_rounds_in_one_page_leak_nothing(browser, base_url):
     assert refs_end <= refs_start + 2, f"JS objects held by Python grew from {refs_start} to {refs_end}"
     stats = json.loads(local_storage(page)["boneyard:stats"])["stats"]
     assert sum(t["wins"] + t["losses"] + t["draws"] for t in stats["tallies"]) == ROUNDS
-    watch.assert_clean(page)
-    context.close()
-
-
-def history(page) -> list[dict]:
-    text = local_storage(page).get("boneyard:save:dominoes")
-    return [] if text is None else json.loads(text)["state"]["game_state"]["history"]
-
-
-def test_leaving_and_reloading_while_the_computer_pauses_never_loses_or_doubles_a_move(browser, base_url):
-    from .conftest import Watch
-
-    watch = Watch()
-    context = new_context(browser, watch, reduced_motion="no-preference")  # the computer pauses 0.7 s
-    page = context.new_page()
-    watch_page(page, watch)
-    page.goto(f"{base_url}/?seed=12#/setup/dominoes")
-    page.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
-    page.check("input[name=opponents][value=computer]")
-    page.select_option("#setup-mode", "classic")
-    page.click("#start-game")
-    seen: list[dict] = []
-    mine = 0
-    for step in range(8):
-        wait_for_human_or_end(page)
-        if page.locator("#kit-results, .overlay").count():
-            break
-        now = history(page)
-        assert now[: len(seen)] == seen, f"moves were lost: {seen} then {now}"
-        seen = now
-        take_turn(page)
-        mine += 1
-        page.wait_for_function(
-            f"JSON.parse(localStorage.getItem('boneyard:save:dominoes') || "
-            f'\'{{"state":{{"game_state":{{"history":[]}}}}}}\').state.game_state.history.length > {len(seen)}'
-            f" || localStorage.getItem('boneyard:save:dominoes') === null"
-        )
-        # The computer is pausing before its answer, or has just moved: leave the table, or reload the page.
-        if step % 2 == 0:
-            page.evaluate("location.hash = '#/'")
-            page.wait_for_selector(".game-card")
-            away = history(page)
-            page.wait_for_timeout(900)  # longer than the pause: a computer that kept playing would have moved
-            assert history(page) == away, "the computer played on a table nobody was looking at"
-            page.evaluate("location.hash = '#/play/dominoes'")
-        else:
-            reload_ready(page)
-        page.wait_for_selector(".dom-table")
-        if "boneyard:save:dominoes" not in local_storage(page):
-            break
-    final = history(page)
-    if not final and page.locator("#over-title").count():
-        # The round ended: a finished game's save is dropped by design (it went into the stats), so the
-        # table on screen is what is left to check. Every move seen was kept until then.
-        watch.assert_clean(page)
-        context.close()
-        return
-    assert final[: len(seen)] == seen, "moves were lost"
-    humans = [e for e in final if e.get("seat") == 0]
-    if final:
-        assert len(humans) == mine, f"{mine} moves made, {len(humans)} in the save"
     watch.assert_clean(page)
     context.close()

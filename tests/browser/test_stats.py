@@ -1,5 +1,6 @@
-"""Stats in Chromium: a card per mode with its chart, the leaderboard only once two names have played,
-Bonefall's bests per mode and set, the same numbers after a reload, and an audit of Stats and Settings."""
+"""Stats in Chromium: a mode card's chart at its size, and an audit of Stats (with a leaderboard) and
+Settings. (The cards' numbers, the leaderboard, Bonefall's bests and a reload are tested under CPython:
+tests/app/test_stats.py.)"""
 
 from __future__ import annotations
 
@@ -41,39 +42,13 @@ def test_a_mode_card_shows_win_rate_streaks_and_a_chart(stats_page):
     assert box and box["width"] > 150 and box["height"] > 30
 
 
-def test_no_leaderboard_for_one_name_then_one_for_two(stats_page):
-    page = stats_page
-    assert page.locator(".leaderboard").count() == 0
-    stored = json.loads(local_storage(page)["boneyard:stats"])
-    stored["stats"]["tallies"].append(tally("Bo", 1, 0, [["2026-11-30", 1, 0, 0]]))
-    page.evaluate("text => localStorage.setItem('boneyard:stats', text)", json.dumps(stored))
-    reload_ready(page)
-    board = page.locator(".leaderboard")
-    board.wait_for()
-    rows = board.locator("tbody tr").all_inner_texts()
-    assert len(rows) == 2 and "Player" in rows[0] and "Bo" in rows[1]
-
-
-def test_bonefall_shows_its_bests_per_mode_and_set(stats_page):
-    page = stats_page
-    card = page.locator(".stat-card[data-mode='marathon-max']")
-    text = card.inner_text()
-    assert "Marathon · Max" in text and "121" in text and "best power" in text
-    assert "7" in text and "9.8" in text
-    assert card.locator("rect.bar-best").count() == 1
-
-
-def test_a_reload_changes_nothing(stats_page):
-    page = stats_page
-    before = (local_storage(page)["boneyard:stats"], page.locator("#main").inner_html())
-    reload_ready(page)
-    page.wait_for_selector(".stat-card")
-    assert (local_storage(page)["boneyard:stats"], page.locator("#main").inner_html()) == before
-
-
 @pytest.mark.parametrize("theme", ["felt", "light", "dark"])
 def test_stats_and_settings_pass_the_accessibility_audit(stats_page, theme):
     page = stats_page
+    stored = json.loads(local_storage(page)["boneyard:stats"])
+    if len(stored["stats"]["tallies"]) == 1:  # a second name: the audit covers the leaderboard too
+        stored["stats"]["tallies"].append(tally("Bo", 1, 0, [["2026-11-30", 1, 0, 0]]))
+        page.evaluate("text => localStorage.setItem('boneyard:stats', text)", json.dumps(stored))
     page.evaluate(
         "theme => { const s = JSON.parse(localStorage.getItem('boneyard:settings') || "
         '\'{"schema": 1, "settings": {}}\'); s.settings.theme = theme;'
@@ -85,6 +60,8 @@ def test_stats_and_settings_pass_the_accessibility_audit(stats_page, theme):
         page.evaluate(f"location.hash = '{hash_}'")
         page.wait_for_selector(".stat-card" if hash_ == "#/stats" else "#set-name")
         page.wait_for_timeout(300)
+        if hash_ == "#/stats":
+            assert page.locator(".leaderboard").count() == 1
         results = Axe().run(page)
         serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert not serious, (

@@ -1,6 +1,7 @@
 """The table kit in the page: the mute button and Web Audio (nothing created while Sound is off), the slide
-of a laid tile (only with animations on), the match's scoreboard and a finished hand that stays until Next
-hand, and the accessibility audit of a table in every theme."""
+of a laid tile (only with animations on), a four-player result at every size, and the accessibility audit of a
+table in every theme. (A match's finished hand that stays until Next hand is tested under CPython:
+tests/app/test_flows_dominoes.py.)"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from ui.session import Seat, Session
 
 from . import fit
 from .conftest import local_storage, new_context, open_app, reload_ready
-from .test_dominoes import play_to_the_end, start, take_turn, wait_for_human_or_end
+from .test_dominoes import start, take_turn, wait_for_human_or_end
 
 COUNT_AUDIO = """
 window.__audioContexts = 0;
@@ -118,37 +119,6 @@ def test_a_laid_tile_slides_in_only_with_animations_on(browser, base_url, watch,
         watch.assert_clean(page)
     finally:
         context.close()
-
-
-def test_a_finished_hand_of_a_match_stays_on_the_table_until_next_hand(page, base_url, watch):
-    start(page, base_url, "match-2-50", seed=5)
-    assert page.locator("#kit-score").count() == 1, "the scoreboard is always there in a match"
-    for _ in range(200):
-        wait_for_human_or_end(page)
-        if page.locator("#next-hand, #over-title").count():
-            break
-        take_turn(page)
-    if not page.locator("#next-hand").count():
-        pytest.skip("the match ended in one hand")
-    line = page.locator(".dom-line").get_attribute("aria-label")
-    assert line and "," in line, "the finished hand's line is on the table"
-    turn = page.locator(".dom-table").get_attribute("data-turn")
-    page.wait_for_timeout(1500)
-    assert page.locator(".dom-line").get_attribute("aria-label") == line, "nobody played on meanwhile"
-    assert page.locator(".dom-table").get_attribute("data-turn") == turn
-    page.click("#kit-fold")
-    page.wait_for_selector("#kit-results.is-folded")
-    page.click("#kit-fold")
-    page.click("#view-board")
-    page.wait_for_selector(".kit-seat .dom-face-up")
-    page.click("#kit-score summary")
-    assert "Hand" in page.locator(".kit-score-pop").inner_text()
-    page.click("#kit-score summary")
-    page.click("#kit-fold")
-    page.click("#next-hand")
-    page.wait_for_function("document.querySelector('#next-hand') === null")
-    play_to_the_end(page)
-    watch.assert_clean(page)
 
 
 @pytest.mark.parametrize("theme", ["felt", "light", "dark"])

@@ -1,12 +1,12 @@
 """The Triangles table on the table kit, in the page: seeded games played to the end by clicks at the
 three viewports (no page scroll, the title in view at the open, the tray and its buttons still from turn
 to turn, hand tiles at least 44 px wide, corner numbers readable), a refused tap that says why and fades,
-Take back against the computer, the review with the board as it was, and the accessibility audit."""
+and the accessibility audit. (Take back and the review are tested under CPython:
+tests/app/test_flows_triangles.py.)"""
 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -146,56 +146,6 @@ def test_a_refused_tap_says_why_in_the_message_line_and_fades(page, base_url, wa
             return
         take_turn(page)
     pytest.skip("no turn offered a refused tap")
-
-
-def test_take_back_returns_to_your_previous_turn_and_the_game_is_not_counted(page, base_url, watch):
-    start(page, base_url, seed=31)
-    wait_for_human_or_end(page)
-    assert page.locator("#take-back").is_disabled(), "nothing to take back before your first move"
-    take_turn(page)
-    wait_for_human_or_end(page)
-    hand = page.locator(".tri-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)")
-    moves = page.get_attribute(".tri-table", "data-moves")
-    tiles = page.get_attribute(".tri-table", "data-tiles")
-    take_turn(page)
-    wait_for_human_or_end(page)
-    if page.locator("#kit-results").count():
-        pytest.skip("the game ended at once")
-    page.click("#take-back")
-    page.wait_for_selector(f".tri-table.is-my-turn[data-moves='{moves}']")
-    assert page.locator(".tri-hand-tile").evaluate_all("els => els.map(e => e.dataset.value)") == hand
-    assert page.get_attribute(".tri-table", "data-tiles") == tiles
-    play_to_the_end(page)
-    assert "Not counted in your stats: you took back 1 move." in page.locator("#kit-results").inner_text()
-    watch.assert_clean(page)
-
-
-def test_review_steps_through_the_game_with_the_board_as_it_was(page, base_url, watch):
-    start(page, base_url, seed=41)
-    play_to_the_end(page)
-    laid = page.locator("#tri-svg .tri-tile").count()
-    page.click("#review")
-    where = page.locator("#review-where")
-    where.wait_for()
-    total = int(re.search(r"of (\d+)", where.inner_text()).group(1))
-    assert f"Move {total} of {total}" in where.inner_text()
-    assert page.locator("#tri-svg .tri-tile").count() == laid
-    page.click("#review-first")
-    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 0 ')")
-    assert page.locator("#tri-svg .tri-tile").count() == 0, "the deal: nothing on the table"
-    assert page.locator(".kit-seat .tri-face-up svg").count() >= 7, "the others' hands are face up"
-    assert (
-        page.locator(".tri-hand-tile").count() >= 7
-        and page.locator(".tri-hand-tile:not([disabled])").count() == 0
-    )
-    page.click("#review-forward")
-    page.wait_for_function("document.querySelector('#review-where').textContent.startsWith('Move 1 ')")
-    assert page.locator("#tri-svg .tri-tile").count() == 1
-    page.click("#review-last")
-    page.wait_for_function(f"document.querySelector('#review-where').textContent.startsWith('Move {total} ')")
-    page.click("#review-close")
-    page.wait_for_selector("#kit-results")
-    watch.assert_clean(page)
 
 
 @pytest.mark.parametrize("theme", ["felt", "light", "dark"])

@@ -1,12 +1,11 @@
-"""The computer's turns: a new table never waits for a computer that was pausing on the last one, and the
-deal's seed in the address is taken as typed (``?seed=-5`` is not ``?seed=5``)."""
+"""The computer's turns in the page: "Your turn" shows only once the computer's tile has landed. (A new
+table during a computer's pause and a negative seed are tested under CPython: tests/app/test_turns.py.)"""
 
 from __future__ import annotations
 
 import pytest
 
 from .conftest import READY, READY_TIMEOUT_MS, new_context, watch_page
-from .test_dominoes import wait_for_human_or_end
 
 SEED = 5  # with this seed the computer (seat 1) opens both a Classic round and a game of Triangles
 
@@ -36,49 +35,6 @@ def deal(page, game_id, mode=None):
     if mode:
         page.select_option("#setup-mode", mode)
     page.click("#start-game")
-
-
-# Deals again from the setup form as it was left, within a few milliseconds.
-DEAL_AGAIN = """async (game) => {
-  location.hash = '#/setup/' + game;
-  while (!document.querySelector('#start-game')) await new Promise((r) => setTimeout(r, 5));
-  document.querySelector('#start-game').click();
-}"""
-
-
-def test_a_new_deal_during_the_computers_pause_is_played(animated, base_url):
-    page = animated
-    open_setup(page, base_url, "triangles")
-    deal(page, "triangles")
-    page.wait_for_selector(".tri-table[data-moves='0']")
-    page.evaluate(DEAL_AGAIN, "triangles")  # the computer is still pausing before its opening move
-    page.wait_for_selector(".tri-table:not([data-moves='0'])", timeout=8_000)
-
-
-def test_another_table_opened_during_the_computers_pause_is_played(animated, base_url):
-    page = animated
-    open_setup(page, base_url, "triangles")
-    deal(page, "triangles")
-    page.wait_for_selector(".tri-table[data-moves='0']")
-    page.evaluate(DEAL_AGAIN, "dominoes")  # the Triangles computer is still pausing: leave for another table
-    page.wait_for_selector(".dom-table.is-my-turn", timeout=8_000)
-    page.evaluate("location.hash = '#/play/triangles'")  # and back: its computer plays its opening now
-    page.wait_for_selector(".tri-table:not([data-moves='0'])", timeout=8_000)
-
-
-def hand(page) -> list[str]:
-    wait_for_human_or_end(page)
-    return page.locator(".dom-hand-tile").evaluate_all("tiles => tiles.map(t => t.id)")
-
-
-def test_a_negative_seed_deals_another_game(app_page, base_url):
-    hands = {}
-    for seed in (5, -5, 5):
-        open_setup(app_page, base_url, "dominoes", seed=seed)
-        deal(app_page, "dominoes", "classic")
-        hands.setdefault(seed, []).append(hand(app_page))
-    assert hands[5][0] == hands[5][1], "the same seed deals the same game"
-    assert hands[-5][0] != hands[5][0], "?seed=-5 dealt the game of ?seed=5"
 
 
 # Counts, frame by frame, the frames where the message line says it is the person's turn while a tile

@@ -1,12 +1,12 @@
-"""Settings › Your data in Chromium: a backup exported in one profile restores every save, setting and
-stat exactly in a fresh one; a damaged, foreign or newer file is refused with nothing lost; the name field
-keeps what is typed and Tab moves on."""
+"""Settings › Your data in Chromium: a backup downloaded in one profile and chosen in the file input of a
+fresh one restores every save, setting and stat exactly; the name field keeps what is typed and Tab moves
+on. (Refused files and the storage's figures are tested under CPython: tests/app/test_your_data.py.)"""
 
 from __future__ import annotations
 
 import json
 
-from tests.app.test_your_data import ASIDE_KEY, STATS, refused_files
+from tests.app.test_your_data import ASIDE_KEY, STATS
 
 from .conftest import Watch, local_storage, new_context, open_app, reload_ready
 
@@ -85,32 +85,6 @@ def test_export_then_import_on_a_fresh_profile_restores_everything(browser, base
     fresh.close()
 
 
-def test_a_damaged_foreign_or_newer_file_is_refused_with_nothing_lost(browser, base_url, tmp_path):
-    watch = Watch()
-    context = new_context(browser, watch, accept_downloads=True)
-    page = open_app(context, base_url, watch)
-    fill_profile(page)
-    good = export(page, tmp_path).read_text()
-    page.fill("#set-name", "Bo")
-    page.press("#set-name", "Tab")
-    before = local_storage(page)
-    files = refused_files(good)
-    for name, (text, words) in files.items():
-        page.set_input_files(
-            "#import-file", {"name": name, "mimeType": "application/json", "buffer": text.encode()}
-        )
-        refused = page.locator("#import-refused")
-        refused.wait_for()
-        said = refused.inner_text()
-        assert name in said and words in said and "Nothing you have stored was changed." in said, said
-        assert local_storage(page) == before
-        page.locator("#import-refused button").click()
-        refused.wait_for(state="detached")
-    assert page.input_value("#set-name") == "Bo"
-    watch.assert_clean(page)
-    context.close()
-
-
 def test_typing_a_name_never_redraws_and_tab_moves_on(app_page):
     page = app_page
     open_settings(page)
@@ -121,14 +95,3 @@ def test_typing_a_name_never_redraws_and_tab_moves_on(app_page):
     assert page.evaluate("document.activeElement.id") == "set-suggestions"
     assert page.input_value("#set-name") == "Carmen Ruiz"
     assert json.loads(local_storage(page)["boneyard:settings"])["settings"]["name"] == "Carmen Ruiz"
-
-
-def test_storage_shows_whether_it_is_persistent_and_how_much_is_used(app_page):
-    page = app_page
-    open_settings(page)
-    page.wait_for_function("document.getElementById('storage-persist').dataset.persisted !== 'unknown'")
-    assert "persistent" in page.locator("#storage-persist").inner_text().lower()
-    used = page.locator("#storage-used").inner_text()
-    stored = "Your games, settings and stats take" in used or "Nothing of yours is stored yet." in used
-    assert stored and "this site uses" in used
-    assert "Records kept aside" in page.locator(".your-data").inner_text()

@@ -567,8 +567,9 @@ def deal_tag(session: Session) -> Markup:
     return h(
         "span",
         {"class_": "kit-deal", "id": "kit-deal", "title": why, "aria_label": why},
-        h("span", {"class_": "kit-deal-word"}, "Deal "),
-        short,
+        # "Deal" and three groups of four digits in two rows: small enough beside a phone's title.
+        h("span", {"class_": "kit-deal-word"}, "Deal"),
+        [join([" ", h("span", {}, part)]) for part in short.split()],
     )
 
 

@@ -6,13 +6,15 @@ reveals the seed, deals it again and says whether the game played follows from i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from boneyard.deals import deal_commitment, short_commitment
 from boneyard.games import get_game
 from tests.app.conftest import Open
 from tests.app.fakes import FakePort
-from tests.app.test_play import legal, my_turn, play
+from tests.app.test_play import play_to_the_end
 from ui.app import App
 from ui.ports import Event
 
@@ -39,14 +41,24 @@ def page_says(port: FakePort, text: str) -> bool:
 
 
 def finish(app: App, port: FakePort) -> None:
-    """Play the person's first legal move until the game ends, checking the seed stays hidden."""
-    for _ in range(200):
-        if app.sessions["dominoes"].state.is_over():
-            return
-        assert not page_says(port, str(SEED))
-        assert my_turn(app), port.text()
-        play(port, legal(app)[0])
-    raise AssertionError("the game did not end")
+    """Play the person's first legal move until the game ends, checking that no drawing shows the seed."""
+    shown: list[str] = []
+    show, set_title = port.show, port.set_title
+
+    def watch_show(html: str, hold: Sequence[str] = ()) -> None:
+        shown.append(html)
+        show(html, hold)
+
+    def watch_title(title: str) -> None:
+        shown.append(title)
+        set_title(title)
+
+    port.show, port.set_title = watch_show, watch_title  # type: ignore[method-assign]
+    try:
+        play_to_the_end(app, port)
+    finally:
+        port.show, port.set_title = show, set_title  # type: ignore[method-assign]
+    assert shown and not any(str(SEED) in html for html in shown)
 
 
 def test_the_table_shows_the_commitment_and_check_the_deal_reveals_the_seed(open_app):

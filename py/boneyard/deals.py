@@ -85,7 +85,10 @@ def redeal(game: str, seed: int, options: Mapping[str, Any] | None = None) -> li
     hands: list[list[str]] = []
     for seat in range(getattr(state, "players", 1)):
         hand = state.view(seat).get("hand", [])
-        hands.append(["-".join(str(part) for part in tile) for tile in hand])
+        # A tile is its name ("6-4-2", "cross–plus") or its pips ([6, 4]).
+        hands.append(
+            [tile if isinstance(tile, str) else "-".join(str(part) for part in tile) for tile in hand]
+        )
     return hands
 
 

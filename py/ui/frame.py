@@ -61,7 +61,9 @@ def render(ctx: Any, part: TablePart) -> Markup:
         message=message_line(ctx, part, parts.status, tone="turn" if facts.mine else "", facts=facts),
         tray_=parts.tray,
         seats_=parts.seats,
-        tools_=kit.tools(part.game_id, ctx.settings.sound, extra=parts.tools),
+        tools_=kit.tools(
+            part.game_id, ctx.settings.sound, extra=join([kit.deal_tag(ctx.session), parts.tools])
+        ),
         panel=parts.results,
         gate=parts.gate,
         board_extra=parts.board_extra,

@@ -1005,6 +1005,14 @@ in All Fives every count scores for the side of the player who laid. The player 
 next hand."""
 
 EXTRA_TEXT = {"dominoes": FIVES_TEXT}
+# Every game dealt against the computer (not Bonefall: no one deals against you there) ends with this.
+DEAL_TEXT = """## Check the deal
+
+Against the computer the table shows "Deal" and twelve characters from the start: a fingerprint of the
+deal's secret seed, fixed before the first move, so the deal cannot change afterwards. When the game ends, press
+Check the deal in the results: it reveals the seed, deals it again and says whether it matches. To check
+it yourself, run the command it shows in a copy of Boneyard:
+PYTHONPATH=py python3 -m boneyard.deals --game GAME --seed SEED --commitment FINGERPRINT."""
 
 FIVES_SEED = 4  # a deal whose first legal moves open all four arms of the spinner in a few lays
 FIVES_CHOICE_SEED = 14  # a deal reaching a turn where one tile scores and another does not
@@ -1360,6 +1368,7 @@ def howto_body(info: GameInfo, *, prefix: str = "", sprite: bool = True) -> Mark
     figs = list(figures(info.id))
     blocks: list[Markup] = []
     text = info.how_to_play.strip() + ("\n\n" + EXTRA_TEXT[info.id] if info.id in EXTRA_TEXT else "")
+    text += "" if info.realtime else "\n\n" + DEAL_TEXT
     for para in text.split("\n\n"):
         para = para.strip()
         if not para:

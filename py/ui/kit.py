@@ -12,11 +12,15 @@ The kit's screen tests (``tests/screens/test_kit.py``) show its API in use.
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from boneyard import deals
 
 from .html import FSI, PDI, Markup, h, join, name_attr
 from .intents import Intents, Render
@@ -32,6 +36,10 @@ __all__ = [
     "SeatView",
     "TableFacts",
     "button",
+    "deal_check",
+    "deal_committed",
+    "deal_tag",
+    "deal_verdict",
     "describe_list",
     "display_names",
     "gate_needed",
@@ -129,6 +137,7 @@ class KitState:
     refusal: Refusal | None = None
     hint: Hint | None = None  # the Expert's hint of a position
     analysis: Analysis | None = None  # the Expert's review of the finished game
+    deal_checked: bool = False  # Check the deal pressed: the finished game's seed and its check on show
 
 
 def plural(count: int, word: str, words: str = "") -> str:
@@ -526,6 +535,161 @@ def tools(game_id: str, sound_on: bool, extra: Any = "") -> Markup:
     )
 
 
+def deal_committed(session: Session) -> bool:
+    """Tell whether the table shows a commitment to its deal: a game against the computer on this device.
+
+    An online room's deal is committed and checked its own way; Bonefall has no one to deal against.
+    """
+    return session.vs_computer and not session.online and not session.info.realtime
+
+
+def shown_commitment(session: Session) -> str:
+    """Return the commitment the table showed at the start (kept when dealt; an older save's from its seed)."""
+    kept = session.extra.get("deal")
+    if isinstance(kept, str) and kept:
+        return kept
+    try:
+        return deals.deal_commitment(session.seed)
+    except ValueError:
+        return ""
+
+
+def deal_tag(session: Session) -> Markup:
+    """Return the commitment to the deal for the header tools ("Deal a1b2 c3d4 e5f6"): never the seed."""
+    commitment = shown_commitment(session)
+    if not deal_committed(session) or not commitment:
+        return Markup("")
+    short = deals.short_commitment(commitment)
+    why = (
+        f"Deal {short}: a fingerprint of this game's deal, fixed before the first move. "
+        "At the end, Check the deal shows the deal came from it."
+    )
+    return h(
+        "span",
+        {"class_": "kit-deal", "id": "kit-deal", "title": why, "aria_label": why},
+        # "Deal" and three groups of four digits in two rows: small enough beside a phone's title.
+        h("span", {"class_": "kit-deal-word"}, "Deal"),
+        [join([" ", h("span", {}, part)]) for part in short.split()],
+    )
+
+
+@dataclass(frozen=True)
+class DealVerdict:
+    """What Check the deal found: the seed, its commitment, whether the game played follows from it."""
+
+    ok: bool
+    seed: int
+    commitment: str
+    matches: bool  # the seed is the one the table's commitment was made to
+    replays: bool | None  # every move replays on the seed's deal to the game played (None: no whole log)
+    hands: list[list[str]]  # each seat's opening hand as the seed deals it
+    command: str
+
+
+def deal_verdict(session: Session) -> DealVerdict:
+    """Deal the session's seed again and check it against the commitment shown and the game played.
+
+    The game played follows from the seed when its every move, replayed on the seed's fresh deal, leads to
+    the very position on the table: a different first deal would refuse a move or end elsewhere.
+    """
+    seed = session.seed
+    shown = shown_commitment(session)
+    matches = deals.check_commitment(seed, shown)
+    commitment = shown  # the one the player saw, which the command line checks too
+    replays: bool | None = None
+    if session.moves is not None:
+        try:
+            replays = session.replay(len(session.moves)).to_dict() == session.state.to_dict()
+        except Exception:  # a move the seed's deal refuses: not the game played
+            replays = False
+    try:
+        hands = deals.redeal(session.info.id, seed, session.options)
+    except Exception:  # a damaged save's seed or options: the verdict says the deal does not check out
+        hands, replays = [], False
+    options = "".join(
+        " --option " + shlex.quote(f"{name}={json.dumps(value, separators=(',', ':'))}")
+        for name, value in sorted(session.options.items())
+    )
+    command = (
+        f"PYTHONPATH=py python3 -m boneyard.deals --game {session.info.id} --seed {seed}"
+        f" --commitment {commitment}{options}"
+    )
+    return DealVerdict(matches and replays is not False, seed, commitment, matches, replays, hands, command)
+
+
+def deal_check(ctx: Any) -> Markup:
+    """Return Check the deal for a finished game's results, and once pressed what it found."""
+    session: Session = ctx.session
+    if not deal_committed(session) or not session.state.is_over() or not shown_commitment(session):
+        return Markup("")
+    if not ctx.ui.kit.deal_checked:
+        return h(
+            "div",
+            {"class_": "kit-deal-check", "id": "kit-deal-check"},
+            h(
+                "button",
+                {
+                    "type": "button",
+                    "class_": "btn",
+                    "data_action": "kit-check-deal",
+                    "id": "check-deal",
+                    "title": "Reveal the seed and deal it again, to see the computer did not choose the deal",
+                },
+                "Check the deal",
+            ),
+        )
+    found = deal_verdict(session)
+    if found.ok and found.replays:
+        words = "✓ Fair deal: the seed matches the commitment shown at the start, and it deals this game."
+    elif found.ok:
+        words = "✓ The seed matches the commitment shown at the start (this game's moves were not all kept)."
+    elif not found.matches:
+        words = "✗ The deal does not check out: the seed does not match the commitment."
+    else:
+        words = "✗ The deal does not check out: the game played is not the one this seed deals."
+    names = plain_names(session)
+    return h(
+        "div",
+        {"class_": "kit-deal-check", "id": "kit-deal-check"},
+        h(
+            "p",
+            {
+                "class_": f"deal-result {'deal-ok' if found.ok else 'deal-bad'}",
+                "id": "deal-result",
+                "role": "status",
+            },
+            words,
+        ),
+        h(
+            "dl",
+            {"class_": "kit-deal-facts"},
+            h("dt", {}, "Seed"),
+            h("dd", {"id": "deal-seed"}, str(found.seed)),
+            h("dt", {}, "Commitment"),
+            h("dd", {"class_": "kit-deal-hex", "id": "deal-commitment"}, found.commitment),
+        ),
+        h("p", {"class_": "hint"}, "The first deal this seed gives:") if found.hands else "",
+        h(
+            "dl",
+            {"class_": "kit-deal-facts kit-deal-hands", "id": "deal-hands"},
+            [
+                join(
+                    [
+                        h("dt", {}, names[seat] if seat < len(names) else f"Seat {seat + 1}"),
+                        h("dd", {}, keep_whole(" ".join(hand))),
+                    ]
+                )
+                for seat, hand in enumerate(found.hands)
+                if hand
+            ],
+        )
+        if found.hands
+        else "",
+        h("p", {"class_": "hint"}, "Check it yourself with Boneyard's engine:"),
+        h("code", {"class_": "kit-deal-command", "id": "deal-command"}, found.command),
+    )
+
+
 def _speaker(on: bool) -> Markup:
     waves = (
         h(
@@ -766,6 +930,7 @@ def results_panel(
         else ""
     )
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
+    check = deal_check(ctx)
     panel = h(
         "section",
         {
@@ -779,7 +944,9 @@ def results_panel(
             {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
             # The result itself, then what else there is: side by side on a wide table (css/table.css).
             h("div", {"class_": "kit-results-main"}, body, h("p", {"class_": "hint"}, note) if note else ""),
-            h("div", {"class_": "kit-results-side"}, analysis, more_) if analysis or more else "",
+            h("div", {"class_": "kit-results-side"}, analysis, more_, check)
+            if analysis or more or check
+            else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
@@ -903,6 +1070,8 @@ def handle(ctx: Any, action: str, value: str, *, first: int = 0) -> Intents | No
         seat = session.to_move()
         view = session.state.view(seat if seat is not None else 0)
         kit.revealed = turn_token(view)
+    elif action == "kit-check-deal":
+        kit.deal_checked = session.state.is_over()  # the seed never shows before the end
     elif action == "kit-fold":
         kit.folded = not kit.folded
     elif action == "kit-view-board":

@@ -22,6 +22,7 @@ from boneyard.core import (
     run_thinking,
     think,
 )
+from boneyard.deals import deal_commitment
 from boneyard.games import get_game
 
 __all__ = ["SEAT_KINDS", "Seat", "Session", "SessionError", "computer_bot", "game_identity"]
@@ -103,6 +104,10 @@ class Session:
         """Deal a new game."""
         seed = fresh_seed() if seed is None else seed
         state = info.new_state(seed=seed, **dict(options))
+        try:  # the commitment the table shows, kept as shown: Check the deal compares the seed with it
+            committed = {"deal": deal_commitment(seed)}
+        except ValueError:  # a seed out of the commitment's range has none
+            committed = {}
         return cls(
             info=info,
             state=state,
@@ -112,6 +117,7 @@ class Session:
             options=dict(options),
             seed=seed,
             bot_rng=make_rng(seed ^ 0x5EED),
+            extra=committed,
         )
 
     # -- who is where --------------------------------------------------------------------------

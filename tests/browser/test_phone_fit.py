@@ -1,6 +1,7 @@
 """What a player sees on a phone (360x740), measured: Bonefall fits one screen at start, middle and end (and at
 800x1280 and 1280x800), its swipes-and-scores sheet opens without scrolling the page, its pads are 44 px or
-more; four-player tables name every seat whole (Dominoes draw, block and partners, Triangles, Heptalion);
+more; four-player tables name every seat whole (Dominoes draw, block and partners, Triangles, Heptalion) and show
+the commitment to their deal whole;
 the results of a finished game read whole in their panel with every button in view; no tile lies under the
 folded results, the Expert's hint card or a toast (Dominoes, Triangles, Heptalion); the host's room page
 keeps Start in view; Settings' broker line follows the typing.
@@ -50,6 +51,13 @@ SEAT_OVERFLOW = """() => [...document.querySelectorAll('.kit-seat')].flatMap((se
       || e.scrollWidth > e.clientWidth + 0.5; })
     .map((e) => e.className + ': ' + e.textContent);
 })"""
+DEAL_TAG = """() => {
+  const tag = document.querySelector('#kit-deal'), title = document.querySelector('.screen-title');
+  const b = tag.getBoundingClientRect();
+  return {text: tag.textContent.trim(), sw: tag.scrollWidth, cw: tag.clientWidth, left: b.left,
+          titleRight: title ? title.getBoundingClientRect().right : 0,
+          inside: b.width > 0 && b.left >= 0 && b.top >= 0 && b.right <= innerWidth && b.bottom <= innerHeight};
+}"""
 INSIDE = """([inner, outer]) => {
   const a = document.querySelector(inner).getBoundingClientRect();
   const b = outer === 'viewport' ? {left: 0, top: 0, right: innerWidth, bottom: innerHeight}
@@ -145,6 +153,10 @@ def test_four_player_tables_name_every_seat_whole_on_a_phone(phone: Any, key: st
     assert len({s["text"] for s in seats}) == 3, f"{key}: two seats look alike: {seats}"
     assert not page.evaluate(SEAT_OVERFLOW), page.evaluate(SEAT_OVERFLOW)
     fit.assert_fits(page, key)
+    # The commitment to the deal against the computer: whole, in view, clear of the title beside it.
+    deal = page.evaluate(DEAL_TAG)
+    assert deal["text"].startswith("Deal ") and len(deal["text"].replace(" ", "")) == 16, deal
+    assert deal["inside"] and deal["sw"] <= deal["cw"] and deal["left"] >= deal["titleRight"], deal
     size(page, 1280, 800)  # the side seats of a wide table: the level under the name, the name whole
     seats = page.evaluate(SEAT_NAMES)
     assert all(s["sw"] <= s["cw"] for s in seats), seats

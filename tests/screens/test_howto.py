@@ -80,3 +80,10 @@ def test_the_cascade_loop_runs_only_with_animations_on():
 def test_bonefall_rules_list_its_controls():
     html = shell.rules(GAMES["bonefall"], True)
     assert "<kbd>Space</kbd>" in html and "Controls" in html
+
+
+def test_how_to_play_says_how_to_check_a_deal_against_the_computer():
+    for game in ("dominoes", "triangles", "heptalion"):
+        body = howto.howto_body(GAMES[game])
+        assert "<h2>Check the deal</h2>" in body and "python3 -m boneyard.deals --game GAME" in body
+    assert "Check the deal" not in howto.howto_body(GAMES["bonefall"])  # no one deals against you there

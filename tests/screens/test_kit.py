@@ -225,3 +225,47 @@ def test_the_stats_note_says_why_a_game_is_or_is_not_counted():
     shared = Session.start(INFO, [Seat("human", "A"), Seat("human", "B")], "m", "M", {"players": 2}, seed=1)
     assert stats_note(shared) == "Same-device games are not counted in the stats."
     assert stats_note(shared, "Games on one device are not counted in the stats.").startswith("Games on one")
+
+
+def test_the_deal_tag_and_its_check_show_the_commitment_then_the_seed_only_at_the_end():
+    from boneyard import deals
+
+    session = vs_computer(seed=918273645501)
+    ctx = context(session)
+    short = deals.short_commitment(deals.deal_commitment(session.seed))
+    tag = kit.deal_tag(session)
+    assert (
+        "Deal</span>" in tag
+        and all(f"<span>{part}</span>" in tag for part in short.split())
+        and "918273645501" not in tag
+        and "Check the deal" in tag
+    )
+    assert kit.deal_check(ctx) == ""  # no check before the end
+    kit.handle(ctx, "kit-check-deal", "")
+    assert not ctx.ui.kit.deal_checked
+    while not session.state.is_over():
+        session.computer_move() if session.computer_to_move() else session.play(
+            session.state.legal_moves()[0]
+        )
+    button = kit.deal_check(ctx)
+    assert 'data-action="kit-check-deal"' in button and "918273645501" not in button
+    kit.handle(ctx, "kit-check-deal", "")
+    found = kit.deal_check(ctx)
+    assert "✓ Fair deal" in found and "918273645501" in found and deals.deal_commitment(session.seed) in found
+    assert "python3 -m boneyard.deals --game dominoes --seed 918273645501" in found
+    assert "--option players=2" in found
+    assert kit.results_panel(ctx, "Over", "", []).count('id="kit-deal-check"') == 1  # the panel carries it
+    # Same device, online rooms and Bonefall show none: no computer deals, or a deal committed its own way.
+    same_device = Session.start(
+        INFO, [Seat("human", "A"), Seat("human", "B")], "m", "Mode", {"players": 2}, seed=5
+    )
+    assert kit.deal_tag(same_device) == ""
+    session.extra["online"] = "ROOM"
+    assert kit.deal_tag(session) == "" and kit.deal_check(ctx) == ""
+
+
+def test_redeal_names_each_games_tiles_as_its_table_does():
+    from boneyard import deals
+
+    assert all("---" not in tile for hand in deals.redeal("triangles", 5) for tile in hand)
+    assert deals.redeal("triangles", 5)[0][0].count("-") == 2

@@ -70,7 +70,16 @@ def frame(title: str, body: Markup, *, current: str = "", back: str | None = Non
             for href, label, key in nav_items
         ],
     )
-    back_link = h("a", {"class_": "back", "href": back, "aria_label": "Back"}, "‹ Back") if back else ""
+    back_link = (
+        h(
+            "a",
+            {"class_": "back", "href": back, "aria_label": "Back"},
+            "‹",
+            h("span", {"class_": "back-word"}, "Back"),
+        )
+        if back
+        else ""
+    )
     header = h(
         "header",
         {"class_": "topbar"},

@@ -14,7 +14,7 @@ from boneyard.settings import Settings
 from boneyard.tiles import SYMBOLS
 from tests.screens.tables import TableHarness, act
 from ui.games import heptalion_view as hv
-from ui.games.heptalion import SCREEN, HeptalionScreen, ending_text, lab_proof
+from ui.games.heptalion import HeptalionScreen, ending_text, lab_proof
 from ui.session import Session
 from ui.table_screen import TableContext
 
@@ -96,14 +96,15 @@ def place(table: Table) -> None:
 
 
 def test_modes_and_default_setup():
-    keys = [m.key for m in SCREEN.modes()]
+    screen = HeptalionScreen()  # not the page's SCREEN: a finished game elsewhere leaves its Play again there
+    keys = [m.key for m in screen.modes()]
     assert keys == ["game", "fit", "lab"]
     form: dict[str, Any] = {}
-    markup = SCREEN.custom_fields(form) + SCREEN.player_fields(form)  # the players count is the shell's
+    markup = screen.custom_fields(form) + screen.player_fields(form)  # the players count is the shell's
     assert (
         'data-field="who_1"' in markup and 'data-field="start"' in markup and 'data-field="board"' in markup
     )
-    mode, players = SCREEN.mode_from_form(form)
+    mode, players = screen.mode_from_form(form)
     assert players == 2 and mode.options == {
         "players": 2,
         "hidden": False,
@@ -134,7 +135,7 @@ def test_setup_options_reach_the_engine():
 
 def test_same_device_preset_makes_every_seat_a_person():
     form = {"opponents": "device", "players": "4"}
-    SCREEN.custom_fields(form)
+    HeptalionScreen().custom_fields(form)  # a fresh screen: no Play again left by another test
     table = Table(form)
     assert all(not s.is_computer for s in table.session.seats)
 
@@ -468,9 +469,10 @@ def test_who_placed_each_domino_shows_and_faces_turn_up():
 
 def test_the_copy_says_you_plain_words_and_plurals():
     form: dict[str, Any] = {}
-    setup = str(SCREEN.custom_fields(form) + SCREEN.player_fields(form))
+    screen = HeptalionScreen()
+    setup = str(screen.custom_fields(form) + screen.player_fields(form))
     assert "Automa" not in setup and "Computer, medium" in setup
-    assert "Lab" not in str(SCREEN.modes()) and "Other boards" in str(SCREEN.modes())
+    assert "Lab" not in str(screen.modes()) and "Other boards" in str(screen.modes())
     table = Table({"board": "random", "start": "0"}, seed=9)
     assert "Random board · 0 placed" in table.html
     assert not re.search(r"\d{6,}", re.sub(r"<[^>]*>", " ", table.html))  # no long board numbers

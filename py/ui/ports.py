@@ -106,12 +106,6 @@ class Port(Protocol):
     def text_of(self, selector: str) -> str | None:
         """Return the element's text, or None when there is none."""
 
-    def html_of(self, selector: str) -> tuple[str, str] | None:
-        """Return the element's inner HTML and its class, or None."""
-
-    def set_html(self, selector: str, html: str) -> None:
-        """Replace the element's inner HTML."""
-
     def set_text(self, selector: str, text: str) -> None:
         """Replace the element's text."""
 
@@ -129,9 +123,6 @@ class Port(Protocol):
 
     def focus(self, selector: str, *, keep_scroll: bool = False) -> bool:
         """Focus the element (without scrolling when ``keep_scroll``); False when there is none."""
-
-    def focused_id(self) -> str | None:
-        """Return the id of the focused element (None: none, or the body)."""
 
     def focus_within(self, selector: str) -> bool:
         """Tell whether the focused element lies inside one that matches."""

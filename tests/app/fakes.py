@@ -301,16 +301,6 @@ class FakePort:
         element = self.find(selector)
         return None if element is None else element.text
 
-    def html_of(self, selector: str) -> tuple[str, str] | None:
-        element = self.find(selector)
-        return None if element is None else (element.text, element.attrs.get("class", ""))
-
-    def set_html(self, selector: str, html: str) -> None:
-        element = self.find(selector)
-        if element is not None:
-            element.children = []
-            parse_into(element, html)
-
     def set_text(self, selector: str, text: str) -> None:
         element = self.find(selector)
         if element is not None:
@@ -341,6 +331,7 @@ class FakePort:
         return element is not None
 
     def focused_id(self) -> str | None:
+        """Return the id of the focused element (the tests ask; the app asks only ``focus_within``)."""
         element = self.focused
         return element.id or None if element is not None and self.attached(element) else None
 

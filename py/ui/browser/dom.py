@@ -184,15 +184,6 @@ class BrowserPort:
         element = self._one(selector)
         return None if element is None else str(element.textContent)
 
-    def html_of(self, selector: str) -> tuple[str, str] | None:
-        element = self._one(selector)
-        return None if element is None else (str(element.innerHTML), str(element.className))
-
-    def set_html(self, selector: str, html: str) -> None:
-        element = self._one(selector)
-        if element is not None:
-            element.innerHTML = html
-
     def set_text(self, selector: str, text: str) -> None:
         element = self._one(selector)
         if element is not None:
@@ -228,12 +219,6 @@ class BrowserPort:
         else:
             element.focus()
         return True
-
-    def focused_id(self) -> str | None:
-        focused = _js(document.activeElement)
-        if focused is None or focused == document.body:
-            return None
-        return _attr(focused, "id")
 
     def focus_within(self, selector: str) -> bool:
         focused = _js(document.activeElement)

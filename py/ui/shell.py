@@ -203,7 +203,9 @@ def home(
             {"class_": "home-online"},
             "Playing with friends? ",
             h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
-            " with the code they sent, or choose Online with friends in a game's New game.",
+            " with the code they sent, or choose Online with friends in a game's New game. "
+            "Or play people you do not know: ",
+            link_button("Quick match", "#/quick", id="home-quick"),
         )
     )
     # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).
@@ -379,6 +381,19 @@ def setup(
                 "div",
                 {"class_": "actions"},
                 button("New game", "start-game", info.id, kind="primary", id="start-game"),
+            )
+        )
+    if online:  # strangers: quick match finds them (ui.online.quick)
+        parts.append(
+            h(
+                "div",
+                {"class_": "actions setup-quick"},
+                link_button("Quick match", f"#/quick/{info.id}", id="quick-match"),
+                h(
+                    "p",
+                    {"class_": "hint"},
+                    "Play people you do not know, online; computers fill empty seats.",
+                ),
             )
         )
     body = h(

@@ -139,6 +139,9 @@ class Transport(Protocol):
     def drop(self, peer: str) -> None:
         """Close one peer's channel (no ``close`` event follows)."""
 
+    def release(self) -> None:
+        """Give the registered id back to the broker and keep every open channel (quick match)."""
+
     def close(self) -> None:
         """Leave the broker and close every channel; no more events are handled."""
 

@@ -114,6 +114,7 @@ class MemoryTransport:
         self.peers[host.id] = host
         host.peers[self.id] = self
         self.network.queue.append((host, NetEvent("open", self.id)))
+        self.network.queue.append((self, NetEvent("open", host.id)))  # js/online.js tells the joiner too
         return host.id
 
     def send(self, peer: str, text: str) -> bool:

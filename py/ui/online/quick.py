@@ -262,8 +262,8 @@ class QuickMatch:
             return
         now = self.clock()
         before = seeker.filled
-        if event.type == "open":
-            self.run(seeker.opened(event.peer, now))
+        if event.type == "open" and event.peer != seeker.host_peer and seeker.phase != lobby.CONNECTING:
+            self.run(seeker.opened(event.peer, now))  # a joiner's channel (our own to a host: ``connected``)
         elif event.type == "message":
             self.run(seeker.message(event.peer, event.data, now))
         elif event.type == "close":

@@ -1097,6 +1097,7 @@ class App:
                 wait_s=self.settings.quick_wait,
                 clock=self.port.now,
                 back=f"#/quick/{mode.game}",
+                spawn=self.spawn,
             )
             self.online.start()
             self.go(f"#/quick/{mode.game}")

@@ -111,6 +111,7 @@ class QuickMatch:
         wait_s: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
         back: str = "#/",
+        spawn: Callable[[Any], Any] = asyncio.ensure_future,
     ) -> None:
         self.app = app
         self.port = port
@@ -118,6 +119,7 @@ class QuickMatch:
         self.game_id = mode.game
         self.clock = clock
         self.back = back
+        self.spawn = spawn  # the app's (its tasks run on the page's loop)
         self.config = Config(wait_s=float(wait_s))
         self.seeker: Seeker | None = None
         self.net: Transport | None = None
@@ -160,7 +162,7 @@ class QuickMatch:
         self.schedule()
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
+        task = self.spawn(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 

@@ -198,14 +198,22 @@ def home(
             room[1],
         )
         if room is not None
-        else h(
-            "p",
-            {"class_": "home-online"},
-            "Playing with friends? ",
-            h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
-            " with the code they sent, or choose Online with friends in a game's New game. "
-            "Or play people you do not know: ",
-            link_button("Quick match", "#/quick", id="home-quick"),
+        else join(
+            [
+                h(
+                    "p",
+                    {"class_": "home-online"},
+                    "Playing with friends? ",
+                    h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
+                    " with the code they sent, or choose Online with friends in a game's New game.",
+                ),
+                h(
+                    "p",
+                    {"class_": "home-online home-quick"},
+                    link_button("Quick match", "#/quick", id="home-quick"),
+                    " Play people you do not know; computers fill the seats nobody takes.",
+                ),
+            ]
         )
     )
     # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).

@@ -276,3 +276,13 @@ def test_no_hidden_tile_reaches_a_quick_match_guest() -> None:
         assert checked >= 5
 
     on_own_loop(run)
+
+
+def test_the_results_say_whether_a_quick_match_was_rated() -> None:
+    from types import SimpleNamespace
+
+    from ui import kit
+
+    assert str(kit.rated_line(SimpleNamespace(extra={}))) == ""  # not a quick match: nothing
+    assert "Rated game" in str(kit.rated_line(SimpleNamespace(extra={"rated": True})))
+    assert "Not rated: a computer plays" in str(kit.rated_line(SimpleNamespace(extra={"rated": False})))

@@ -393,7 +393,7 @@ def online_bar(
             h("strong", {}, code),
         )
         if code
-        else h("span", {"class_": "online-code"}, h("strong", {}, "Quick match"))
+        else h("span", {"class_": "online-code is-quick"}, h("strong", {}, "Quick match"))
     ]
     host = next((s for s in seats if s.get("kind") == "host"), None)
     if host is not None and host.get("seat") != me:  # which "Ann" holds the game: the host, by seat

@@ -286,3 +286,45 @@ def test_the_results_say_whether_a_quick_match_was_rated() -> None:
     assert str(kit.rated_line(SimpleNamespace(extra={}))) == ""  # not a quick match: nothing
     assert "Rated game" in str(kit.rated_line(SimpleNamespace(extra={"rated": True})))
     assert "Not rated: a computer plays" in str(kit.rated_line(SimpleNamespace(extra={"rated": False})))
+
+
+def test_an_unreachable_broker_is_said_in_words_with_try_again() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+
+        class Down(MemoryTransport):
+            async def host(self, room_id: str, config: dict[str, Any]) -> None:
+                raise ConnectionError("network")
+
+        ann = Page(network, "Ann", Route("quick", "dominoes"))
+        ann.transport = lambda handler, report: Down(network, handler, report)  # type: ignore[method-assign]
+        mode = quick.find_mode("dominoes:match100-2")
+        assert mode is not None
+        ann.online = quick.QuickMatch(ann, ann, mode, clock=clock)
+        ann.online.start()
+        await step(network, clock, [ann])
+        ann.request_render()
+        assert 'data-quick-state="failed"' in ann.markup and "the broker cannot be reached" in ann.markup
+        assert 'id="quick-retry"' in ann.markup
+        del ann.transport  # the network is back
+        ann.online.action("quick-retry", "")
+        await step(network, clock, [ann])
+        assert ann.online.seeker.phase == lobby.HOSTING and lobby_ids(network)
+
+    on_own_loop(run)
+
+
+def test_a_quick_match_guest_whose_host_leaves_is_told_the_game_cannot_go_on() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann = seeker_page(network, clock, "Ann")
+        await network.settle()
+        bob = seeker_page(network, clock, "Bob")
+        await until(network, clock, [ann, bob], lambda: dealt([ann, bob]))
+        ann.close_online()
+        await step(network, clock, [bob])
+        assert bob.online.state == "host_left" and "it cannot go on" in bob.markup
+        await step(network, clock, [bob], 10.0)
+        assert not network.rooms, "the guest does not knock at a room code nobody holds"
+
+    on_own_loop(run)

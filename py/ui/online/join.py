@@ -422,6 +422,8 @@ class OnlineGuest:
             return join(
                 ["The host is reconnecting…", h("span", {"class_": "online-wide"}, " Moves wait for them.")]
             )
+        if self.state == "host_left" and self.quick is not None:  # nobody can reopen a quick match's table
+            return "The player whose page ran this game left: it cannot go on."
         return {"host_left": "The host left; waiting for them to reopen the room…"}.get(
             self.state, self.message
         )

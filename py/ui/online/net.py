@@ -186,6 +186,9 @@ class OnlinePort(Protocol):
     def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
         """Call ``callback`` once after ``seconds`` (None: no timers here, it is never called)."""
 
+    async def public_key(self) -> str:
+        """Return this player's public key (base64url of the raw P-256 point) for quick match."""
+
 
 class RoomApp(Protocol):
     """What a room asks of the app (``ui.app.App``; the tests' stand-in): its state, its table's steps.

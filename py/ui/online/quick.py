@@ -140,7 +140,7 @@ class QuickMatch:
 
     async def _start(self) -> None:
         try:
-            key = str(await self.port.public_key())  # type: ignore[attr-defined]
+            key = str(await self.port.public_key())
         except Exception as exc:
             self.port.console(f"quick match: no key: {exc}")
             key = ""

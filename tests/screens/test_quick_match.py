@@ -328,3 +328,29 @@ def test_a_quick_match_guest_whose_host_leaves_is_told_the_game_cannot_go_on() -
         assert not network.rooms, "the guest does not knock at a room code nobody holds"
 
     on_own_loop(run)
+
+
+def test_a_joiner_that_never_says_hello_gets_a_computer_and_the_table_is_not_rated() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        mode = "triangles:game-3"
+
+        class Mute(MemoryTransport):
+            def send(self, peer: str, text: str) -> bool:
+                return False if '"hello"' in text else super().send(peer, text)
+
+        pages = [seeker_page(network, clock, "Ann", mode)]
+        await network.settle()
+        pages += [seeker_page(network, clock, "Bob", mode)]
+        await until(
+            network, clock, pages, lambda: getattr(pages[1].online.seeker, "phase", "") == lobby.SEATED
+        )
+        cat = seeker_page(network, clock, "Cat", mode)
+        cat.transport = lambda handler, report: Mute(network, handler, report)  # type: ignore[method-assign]
+        took = await until(network, clock, [*pages, cat], lambda: dealt(pages))
+        assert quick.HELLO_S <= took <= quick.HELLO_S + 2.0, took
+        host, bob = pages[0].online, pages[1].online
+        assert [s.kind for s in host.session.seats].count("computer") == 1
+        assert not host.rated and not bob.rated and bob.session.extra["rated"] is False
+
+    on_own_loop(run)

@@ -188,6 +188,8 @@ class OnlineGuest:
         elif kind == "lobby":
             if self.session is not None:
                 self.session.seats = self.guest_seats()
+            elif self.quick is not None and any(row.get("kind") == "bot" for row in self.room.seats):
+                self.rated = False  # a computer took the seat of a joiner that never came: not rated
         elif kind == "dealing":
             self.state = "dealing"
             self.session = None

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from boneyard.rooms import lobby
 from tests.rooms.test_no_leak import tiles_in, truth_of
 from tests.screens.online_pages import MemoryTransport, Network, Page
@@ -234,12 +236,13 @@ def test_junk_from_a_peer_at_the_lobby_is_refused_and_the_match_goes_on() -> Non
     on_own_loop(run)
 
 
-def test_no_hidden_tile_reaches_a_quick_match_guest() -> None:
+@pytest.mark.parametrize("mode", ["dominoes:match100-2", "heptalion:hidden-2", "triangles:game-2"])
+def test_no_hidden_tile_reaches_a_quick_match_guest(mode: str) -> None:
     async def run() -> None:
         network, clock = Network(), Clock()
-        ann = seeker_page(network, clock, "Ann")
+        ann = seeker_page(network, clock, "Ann", mode)
         await network.settle()
-        pages = [ann, seeker_page(network, clock, "Bob")]
+        pages = [ann, seeker_page(network, clock, "Bob", mode)]
         received: list[tuple[str, dict[str, Any] | None]] = []
 
         def watch(_from: str, to: str, text: str) -> None:
@@ -271,7 +274,7 @@ def test_no_hidden_tile_reaches_a_quick_match_guest() -> None:
             if truth is None:
                 continue
             message = json.loads(text)
-            assert not tiles_in("dominoes", message, set()) & truth["hidden"], f"a leak in {message['t']}"
+            assert not tiles_in(truth["game"], message, set()) & truth["hidden"], f"a leak in {message['t']}"
             checked += 1
         assert checked >= 5
 

@@ -9,8 +9,14 @@
 //                                       rejects with Error("unavailable-id") if the id is taken
 //   join(roomId, configJson, onEvent) -> Promise<string>: the host's peer id, once our channel is open
 //   send(peerId, text) -> bool;  drop(peerId);  close() (leaves the broker and every channel)
+//   release()  gives our peer id back to the broker and keeps every open channel (a quick match's host
+//              once its table starts: the next seekers may claim the lobby id); no reconnect follows
+//   ephemeralKey() -> Promise<string>: a fresh P-256 public key (raw point, base64url), for a quick
+//              match in a browser that keeps no identity (js/identity.js needs IndexedDB)
+// host() rejects with the broker's reason ("unavailable-id": the id is taken; "network", ...), join()
+// with "peer-unavailable" when nobody holds the id (quick match's "unreachable") or "timeout".
 //   qrSvg(text) -> SVG markup of a QR code for text (the room's join link)
-//   stats() -> JSON {"broker": "open"|"lost"|"closed", "peers": [...], "dropped": n, "handled": n,
+//   stats() -> JSON {"broker": "open"|"lost"|"released"|"closed", "peers": [...], "dropped": n, "handled": n,
 //                    "busyMs": n} (events the page's handler took, and the time it spent on them)
 // onEvent(json) gets {"type": "open"|"message"|"close"|"error"|"broker", "peer", "data", "reason"}.
 // configJson: {"host", "port", "path", "secure", "key", "iceServers"}; "{}" is PeerJS's public broker
@@ -145,6 +151,7 @@
   }
 
   function brokerLost(session) {
+    if (session.released) return; // we left the broker on purpose; the channels carry on
     if (session.brokerUp) {
       session.brokerUp = false;
       emit(session, "broker", "", "", "lost");
@@ -160,7 +167,7 @@
       brokerUp: false, opened: false };
     current = session;
     peer.on("disconnected", function () {
-      if (session === current && !peer.destroyed) brokerLost(session);
+      if (session === current && !peer.destroyed && !session.released) brokerLost(session);
     });
     peer.on("open", function () {
       session.retries = 0;
@@ -271,6 +278,24 @@
     conn.close();
   }
 
+  function release() {
+    var session = current;
+    if (!session || session.peer.destroyed) return;
+    session.released = true; // a chosen disconnect: no "broker lost", no reconnect
+    clearTimeout(session.timer);
+    session.timer = null;
+    try { session.peer.disconnect(); } catch (e) { /* already off the broker */ }
+  }
+
+  function ephemeralKey() {
+    return crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])
+      .then(function (pair) { return crypto.subtle.exportKey("raw", pair.publicKey); })
+      .then(function (raw) {
+        var text = String.fromCharCode.apply(null, new Uint8Array(raw));
+        return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+      });
+  }
+
   function close() {
     var session = current;
     current = null;
@@ -296,7 +321,7 @@
 
   function stats() {
     return JSON.stringify({
-      broker: current ? (current.brokerUp ? "open" : "lost") : "closed",
+      broker: current ? (current.released ? "released" : current.brokerUp ? "open" : "lost") : "closed",
       role: current ? current.role : "",
       peers: current ? Object.keys(current.conns) : [],
       dropped: dropped,
@@ -312,13 +337,15 @@
     join: join,
     send: send,
     drop: drop,
+    release: release,
+    ephemeralKey: ephemeralKey,
     close: close,
     qrSvg: qrSvg,
     stats: stats,
   };
   window.addEventListener("online", function () { // the device is back on a network: try the broker now
     var session = current;
-    if (!session || session.brokerUp || !session.peer.disconnected) return;
+    if (!session || session.released || session.brokerUp || !session.peer.disconnected) return;
     clearTimeout(session.timer);
     session.timer = null;
     session.retries = 0;

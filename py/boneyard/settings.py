@@ -26,6 +26,7 @@ ONLINE_ICE_LABELS = {
     "default": "PeerJS's public STUN/TURN servers",
     "none": "None (players on one network only)",
 }
+QUICK_WAITS = (5, 10, 20, 30)  # quick match: seconds before computers take the empty seats
 DEFAULT_PORT = 443
 DEFAULT_PATH = "/"
 DEFAULT_KEY = "peerjs"
@@ -55,6 +56,7 @@ class Settings:
     online_secure: bool = True  # wss:// and https:// to the broker
     online_key: str = DEFAULT_KEY  # the broker's API key (``peer --key``)
     online_ice: str = "default"  # STUN/TURN servers: ONLINE_ICE
+    quick_wait: int = 10  # quick match: seconds before computers take the empty seats (QUICK_WAITS)
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON-ready form."""
@@ -188,5 +190,8 @@ def settings_from_json(data: Mapping[str, Any] | None) -> Settings:
             value = clean_key(value)
         elif f.name == "online_ice":
             value = value if value in ONLINE_ICE else defaults.online_ice
+        elif f.name == "quick_wait":
+            value = clean_port(value, defaults.quick_wait)  # a whole number, as typed or stored
+            value = value if value in QUICK_WAITS else defaults.quick_wait
         values[f.name] = value
     return Settings(**values)

@@ -40,7 +40,8 @@ from .table_screen import Screen, TableContext, TableState
 from .turns import ComputerTurns, TurnKey, beat_pause
 
 THINK_SLICE_S = 0.012  # the longest a computer thinks before the page gets a turn
-ONLINE_SCREENS = ("room", "join")  # the host's room (#/room/GAME) and a guest's (#/join/CODE)
+# The host's room (#/room/GAME), a guest's (#/join/CODE), quick match (#/quick/GAME: Looking, then its table).
+ONLINE_SCREENS = ("room", "join", "quick")
 ONLINE_ACTIONS = ("create-room", "deal-check")  # and every "room-", "join-" and "chat-" action
 
 
@@ -283,6 +284,8 @@ class App:
         if (new := new_address(hash_)) is not None:
             self.port.replace_hash(new)  # an old game id in the address: show the one it goes by now
         self.close_rules(refocus=False)
+        if getattr(self.online, "kind", "") == "quick" and self.route.screen != "quick":
+            self.close_online()  # away from Looking for players (Back): stop looking, leave the broker
         self.render()
 
     def render(self) -> None:
@@ -935,7 +938,7 @@ class App:
         handler = self.ACTIONS.get(action)
         if handler is not None and handler(self, value) is not False:
             return
-        if action in ONLINE_ACTIONS or action.startswith(("room-", "join-", "chat-")):
+        if action in ONLINE_ACTIONS or action.startswith(("room-", "join-", "chat-", "quick-")):
             self.online_action(action, value)
         elif self.table:
             game_id = self.table
@@ -1020,6 +1023,14 @@ class App:
         from .online import join as online_join
 
         online = self.online
+        if name == "quick":
+            from .online import quick
+
+            if arg and arg not in GAMES:
+                return shell.not_found(f"#/quick/{arg}")
+            if online is not None and online.game_id == arg and (online.kind == "quick" or online.quick):
+                return online.markup()  # type: ignore[no-any-return]
+            return quick.picker_screen(arg or None)
         if name == "room":
             if online is not None and online.kind == "host" and online.game_id == arg:
                 return online.markup()  # type: ignore[no-any-return]
@@ -1071,6 +1082,25 @@ class App:
             self.online = online_host.OnlineHost.create(self, GAMES[value], screen, form, self.online_port())
             self.online.connect()
             self.go(f"#/room/{value}")
+            return
+        if action == "quick-start":
+            from .online import quick
+
+            mode = quick.find_mode(value)
+            if mode is None:
+                return
+            self.close_online()
+            self.online = quick.QuickMatch(
+                self,
+                self.online_port(),
+                mode,
+                wait_s=self.settings.quick_wait,
+                clock=self.port.now,
+                back=f"#/quick/{mode.game}",
+                spawn=self.spawn,
+            )
+            self.online.start()
+            self.go(f"#/quick/{mode.game}")
             return
         if action == "join-room":
             form = self.forms.setdefault("join", {})
@@ -1127,6 +1157,8 @@ class App:
             return None
         game = GAMES.get(online.game_id or "")
         name = game.name if game is not None else "a game"
+        if online.kind == "quick" or getattr(online, "quick", None) is not None:
+            return f"#/quick/{online.game_id}", f"You are in a quick match of {name}."
         if online.kind == "host":
             return f"#/room/{online.game_id}", f"You host a room of {name}."
         return f"#/join/{online.code}", f"You are in a room of {name}."

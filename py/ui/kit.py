@@ -573,6 +573,15 @@ def deal_tag(session: Session) -> Markup:
     )
 
 
+def rated_line(session: Session) -> Markup:
+    """Return a quick match's "Rated" or "Not rated: a computer plays" for its results (else nothing)."""
+    rated = session.extra.get("rated")
+    if rated is None:
+        return Markup("")
+    words = "Rated game" if rated else "Not rated: a computer plays"
+    return h("p", {"class_": "hint kit-rated", "id": "kit-rated"}, words)
+
+
 @dataclass(frozen=True)
 class DealVerdict:
     """What Check the deal found: the seed, its commitment, whether the game played follows from it."""
@@ -943,7 +952,13 @@ def results_panel(
             "div",
             {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
             # The result itself, then what else there is: side by side on a wide table (css/table.css).
-            h("div", {"class_": "kit-results-main"}, body, h("p", {"class_": "hint"}, note) if note else ""),
+            h(
+                "div",
+                {"class_": "kit-results-main"},
+                body,
+                h("p", {"class_": "hint"}, note) if note else "",
+                rated_line(ctx.session),
+            ),
             h("div", {"class_": "kit-results-side"}, analysis, more_, check)
             if analysis or more or check
             else "",

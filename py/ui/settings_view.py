@@ -18,6 +18,7 @@ from boneyard.settings import (
     MAX_NAME,
     ONLINE_ICE,
     ONLINE_ICE_LABELS,
+    QUICK_WAITS,
     SPEED_LABELS,
     SPEEDS,
     THEME_LABELS,
@@ -258,6 +259,18 @@ def online_fields(settings: Settings) -> list[Markup]:
             {"class_": "hint", "id": "online-lead"},
             "Play with friends on their own devices: open a room from a game's New game and send them its "
             "code. Nothing is sent until you open or join a room.",
+        ),
+        field(
+            "Quick match: computers fill empty seats after",
+            select(
+                "set-quick-wait",
+                "",
+                [(str(v), f"{v} seconds") for v in QUICK_WAITS],
+                str(settings.quick_wait),
+                data_setting="quick_wait",
+            ),
+            "How long Quick match looks for other players before computers take the seats nobody took.",
+            "set-quick-wait",
         ),
         h(
             "details",

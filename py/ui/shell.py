@@ -198,12 +198,22 @@ def home(
             room[1],
         )
         if room is not None
-        else h(
-            "p",
-            {"class_": "home-online"},
-            "Playing with friends? ",
-            h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
-            " with the code they sent, or choose Online with friends in a game's New game.",
+        else join(
+            [
+                h(
+                    "p",
+                    {"class_": "home-online"},
+                    "Playing with friends? ",
+                    h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
+                    " with the code they sent, or choose Online with friends in a game's New game.",
+                ),
+                h(
+                    "p",
+                    {"class_": "home-online home-quick"},
+                    link_button("Quick match", "#/quick", id="home-quick"),
+                    " Play people you do not know; computers fill the seats nobody takes.",
+                ),
+            ]
         )
     )
     # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).
@@ -379,6 +389,19 @@ def setup(
                 "div",
                 {"class_": "actions"},
                 button("New game", "start-game", info.id, kind="primary", id="start-game"),
+            )
+        )
+    if online:  # strangers: quick match finds them (ui.online.quick)
+        parts.append(
+            h(
+                "div",
+                {"class_": "actions setup-quick"},
+                link_button("Quick match", f"#/quick/{info.id}", id="quick-match"),
+                h(
+                    "p",
+                    {"class_": "hint"},
+                    "Play people you do not know, online; computers fill empty seats.",
+                ),
             )
         )
     body = h(

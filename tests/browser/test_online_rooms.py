@@ -9,6 +9,7 @@ Each page marks the turn on screen (``html[data-online-turn]``) and when it drew
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import time
@@ -510,3 +511,75 @@ def test_a_flooding_guest_is_removed_for_good_and_the_host_never_freezes(
     time.sleep(2.0)
     assert guest.get_attribute("#join", "data-join-state") in ("form", "removed")
     assert host.locator(".online-away").count() == 0, "the removed guest's seat is not held for it"
+
+
+# -- quick match (ui/online/quick.py): strangers meet through the lobby ids at the same broker ----------------
+
+QUICK_RUNS = int(os.environ.get("BONEYARD_QUICK_RUNS", "1"))  # 10 for the pairing time's median
+
+
+def quick_press(page: Any, base_url: str, mode: str = "dominoes-match100-2") -> None:
+    """Open quick match's modes for the game and press one (``game-key``)."""
+    page.goto(f"{base_url}/#/quick/{mode.split('-', 1)[0]}")
+    page.click(f"#quick-{mode}")
+
+
+def broker_state(page: Any) -> dict[str, Any]:
+    """Return js/online.js's own account of the session: the broker, the channels."""
+    return json.loads(page.evaluate("window.BoneyardNet ? window.BoneyardNet.stats() : '{}'") or "{}")
+
+
+def test_two_pages_press_quick_match_and_land_at_one_rated_table(
+    people: tuple[Any, Any], base_url: str
+) -> None:
+    host, guest = people
+    times = []
+    for _ in range(QUICK_RUNS):
+        quick_press(host, base_url)
+        host.wait_for_selector("#quick[data-quick-state=looking]")
+        quick_press(guest, base_url)
+        at = time.monotonic()
+        for page in (host, guest):
+            page.wait_for_selector("#rated-tag", timeout=30_000)
+        times.append(time.monotonic() - at)
+        for page in (host, guest):
+            assert page.locator("#rated-tag").inner_text() == "Rated"
+            assert "Quick match" in page.locator("#online-bar").inner_text()
+        assert broker_state(host)["broker"] == "released", "the lobby id went back to the broker at the start"
+        assert len(broker_state(host)["peers"]) == 1
+        for page in (guest, host):
+            page.click("#room-leave")
+            page.wait_for_selector("#home-quick")
+    ms = sorted(round(t * 1000) for t in times)
+    print(
+        f"quick match pairing, {len(ms)} runs: median {statistics.median(ms):.0f} ms, from {ms[0]} to {ms[-1]} ms"
+    )
+
+
+def test_a_lone_quick_match_gets_a_labelled_bot_after_the_wait_and_cancel_leaves_the_broker(
+    people: tuple[Any, Any], base_url: str
+) -> None:
+    page = people[0]
+    page.goto(f"{base_url}/#/settings")
+    page.select_option("#set-quick-wait", "5")
+    quick_press(page, base_url, "triangles-game-2")
+    page.wait_for_selector("#quick-time")
+    assert "If nobody comes within 5 seconds" in page.locator("#quick").inner_text()
+    at = time.monotonic()
+    page.wait_for_selector("#rated-tag", timeout=30_000)  # the table (the turn mark may be the last game's)
+    waited = time.monotonic() - at
+    print(f"quick match: computers took the empty seat after {waited:.1f} s (the wait: 5 s)")
+    assert 4.0 <= waited <= 15.0
+    assert page.locator("#rated-tag").inner_text() == "Not rated: a computer plays"
+    assert "Computer" in page.locator("#app").inner_text()
+    page.click("#room-leave")
+    page.wait_for_selector("#home-quick")
+    # Cancel: nothing is left at the broker, and the screen goes back to the modes.
+    quick_press(page, base_url)
+    page.wait_for_selector("#quick[data-quick-state=looking]")
+    page.wait_for_function("JSON.parse(window.BoneyardNet.stats()).broker === 'open'", timeout=20_000)
+    page.click("#quick-cancel")
+    page.wait_for_selector("#quick-picker")
+    assert broker_state(page)["broker"] == "closed"
+    page.goto(f"{base_url}/#/settings")
+    page.select_option("#set-quick-wait", "10")

@@ -489,3 +489,28 @@ def test_a_change_is_encoded_once_for_each_guest_and_a_guests_move_sends_its_vie
         "peer-2b", GuestRoom(table.room.code, "Guest 2", table.guests[2].token).hello(), table.now
     )
     assert kinds(back, "peer-2b").count("view") == 1 and "view" not in kinds(back, "peer-1")
+
+
+def test_a_room_of_the_host_and_computers_deals_at_start():
+    # Nobody else takes part in the fair deal: the host's own commitment and nonce settle it at once
+    # (a quick match nobody joined, or a friends' room given to bots), with no guest's message to wait for.
+    room = HostRoom("triangles", "2 players", {"players": 3}, "Ann", ["host", "bot", "bot:easy"])
+    outs = room.start(0.0)
+    assert "deal" in notes(outs)
+    assert room.phase == "playing" and room.seed is not None and len(room.nonces) == 1
+
+
+def test_a_reserved_seat_waits_for_its_peer_and_nobody_else():
+    room = HostRoom("triangles", "3 players", {"players": 3}, "Ann", ["host", "open", "open"])
+    room.reserve(2, "peer-bob")
+    hello = protocol.encode("hello", sender="guest", name="Eve", v=protocol.VERSION)
+    room.on_open("peer-eve")
+    assert kinds(room.on_message("peer-eve", hello, 0.0), "peer-eve")[0] == "welcome"
+    assert room.seat_of("peer-eve") == 1  # the seat kept for nobody
+    room.on_open("peer-cat")
+    outs = room.on_message("peer-cat", hello.replace("Eve", "Cat"), 0.0)
+    assert kinds(outs, "peer-cat") == ["error"]  # seat 2 is Bob's
+    outs = room.on_message("peer-bob", hello.replace("Eve", "Bob"), 0.0)
+    assert kinds(outs, "peer-bob")[0] == "welcome" and room.seat_of("peer-bob") == 2
+    with pytest.raises(RoomError):
+        room.reserve(0, "peer-x")

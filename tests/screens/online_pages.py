@@ -114,6 +114,7 @@ class MemoryTransport:
         self.peers[host.id] = host
         host.peers[self.id] = self
         self.network.queue.append((host, NetEvent("open", self.id)))
+        self.network.queue.append((self, NetEvent("open", host.id)))  # js/online.js tells the joiner too
         return host.id
 
     def send(self, peer: str, text: str) -> bool:
@@ -130,6 +131,10 @@ class MemoryTransport:
         other = self.peers.pop(peer, None)
         if other is not None and other.peers.pop(self.id, None) is not None:
             self.network.queue.append((other, NetEvent("close", self.id)))
+
+    def release(self) -> None:
+        if self.network.rooms.get(self.room) is self:
+            del self.network.rooms[self.room]
 
     def close(self) -> None:
         if self.closed:
@@ -208,6 +213,12 @@ class Page:
     def hold_seconds(self) -> float | None:
         return None
 
+    async def public_key(self) -> str:
+        """Return this page's player's public key (a fresh P-256 key for each page)."""
+        from tests.test_rating import Player
+
+        return Player.make(self.name).key
+
     def later(self, seconds: float, callback: Callable[[], None]) -> FakeTimer:
         timer = FakeTimer(seconds, callback)
         self.timers.append(timer)
@@ -233,7 +244,7 @@ class Page:
     def request_render(self) -> None:
         """Draw the page as App.render does: the room's markup, then its after_render."""
         self.renders += 1
-        if self.online is not None and self.route.screen in ("room", "join"):
+        if self.online is not None and self.route.screen in ("room", "join", "quick"):
             self.markup = str(self.online.markup())
             self.online.after_render()
 

@@ -211,6 +211,7 @@ class HostRoom:
         self.commits: list[str] = []  # the deal's commitments and nonces in seat order, once dealt
         self.nonces: list[str] = []
         self.moves: list[str] = []  # every move of the finished game (``finish``), for the deal proof
+        self.reserved: dict[int, str] = {}  # open seats kept for one peer's hello (a quick match's table)
 
     def _seats_from(self, players: int | Sequence[str]) -> list[_Seat]:
         entries: list[str]
@@ -433,7 +434,7 @@ class HostRoom:
         else:
             if not self.seating:
                 return [self._send(known.peer, "error", drop=True, reason="the game has already started")]
-            seat = next((s for s in self.seats if s.kind == "open"), None)
+            seat = self._open_seat_for(known.peer)
             if seat is None:
                 return [self._send(known.peer, "error", drop=True, reason="the room is full")]
             seat.kind = "guest"
@@ -470,6 +471,17 @@ class HostRoom:
             if self.phase == OVER and self.seed is not None:
                 outs += self._deal_proof_to(known.peer)
         return outs
+
+    def reserve(self, seat: int, peer: str) -> None:
+        """Keep open seat ``seat`` for ``peer``'s hello: nobody else takes it (quick match seated them)."""
+        if self._seat(seat).kind != "open":
+            raise RoomError(f"seat {seat + 1} is not open")
+        self.reserved[seat] = peer
+
+    def _open_seat_for(self, peer: str) -> _Seat | None:
+        """Return the open seat kept for ``peer``, else the first open seat kept for nobody."""
+        kept = next((s for s in self.seats if s.kind == "open" and self.reserved.get(s.seat) == peer), None)
+        return kept or next((s for s in self.seats if s.kind == "open" and s.seat not in self.reserved), None)
 
     def _unique_name(self, name: str, seat: int) -> str:
         """Return ``name``, or with a number ("Ann (2)") when another seat has it already: a guest never
@@ -601,7 +613,8 @@ class HostRoom:
         seats = self._participants()
         if self._stage == "commit" and all(s in self._commits for s in seats):
             self._stage = "reveal"
-            return self._broadcast("reveal_ask", commits=[self._commits[s] for s in seats])
+            outs = self._broadcast("reveal_ask", commits=[self._commits[s] for s in seats])
+            return outs + self._deal_progress()  # the host alone (computers elsewhere) has revealed
         if self._stage == "reveal" and all(s in self._nonces for s in seats):
             self.commits = [self._commits[s] for s in seats]
             self.nonces = [self._nonces[s] for s in seats]

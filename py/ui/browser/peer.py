@@ -39,6 +39,19 @@ def _reason(exc: BaseException) -> str:
     return text.strip() or "the connection failed"
 
 
+async def _script(src: str, name: str) -> bool:
+    """Add a classic script to the page once and wait for it; return whether ``window[name]`` is there."""
+    if getattr(window, name, None) not in (None, jsnull):
+        return True
+    done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    tag = document.createElement("script")
+    tag.src = src
+    tag.addEventListener("load", create_once_callable(lambda _e: done.set_result(True)))
+    tag.addEventListener("error", create_once_callable(lambda _e: done.set_result(False)))
+    document.head.appendChild(tag)
+    return await done and getattr(window, name, None) not in (None, jsnull)
+
+
 class BrowserTransport:
     """One connection to the broker through js/online.js: as a room's host or as a guest."""
 
@@ -125,6 +138,15 @@ class BrowserTransport:
         if net is not None:
             net.drop(peer)
 
+    def release(self) -> None:
+        """Give our id back to the broker and keep every open channel (a quick match's table started)."""
+        net = _net()
+        if net is not None and not self.closed:
+            try:
+                net.release()
+            except Exception:
+                window.console.warn("Boneyard online: " + traceback.format_exc())
+
     def close(self) -> None:
         """Leave the broker and close every channel; no more events are handled."""
         self.inbox.close()
@@ -154,6 +176,17 @@ class RoomPort:
     ) -> BrowserTransport:
         """Return a new transport over js/online.js."""
         return BrowserTransport(handler, report)
+
+    async def public_key(self) -> str:
+        """Return this player's public key (js/identity.js), or a throwaway one when the browser keeps no
+        identity (a private window): quick match needs a key, a rated game the kept one."""
+        net = await BrowserTransport.load()
+        try:
+            if await _script("js/identity.js", "BoneyardIdentity"):
+                return str(await window.BoneyardIdentity.publicKey())
+        except Exception:
+            window.console.warn("Boneyard online: no kept identity: " + traceback.format_exc())
+        return str(await net.ephemeralKey())
 
     def address(self) -> str:
         """Return the page's address without its fragment."""

@@ -30,7 +30,7 @@ from ..shell import frame
 from ..table_screen import Screen
 from . import chat
 from . import screens as online_screens
-from .net import NetEvent, OnlinePort, RoomApp, Timer
+from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
 
 __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
 
@@ -76,7 +76,14 @@ class OnlineHost:
     kind = "host"
 
     def __init__(
-        self, app: RoomApp, info: GameInfo, room: HostRoom, mode: str, mode_label: str, port: OnlinePort
+        self,
+        app: RoomApp,
+        info: GameInfo,
+        room: HostRoom,
+        mode: str,
+        mode_label: str,
+        port: OnlinePort,
+        net: Transport | None = None,
     ) -> None:
         self.app = app
         self.port = port
@@ -95,7 +102,10 @@ class OnlineHost:
         self.bot_after = int(room.open_bot_after_s or 0)
         self.deciding: dict[int, str] = {}  # seats whose guests have not come back: name
         self.log = chat.ChatLog(room.host_seat)  # the table's chat: messages, reactions, mutes
-        self.net = port.transport(self.on_event, lambda words: app.report("warning", words))
+        # A quick match's table keeps the transport its lobby used (``net``): the joiners' channels are open.
+        self.net = net or port.transport(self.on_event, lambda words: app.report("warning", words))
+        self.quick: Any = None  # a quick match's table (rooms.lobby.Table): who sits where, their keys
+        self.rated = False  # a quick match with people in every seat (the rated games read it)
         self.ticker: Any = None
         self.connecting: Any = None
         self.reopened = False  # reopened from its save (a reload): the broker may still hold the code a while
@@ -156,6 +166,11 @@ class OnlineHost:
         if self.ticker is None:
             self.ticker = asyncio.ensure_future(self._tick())
         self.rerender()
+
+    def start_ticker(self) -> None:
+        """Run the room's timers (a quick match's table, open without ``connect``)."""
+        if self.ticker is None:
+            self.ticker = asyncio.ensure_future(self._tick())
 
     async def _tick(self) -> None:
         while not self.net.closed:
@@ -257,6 +272,8 @@ class OnlineHost:
         # generator must not follow from it, or a guest could foresee the bots' moves.
         self.session.bot_rng = make_rng()
         self.session.extra["online"] = self.code  # an online game even once bots hold every guest's seat
+        if self.quick is not None:
+            self.session.extra["rated"] = self.rated
         self.app.table_ui.pop(self.ui_key, None)  # a new game: its table's state starts afresh
         self.app.generation += 1
         self.handle(self.room.views(self.session.state))
@@ -508,7 +525,8 @@ class OnlineHost:
 
     def rerender(self) -> None:
         """Redraw the room's screen when it is on screen."""
-        if self.app.route.screen == "room" and self.app.route.arg == self.game_id and self.app.online is self:
+        screen = self.app.route.screen
+        if screen in ("room", "quick") and self.app.route.arg == self.game_id and self.app.online is self:
             self.app.request_render()
 
 
@@ -582,13 +600,14 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
     for seat, name in sorted(getattr(online, "deciding", {}).items()):
         extra.append(online_screens.decide_dialog(seat, name))
     tools, words = online.after_game() if session.state.is_over() else (Markup(""), Markup(""))
+    quick = getattr(online, "quick", None) is not None
     bar = online_screens.online_bar(
-        protocol.format_code(online.code),
+        "" if quick else protocol.format_code(online.code),  # a quick match's code joins nothing
         online.seats,
         me,
         online.bar_note(),
         join([tools, chat.chat_toggle(online.log)]),
-        words,
+        join([online_screens.rated_tag(online.rated) if quick else "", words]),
     )
     # On a phone the title is the game's name alone (the mode cut to "2 play…" said nothing).
     title = join([session.info.name, h("span", {"class_": "online-wide"}, " · ", session.mode_label)])

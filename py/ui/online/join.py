@@ -25,7 +25,7 @@ from ..session import Session
 from . import chat
 from . import screens as online_screens
 from .host import chat_action, clear_pops_later, count_online, mark_turn, redraw_soon, table_markup
-from .net import NetEvent, OnlinePort, RoomApp, Timer
+from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
 from .remote import RemoteSession, seats_from_lobby
 
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
@@ -72,7 +72,9 @@ class OnlineGuest:
 
     kind = "guest"
 
-    def __init__(self, app: RoomApp, code: str, name: str, port: OnlinePort) -> None:
+    def __init__(
+        self, app: RoomApp, code: str, name: str, port: OnlinePort, net: Transport | None = None
+    ) -> None:
         self.app = app
         self.port = port
         self.code = code
@@ -93,7 +95,10 @@ class OnlineGuest:
         )
         self.message = ""
         self.host_peer: str | None = None
-        self.net = port.transport(self.on_event, lambda words: app.report("warning", words))
+        # A quick match's seat keeps the channel its lobby opened (``net``) and learns the code in welcome.
+        self.net = net or port.transport(self.on_event, lambda words: app.report("warning", words))
+        self.quick: Any = None  # a quick match's table (rooms.lobby.Table): who sits where, their keys
+        self.rated = False  # a quick match with people in every seat (the rated games read it)
         self.tries = 0
         self.joining: Any = None
         self.closed = False
@@ -148,7 +153,10 @@ class OnlineGuest:
                 redraw = self.on_room(item) or redraw
         elif event.type == "close":
             self.host_peer = None  # nothing sent now would arrive: moves wait for the next channel
-            if self.state not in ("removed", "failed") and not self.closed:
+            if self.quick is not None and self.state not in ("removed", "failed"):
+                self.state = "host_left"  # a quick match's host holds no id at the broker to join again
+                redraw = True
+            elif self.state not in ("removed", "failed") and not self.closed:
                 if self.state != "host_left":
                     self.state = (
                         "reconnecting" if self.session is not None or self.room.token else "connecting"
@@ -166,6 +174,7 @@ class OnlineGuest:
                 self.net.send(self.host_peer, str(data["text"]))
             return False
         if kind == "welcome":
+            self.code = self.room.code or self.code
             self.game_id = self.room.game if self.room.game in GAMES else None
             self.log.me = int(self.room.seat or 0)
             if self.game_id is None:
@@ -179,6 +188,8 @@ class OnlineGuest:
         elif kind == "lobby":
             if self.session is not None:
                 self.session.seats = self.guest_seats()
+            elif self.quick is not None and any(row.get("kind") == "bot" for row in self.room.seats):
+                self.rated = False  # a computer took the seat of a joiner that never came: not rated
         elif kind == "dealing":
             self.state = "dealing"
             self.session = None
@@ -251,6 +262,8 @@ class OnlineGuest:
                     uid=f"online-{self.code}",
                 )
                 self.session.extra["online"] = self.code
+                if self.quick is not None:
+                    self.session.extra["rated"] = self.rated
                 self.app.table_ui.pop(self.game_id, None)  # a new game: its table's state starts afresh
                 self.app.generation += 1
             else:
@@ -402,7 +415,7 @@ class OnlineGuest:
 
     def rerender(self) -> None:
         """Redraw the room's screen when it is on screen."""
-        if self.app.route.screen == "join" and self.app.online is self:
+        if self.app.route.screen in ("join", "quick") and self.app.online is self:
             self.app.request_render()
 
     def bar_note(self) -> str:
@@ -411,6 +424,8 @@ class OnlineGuest:
             return join(
                 ["The host is reconnecting…", h("span", {"class_": "online-wide"}, " Moves wait for them.")]
             )
+        if self.state == "host_left" and self.quick is not None:  # nobody can reopen a quick match's table
+            return "The player whose page ran this game left: it cannot go on."
         return {"host_left": "The host left; waiting for them to reopen the room…"}.get(
             self.state, self.message
         )

@@ -139,6 +139,9 @@ class Transport(Protocol):
     def drop(self, peer: str) -> None:
         """Close one peer's channel (no ``close`` event follows)."""
 
+    def release(self) -> None:
+        """Give the registered id back to the broker and keep every open channel (quick match)."""
+
     def close(self) -> None:
         """Leave the broker and close every channel; no more events are handled."""
 
@@ -182,6 +185,9 @@ class OnlinePort(Protocol):
 
     def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
         """Call ``callback`` once after ``seconds`` (None: no timers here, it is never called)."""
+
+    async def public_key(self) -> str:
+        """Return this player's public key (base64url of the raw P-256 point) for quick match."""
 
 
 class RoomApp(Protocol):

@@ -24,6 +24,7 @@ __all__ = [
     "join_screen",
     "lobby_list",
     "online_bar",
+    "rated_tag",
     "room_screen",
     "seat_badge",
 ]
@@ -391,6 +392,8 @@ def online_bar(
             h("span", {"class_": "online-code-word"}, "Room "),
             h("strong", {}, code),
         )
+        if code
+        else h("span", {"class_": "online-code is-quick"}, h("strong", {}, "Quick match"))
     ]
     host = next((s for s in seats if s.get("kind") == "host"), None)
     if host is not None and host.get("seat") != me:  # which "Ann" holds the game: the host, by seat
@@ -430,6 +433,14 @@ def online_bar(
             tools,
             button("Leave", "room-leave", class_="btn-small", id="room-leave", aria_label="Leave the room"),
         ),
+    )
+
+
+def rated_tag(rated: bool) -> Markup:
+    """Return a quick match table's tag: "Rated", or "Not rated: a computer plays"."""
+    words = "Rated" if rated else "Not rated: a computer plays"
+    return h(
+        "span", {"class_": f"rated-tag {'is-rated' if rated else 'not-rated'}", "id": "rated-tag"}, words
     )
 
 

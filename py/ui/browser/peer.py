@@ -208,6 +208,12 @@ class RoomPort:
             return None
         return float(raw)
 
+    def identity(self) -> Any:
+        """Return the player's key pair (js/identity.js)."""
+        from .identity import IDENTITY
+
+        return IDENTITY
+
     def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
         """Call ``callback`` once after ``seconds`` on the page's event loop."""
         try:

@@ -31,6 +31,7 @@ from ..table_screen import Screen
 from . import chat
 from . import screens as online_screens
 from .net import NetEvent, OnlinePort, RoomApp, Timer
+from .rated_table import RatedTable, bot_note, teams_of
 
 __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
 
@@ -76,9 +77,19 @@ class OnlineHost:
     kind = "host"
 
     def __init__(
-        self, app: RoomApp, info: GameInfo, room: HostRoom, mode: str, mode_label: str, port: OnlinePort
+        self,
+        app: RoomApp,
+        info: GameInfo,
+        room: HostRoom,
+        mode: str,
+        mode_label: str,
+        port: OnlinePort,
+        *,
+        rated: bool = False,
     ) -> None:
         self.app = app
+        self.rated = rated  # a rated table: its games are rated when no computer plays (rated_table)
+        self.rated_table: RatedTable | None = None
         self.port = port
         self.info = info
         self.game_id = info.id
@@ -108,7 +119,14 @@ class OnlineHost:
     # -- creating and reopening -------------------------------------------------------------------
     @classmethod
     def create(
-        cls, app: RoomApp, info: GameInfo, screen: Screen, form: dict[str, Any], port: OnlinePort
+        cls,
+        app: RoomApp,
+        info: GameInfo,
+        screen: Screen,
+        form: dict[str, Any],
+        port: OnlinePort,
+        *,
+        rated: bool = False,
     ) -> OnlineHost:
         """Open a room for the game and mode chosen on the setup form: the host in seat 0, the rest open."""
         mode, players = screen.mode_from_form(form)
@@ -117,7 +135,7 @@ class OnlineHost:
             options["players"] = players
         count = int(options.get("players", players))
         room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds(port))
-        return cls(app, info, room, mode.key, mode.label, port)
+        return cls(app, info, room, mode.key, mode.label, port, rated=rated)
 
     @staticmethod
     def can_host(info: GameInfo, screen: Screen, form: dict[str, Any]) -> str:
@@ -216,7 +234,12 @@ class OnlineHost:
             return True
         if kind == "decide":
             self.deciding[int(data["seat"])] = str(data.get("name") or "A player")
+            if self.rated_table is not None:
+                self.rated_table.forfeit(int(data["seat"]))  # gone past the grace: the rated game is lost
             return True
+        if kind == "rated":
+            self.take_rated(int(data["seat"]), data["message"])
+            return False
         if kind == "returned":
             self.deciding.pop(int(data["seat"]), None)
             self.sync_seats()
@@ -260,6 +283,7 @@ class OnlineHost:
         self.app.table_ui.pop(self.ui_key, None)  # a new game: its table's state starts afresh
         self.app.generation += 1
         self.handle(self.room.views(self.session.state))
+        self.begin_rated(self.session)
         self.save()
 
     @property
@@ -312,6 +336,47 @@ class OnlineHost:
         self.handle(self.room.views(session.state), draw=False)
         if session.state.is_over() and self.room.phase != "over":
             self.handle(self.room.finish(session.moves or []), draw=False)
+            if self.rated_table is not None:
+                self.rated_table.finish(session)
+
+    # -- a rated table (ui.online.rated_table) -----------------------------------------------------------
+    def begin_rated(self, session: Session) -> None:
+        """Start rating a new game at a rated table: every person's chain goes round (none with a computer)."""
+        self.rated_table = None
+        if not self.rated:
+            return
+        if any(seat.kind == "computer" for seat in session.seats):
+            bot_note(session)
+            return
+        people = [int(row["seat"]) for row in self.room.lobby() if row["kind"] in ("host", "guest")]
+        names = {int(row["seat"]): str(row.get("name") or "") for row in self.room.lobby()}
+        self.rated_table = RatedTable(
+            self,
+            game=self.game_id,
+            mode=str(self.room.mode or self.mode_label),
+            seats=people,
+            me=self.room.host_seat,
+            names=names,
+            deal=self.room.commits,
+            teams=teams_of(self.room.options, len(session.seats)),
+            send=self.send_rated,
+        )
+        self.rated_table.begin()
+
+    def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
+        """Send a rated message to every guest but ``skip`` (this page's own carry its seat)."""
+        if kind in ("chain", "link", "sign") and "seat" not in fields:
+            fields = {**fields, "seat": self.room.host_seat}
+        text = protocol.encode(kind, sender="host", **fields)
+        for seat in self.room.guest_seats():
+            peer = self.room.peer_of(seat)
+            if seat != skip and peer is not None:
+                self.net.send(peer, text)
+
+    def take_rated(self, seat: int, message: Any) -> None:
+        """Hand a guest's chain, link or signature to the rated table (none: not a rated game, ignored)."""
+        if self.rated_table is not None:
+            self.rated_table.take(seat, message.kind, dict(message.fields))
 
     def bot_delay(self, pause: float) -> float:
         """Return how long a computer's move waits in a room (never less than the guests need to see it)."""
@@ -578,7 +643,7 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
     """Return an online table: the room's bar, the game's own table screen, chat, the host's questions."""
     screen = app.screen(session.info.id)
     table = screen.render(app.context(session)) if screen is not None else Markup("")
-    extra: list[Any] = []
+    extra: list[Any] = [rated_markup(online)]
     for seat, name in sorted(getattr(online, "deciding", {}).items()):
         extra.append(online_screens.decide_dialog(seat, name))
     tools, words = online.after_game() if session.state.is_over() else (Markup(""), Markup(""))
@@ -594,6 +659,12 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
     title = join([session.info.name, h("span", {"class_": "online-wide"}, " · ", session.mode_label)])
     talk = chat_markup(online, session, me, online.connected())
     return frame(title, join([bar, h("div", {"class_": "online-extra"}, extra), table, talk]), back="#/")
+
+
+def rated_markup(online: Any) -> Markup:
+    """Return a rated table's line (the players' verified ratings), or nothing at an unrated table."""
+    table = getattr(online, "rated_table", None)
+    return table.markup() if table is not None else Markup("")
 
 
 def chat_markup(online: Any, session: Session, me: int, connected: bool) -> Markup:

@@ -24,8 +24,17 @@ from ..html import Markup, h, join
 from ..session import Session
 from . import chat
 from . import screens as online_screens
-from .host import chat_action, clear_pops_later, count_online, mark_turn, redraw_soon, table_markup
+from .host import (
+    chat_action,
+    clear_pops_later,
+    count_online,
+    host_seat,
+    mark_turn,
+    redraw_soon,
+    table_markup,
+)
 from .net import NetEvent, OnlinePort, RoomApp, Timer
+from .rated_table import RatedTable, teams_of
 from .remote import RemoteSession, seats_from_lobby
 
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
@@ -104,6 +113,7 @@ class OnlineGuest:
         self.pops: Timer | None = None  # the redraw that takes the reactions off once they have faded
         self.pops_due = 0.0
         self.unanswered: int | None = None  # the turn of the move sent last, until a view answers it
+        self.rated_table: RatedTable | None = None  # the game's rating, when the host rates it
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -183,6 +193,10 @@ class OnlineGuest:
             self.state = "dealing"
             self.session = None
             self.deal_result = None
+            self.rated_table = None
+        elif kind == "rated":
+            self.take_rated(data)
+            return False
         elif kind == "view":
             if not self.take_view(data["view"]):
                 return False
@@ -225,6 +239,37 @@ class OnlineGuest:
             else:
                 return False
         return True
+
+    # -- a rated table (ui.online.rated_table) -----------------------------------------------------------
+    def take_rated(self, data: dict[str, Any]) -> None:
+        """Hand the host's rated message to this game's rated table, made when the first one comes."""
+        kind = str(data.pop("kind"))
+        if self.rated_table is None:
+            if self.session is None or kind != "chain" or self.room.asked_commits is None:
+                return  # a rated table begins with the host's chain, once the game is dealt
+            rows = self.room.seats
+            if any(row["kind"] not in ("host", "guest") for row in rows):
+                return
+            self.rated_table = RatedTable(
+                self,
+                game=str(self.game_id),
+                mode=str(self.room.mode or ""),
+                seats=[int(row["seat"]) for row in rows],
+                me=int(self.room.seat or 0),
+                names={int(row["seat"]): str(row.get("name") or "") for row in rows},
+                deal=list(self.room.asked_commits),
+                teams=teams_of(self.room.options, len(rows)),
+                send=self.send_rated,
+            )
+            self.rated_table.begin()
+        seat = data.get("seat", host_seat(self.seats))
+        self.rated_table.take(int(seat or 0), kind, data)
+
+    def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
+        """Send this page's chain or signature to the host (which passes it on)."""
+        if self.host_peer is not None:
+            fields = {k: v for k, v in fields.items() if k != "seat"}
+            self.net.send(self.host_peer, protocol.encode(kind, sender="guest", **fields))
 
     def guest_seats(self) -> list[Any]:
         """Return the table's seats from the lobby (this page's person, the others, the bots)."""

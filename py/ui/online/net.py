@@ -183,6 +183,9 @@ class OnlinePort(Protocol):
     def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
         """Call ``callback`` once after ``seconds`` (None: no timers here, it is never called)."""
 
+    def identity(self) -> Any:
+        """Return the player's key pair for a rated table (a ``ui.ports.Identity``)."""
+
 
 class RoomApp(Protocol):
     """What a room asks of the app (``ui.app.App``; the tests' stand-in): its state, its table's steps.

@@ -1,0 +1,263 @@
+"""A rated game at an online table, page to page under CPython: chains go round, each page shows the
+others' verified ratings, the start and the result are signed by everyone, and each page keeps the signed
+record and shows the change; a player who stays away past the grace loses by forfeit; a hostile peer's
+forged signature, tampered chain, replayed record, oversized chain or malformed message is refused with
+nothing stored.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from typing import Any
+
+from boneyard import rating
+from boneyard.rooms import protocol
+from boneyard.rooms import rated as rated_room
+from tests.identity import FakeIdentity
+from tests.screens.online_pages import Network, Page, guest_page, host_page, room_at_table, seat_of
+from tests.test_rating import ANN, BEN, CAT, game, verify
+from tests.threads import on_own_loop
+from ui import rated as book
+from ui.online.rated_table import rated_note
+
+
+def chain_of(page: Page, game_id: str = "triangles") -> list[Any]:
+    text = page.storage.get(book.CHAIN_KEY + game_id)
+    return json.loads(text) if text else []
+
+
+async def play_out(network: Network, host: Page, guests: list[Page]) -> None:
+    """Play the game to its end, every person choosing their first legal move."""
+    session = host.online.session
+    while not session.state.is_over():
+        seat = session.to_move()
+        mover = next((p for p in guests if seat_of(p) == seat), host)
+        mine = mover.online.session
+        assert mover.online.human_move(mine, mine.state.legal_moves()[0])
+        await network.settle()
+
+
+async def rated_at_table(guests: tuple[str, ...] = ("Bob",)) -> tuple[Network, Page, list[Page]]:
+    network, host, pages = await room_at_table("triangles", guests, rated=True)
+    await network.settle()
+    return network, host, pages
+
+
+def test_a_rated_game_is_signed_by_both_and_each_page_keeps_it_and_shows_the_change() -> None:
+    async def run() -> None:
+        network, host, (guest,) = await rated_at_table()
+        for page in (host, guest):
+            table = page.online.rated_table
+            assert table is not None and table.start_sigs is not None
+            assert table.start_sigs.missing() == [], "the start is signed by both"
+            assert all(check.verified for check in table.checks.values())
+            page.request_render()
+            assert 'data-rated="on"' in page.markup and "25.0 ± 16.7" in page.markup
+            fingerprint = rating.fingerprint(page.identity().player.key)
+            assert fingerprint in host.markup and fingerprint in guest.markup
+        await play_out(network, host, [guest])
+        chains = [chain_of(host), chain_of(guest)]
+        assert len(chains[0]) == 1 and chains[0] == chains[1], "both keep the same record, signed by both"
+        signed = chains[0][0]
+        for page in (host, guest):
+            check = rating.check_chain(page.identity().player.key, "triangles", [signed], verify)
+            assert check.verified
+            note = rated_note(page.online.session)
+            assert note is not None and note.startswith("Rated: your Triangles rating 25.0 ± 16.7 → ")
+            page.request_render()
+            assert "Result signed by everyone and kept." in page.markup
+        assert signed["record"]["forfeit"] is None and signed["record"]["moves"] == rated_room.moves_digest(
+            host.online.session.moves
+        )
+        # The next game at the same table starts from the ratings those records support.
+        host.online.action("room-again", "")
+        await network.settle()
+        await network.settle()
+        ann = rating.check_chain(host.identity().player.key, "triangles", chains[0], verify).rating
+        start = host.online.rated_table.start
+        assert start is not None and rating.Rating(*start["before"][0]).close_to(ann)
+
+    on_own_loop(run)
+
+
+async def hostile_room(
+    change: Any = None, *, guests: tuple[str, ...] = ("Bob",), setup: Any = None
+) -> tuple[Network, Page, list[Page]]:
+    """Return a rated table dealt, its first guest's rated messages passed through ``change`` (kind,
+    fields) -> (kind, fields) on their way out, and ``setup(host, guests)`` done before the deal."""
+    network = Network()
+    host = host_page(network, "triangles", players=1 + len(guests), rated=True)
+    await network.settle()
+    pages = []
+    for name in guests:
+        pages.append(guest_page(network, host.online.code, name))
+        await network.settle()
+    if setup is not None:
+        setup(host, pages)
+    if change is not None:
+        honest = pages[0].online.send_rated
+
+        def send(kind: str, fields: dict[str, Any], skip: int | None) -> None:
+            honest(*change(kind, copy.deepcopy(fields)), skip)
+
+        pages[0].online.send_rated = send
+    host.online.action("room-start", "")
+    await network.settle()
+    await network.settle()
+    return network, host, pages
+
+
+def stored_nothing(*pages: Page) -> bool:
+    return all(book.CHAIN_KEY + "triangles" not in page.storage.items for page in pages)
+
+
+def test_a_forged_signature_is_refused_and_nothing_is_stored() -> None:
+    async def run() -> None:
+        def forger(host: Page, guests: list[Page]) -> None:
+            guests[0].ident = FakeIdentity("Bob", forge=True)
+
+        network, host, (guest,) = await hostile_room(setup=forger)
+        table = host.online.rated_table
+        assert table.start_sigs.missing() == [1] and any("does not verify" in r for r in table.refused)
+        await play_out(network, host, [guest])
+        assert stored_nothing(host, guest)
+        assert rated_note(host.online.session) == "Not rated: not everyone signed the start."
+        host.request_render()
+        assert 'data-rated="off"' in host.markup
+
+    on_own_loop(run)
+
+
+def seed(page: Page, player: Any, chain: list[Any]) -> None:
+    page.ident = FakeIdentity(player.name)
+    page.ident.player = player
+    page.storage.set(book.CHAIN_KEY + "triangles", json.dumps(chain))
+
+
+def triangles_season() -> list[Any]:
+    """Return Ann's chain of three Triangles games (tests/test_rating.py's season, in Triangles)."""
+    chain = []
+    ann, ben = rating.default_rating(), rating.default_rating()
+    for number, placings in enumerate(([1, 2], [2, 1], [1, 2])):
+        chain.append(game([ANN, BEN], [ann, ben], placings, f"2026-11-0{number + 1}T10:00:00Z"))
+        chain[-1] = resign(chain[-1], "triangles")
+        ann, ben = rating.rate([ann, ben], placings, None)
+    return chain
+
+
+def resign(signed: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Return a record moved to another game and signed again by its players."""
+    record = {**signed["record"], "game": game_id}
+    start = rating.canonical(rating.start_of(record))
+    players = {p.key: p for p in (ANN, BEN, CAT)}
+    keys = [p["key"] for p in record["players"]]
+    return {
+        "record": record,
+        "start_sigs": [players[k].sign(start) for k in keys],
+        "sigs": [players[k].sign(rating.canonical(record)) for k in keys],
+    }
+
+
+def test_the_others_recompute_a_verified_chain_and_the_start_carries_that_rating() -> None:
+    async def run() -> None:
+        chain = triangles_season()
+        network, host, (guest,) = await hostile_room(setup=lambda h, g: seed(g[0], ANN, chain))
+        expected = rating.check_chain(ANN.key, "triangles", chain, verify).rating
+        check = host.online.rated_table.checks[1]
+        assert check.verified and check.counted == 3 and check.rating == expected
+        host.request_render()
+        assert book.rating_text(expected) in host.markup
+        seen = book.seen(host.storage)[ANN.key]["games"]["triangles"]
+        assert seen["verified"] and seen["counted"] == 3
+        await play_out(network, host, [guest])
+        assert len(chain_of(guest)) == 4 and len(chain_of(host)) == 1
+
+    on_own_loop(run)
+
+
+def tampered(kind: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if kind == "link":
+        fields["records"][1]["record"]["before"][0] = [40.0, 2.0]
+    return kind, fields
+
+
+def replayed(kind: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if kind == "link":
+        fields["records"][2] = copy.deepcopy(fields["records"][0])
+    return kind, fields
+
+
+def test_a_tampered_or_replayed_chain_shows_unverified_counts_its_good_part_and_stores_nothing() -> None:
+    for change, words, counted in (
+        (tampered, "signature does not verify", 1),
+        (replayed, "repeats an earlier record", 2),
+    ):
+
+        async def run(change: Any = change, words: str = words, counted: int = counted) -> None:
+            chain = triangles_season()
+            network, host, (guest,) = await hostile_room(change, setup=lambda h, g: seed(g[0], ANN, chain))
+            check = host.online.rated_table.checks[1]
+            assert not check.verified and words in check.problem and check.counted == counted
+            host.request_render()
+            assert "unverified" in host.markup
+            assert book.seen(host.storage)[ANN.key]["games"]["triangles"]["verified"] is False
+            # The liar's own page sees another rating at the start than it sent: it signs nothing.
+            assert guest.online.rated_table.problem.startswith("the start's ratings")
+            await play_out(network, host, [guest])
+            assert stored_nothing(host) and chain_of(guest) == chain
+
+        on_own_loop(run)
+
+
+def test_an_oversized_or_malformed_message_is_refused_by_the_room_and_changes_nothing() -> None:
+    async def run() -> None:
+        network, host, (guest,) = await hostile_room()
+        table = host.online.rated_table
+        before = (dict(table.checks), dict(table.start_sigs.sigs))
+        texts = [
+            json.dumps({"t": "chain", "game": "triangles", "count": rating.MAX_CHAIN + 1}),
+            json.dumps({"t": "sign", "stage": "start", "sig": "!!"}),
+            json.dumps({"t": "link", "n": 0, "records": [{"record": {}, "sigs": [], "start_sigs": []}]}),
+            '{"t":"link","t":"chat","text":"' + "x" * protocol.MAX_FROM_GUEST + '"}',
+        ]
+        for text in texts:
+            guest.online.net.send(guest.online.host_peer, text)
+        await network.settle()
+        refusals = [json.loads(t) for f, _to, t in network.sent if f == host.online.net.id]
+        assert sum(1 for m in refusals if m["t"] == "refused") == len(texts)
+        # Well formed but out of turn: a second chain, a signature of another text, a start from a guest.
+        for kind, fields in (
+            ("chain", {"game": "triangles", "count": 0, "key": BEN.key}),
+            ("sign", {"stage": "start", "sig": BEN.sign(b"something else")}),
+        ):
+            guest.online.net.send(guest.online.host_peer, protocol.encode(kind, sender="guest", **fields))
+        await network.settle()
+        assert (dict(table.checks), dict(table.start_sigs.sigs)) == before
+        assert any("nobody asked for" in r for r in table.refused)
+        await play_out(network, host, [guest])
+        assert len(chain_of(host)) == len(chain_of(guest)) == 1, "the game itself stays rated"
+
+    on_own_loop(run)
+
+
+def test_a_player_who_stays_away_past_the_grace_loses_by_forfeit() -> None:
+    async def run() -> None:
+        network, host, (bob, cy) = await rated_at_table(("Bob", "Cy"))
+        bob.online.close()  # gone for good
+        await network.settle()
+        room = host.online.room
+        host.online.handle(room.tick(time.monotonic() + room.hold_s + 1))
+        await network.settle()
+        await network.settle()
+        (signed,) = chain_of(host)
+        assert chain_of(cy) == [signed] and chain_of(bob) == []
+        record = signed["record"]
+        assert record["forfeit"] == 1 and record["placings"] == [1, 3, 1]
+        assert signed["sigs"][1] is None and all(signed["start_sigs"])
+        check = rating.check_chain(cy.identity().player.key, "triangles", [signed], verify)
+        assert check.verified and check.rating.mu > 25
+        assert "Rated: your Triangles rating" in (rated_note(cy.online.session) or "")
+
+    on_own_loop(run)

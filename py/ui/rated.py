@@ -29,6 +29,7 @@ __all__ = [
     "Family",
     "Opponent",
     "append",
+    "families",
     "family",
     "identity_label",
     "load_chain",
@@ -247,3 +248,14 @@ def family(storage: Any, game: str) -> Family | None:
         result.players.append(Opponent(mine[1], mine[0], result.rating, result.played, True, me=True))
     result.players.sort(key=lambda o: (not o.verified, -o.rating.ordinal if o.verified else 0, o.name))
     return result
+
+
+def families(storage: Any, games: Iterable[Any]) -> list[tuple[Any, Family]]:
+    """Return (game info, rated section) of every turn-based game with something rated to show."""
+    found = []
+    for info in games:
+        if not getattr(info, "realtime", False):
+            section = family(storage, info.id)
+            if section is not None:
+                found.append((info, section))
+    return found

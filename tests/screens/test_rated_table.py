@@ -17,7 +17,7 @@ from boneyard.rooms import protocol
 from boneyard.rooms import rated as rated_room
 from tests.identity import FakeIdentity
 from tests.screens.online_pages import Network, Page, guest_page, host_page, room_at_table, seat_of
-from tests.test_rating import ANN, BEN, CAT, game, verify
+from tests.test_rating import ANN, BEN, game, verify
 from tests.threads import on_own_loop
 from ui import rated as book
 from ui.online.rated_table import rated_note
@@ -137,27 +137,14 @@ def seed(page: Page, player: Any, chain: list[Any]) -> None:
 
 
 def triangles_season() -> list[Any]:
-    """Return Ann's chain of three Triangles games (tests/test_rating.py's season, in Triangles)."""
+    """Return Ann's chain of three Triangles games against Ben (she wins two)."""
     chain = []
     ann, ben = rating.default_rating(), rating.default_rating()
     for number, placings in enumerate(([1, 2], [2, 1], [1, 2])):
-        chain.append(game([ANN, BEN], [ann, ben], placings, f"2026-11-0{number + 1}T10:00:00Z"))
-        chain[-1] = resign(chain[-1], "triangles")
+        at = f"2026-11-0{number + 1}T10:00:00Z"
+        chain.append(game([ANN, BEN], [ann, ben], placings, at, game_id="triangles"))
         ann, ben = rating.rate([ann, ben], placings, None)
     return chain
-
-
-def resign(signed: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """Return a record moved to another game and signed again by its players."""
-    record = {**signed["record"], "game": game_id}
-    start = rating.canonical(rating.start_of(record))
-    players = {p.key: p for p in (ANN, BEN, CAT)}
-    keys = [p["key"] for p in record["players"]]
-    return {
-        "record": record,
-        "start_sigs": [players[k].sign(start) for k in keys],
-        "sigs": [players[k].sign(rating.canonical(record)) for k in keys],
-    }
 
 
 def test_the_others_recompute_a_verified_chain_and_the_start_carries_that_rating() -> None:

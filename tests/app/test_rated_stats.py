@@ -104,3 +104,16 @@ def test_settings_show_the_name_with_this_browsers_key_fingerprint(open_app: Ope
     key = port.identity().player.key
     shown = port.text_of("#set-identity")
     assert shown == f"{app.settings.name} · {rating.fingerprint(key)}"
+
+
+def test_how_to_play_says_what_the_rating_proves_and_what_it_cannot() -> None:
+    from boneyard.games import GAMES
+    from ui.howto import howto_body
+
+    for game_id in ("dominoes", "triangles", "heptalion"):
+        text = " ".join(str(howto_body(GAMES[game_id], sprite=False)).split())
+        assert "Rated games and what the rating proves" in text
+        assert "signed by every player at the table" in text and "unverified" in text
+        assert "One person with two browsers or devices can still play themselves" in text
+        assert "clearing the browser's storage" in text
+    assert "Rated games" not in str(howto_body(GAMES["bonefall"], sprite=False))

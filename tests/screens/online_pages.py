@@ -215,6 +215,9 @@ class Page:
     def hold_seconds(self) -> float | None:
         return None
 
+    def rated_rooms(self) -> bool:
+        return False
+
     def later(self, seconds: float, callback: Callable[[], None]) -> FakeTimer:
         timer = FakeTimer(seconds, callback)
         self.timers.append(timer)

@@ -19,10 +19,11 @@ from pyscript import document, window
 
 from ..online.net import Inbox, NetEvent, Timer, parse_event
 
-__all__ = ["HOLD_HOOK", "BrowserTransport", "RoomPort"]
+__all__ = ["HOLD_HOOK", "RATED_HOOK", "BrowserTransport", "RoomPort"]
 
 SCRIPT = "js/online.js"
 HOLD_HOOK = "boneyardOnlineHoldS"  # test hook: a shorter hold (seconds) set on window before a room opens
+RATED_HOOK = "boneyardRatedRooms"  # test hook: true on window before a room opens makes it a rated table
 
 
 def _net() -> Any:
@@ -207,6 +208,13 @@ class RoomPort:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
             return None
         return float(raw)
+
+    def rated_rooms(self) -> bool:
+        """Tell whether a test set ``window.boneyardRatedRooms`` true (its friends' rooms are rated)."""
+        try:
+            return getattr(window, RATED_HOOK) is True
+        except Exception:
+            return False
 
     def identity(self) -> Any:
         """Return the player's key pair (js/identity.js)."""

@@ -135,7 +135,7 @@ class OnlineHost:
             options["players"] = players
         count = int(options.get("players", players))
         room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds(port))
-        return cls(app, info, room, mode.key, mode.label, port, rated=rated)
+        return cls(app, info, room, mode.key, mode.label, port, rated=rated or port.rated_rooms())
 
     @staticmethod
     def can_host(info: GameInfo, screen: Screen, form: dict[str, Any]) -> str:

@@ -183,6 +183,9 @@ class OnlinePort(Protocol):
     def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
         """Call ``callback`` once after ``seconds`` (None: no timers here, it is never called)."""
 
+    def rated_rooms(self) -> bool:
+        """Tell whether a browser test asked for friends' rooms to be rated (as quick match's tables are)."""
+
     def identity(self) -> Any:
         """Return the player's key pair for a rated table (a ``ui.ports.Identity``)."""
 

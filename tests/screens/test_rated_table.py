@@ -248,3 +248,41 @@ def test_a_player_who_stays_away_past_the_grace_loses_by_forfeit() -> None:
         assert "Rated: your Triangles rating" in (rated_note(cy.online.session) or "")
 
     on_own_loop(run)
+
+
+def test_a_game_with_a_computer_at_a_rated_table_is_not_rated_and_the_results_say_so() -> None:
+    async def run() -> None:
+        network = Network()
+        host = host_page(network, "triangles", players=3, rated=True)
+        await network.settle()
+        guest = guest_page(network, host.online.code, "Bob")
+        await network.settle()
+        host.online.change("seat:2", "bot:easy")
+        host.online.action("room-start", "")
+        await network.settle()
+        session = host.online.session
+        assert session is not None and host.online.rated_table is None
+        assert guest.online.rated_table is None
+        assert rated_note(session) == "Not rated: a computer played."
+        from ui.results import stats_note
+
+        assert stats_note(session).startswith("Not rated: a computer played. Online games count")
+        assert not any('"chain"' in text for _f, _t, text in network.sent)
+
+    on_own_loop(run)
+
+
+def test_a_reopened_room_stays_rated() -> None:
+    async def run() -> None:
+        network = Network()
+        host = host_page(network, "triangles", players=2, rated=True)
+        await network.settle()
+        host.online.write()
+        host.close_online()
+        from ui.online import host as online_host
+
+        again = online_host.reopen(host, "triangles", host)
+        assert again is not None and again.rated
+        again.close()
+
+    on_own_loop(run)

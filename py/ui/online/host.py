@@ -532,6 +532,7 @@ class OnlineHost:
             "mode_label": self.mode_label,
             "room": self.room.to_dict(),
             "session": self.session.to_json() if self.session is not None else None,
+            "rated": self.rated,
         }
         self.app.storage.set(HOST_KEY + self.game_id, json.dumps(data))
 
@@ -734,7 +735,9 @@ def reopen(app: RoomApp, game_id: str, port: OnlinePort) -> OnlineHost | None:
     try:
         data = json.loads(text)
         room = HostRoom.from_dict(data["room"])
-        host = OnlineHost(app, info, room, str(data["mode"]), str(data["mode_label"]), port)
+        host = OnlineHost(
+            app, info, room, str(data["mode"]), str(data["mode_label"]), port, rated=data.get("rated") is True
+        )
         if data.get("session") is not None:
             host.session = Session.from_json(game_id, data["session"])
             host.session.seats = session_seats(room.lobby(), room.host_seat)

@@ -31,6 +31,7 @@ __all__ = [
     "append",
     "families",
     "family",
+    "fingerprint_of",
     "identity_label",
     "load_chain",
     "me",
@@ -76,12 +77,18 @@ def rating_text(value: Rating) -> str:
     return f"{value.mu:.1f} ± {2 * value.sigma:.1f}"
 
 
+def fingerprint_of(key: str) -> str:
+    """Return a key's short fingerprint ("" for a key that is not one)."""
+    try:
+        return rating.fingerprint(key)
+    except rating.RecordError:
+        return ""
+
+
 def identity_label(name: str, key: str) -> str:
     """Return a player as rated tables show them: the name and the key's short fingerprint."""
-    try:
-        return f"{name} · {rating.fingerprint(key)}"
-    except rating.RecordError:
-        return name
+    fingerprint = fingerprint_of(key)
+    return f"{name} · {fingerprint}" if fingerprint else name
 
 
 def _trusted(signature: Signature) -> bool:

@@ -575,19 +575,27 @@ def rated_board(info: GameInfo, family: rated.Family) -> Markup:
     for player in family.players:
         if player.verified:
             rank += 1
-        who = [name_text(player.label), " (you)" if player.me else ""]
+        who = [
+            name_text(player.name),
+            " (you)" if player.me else "",
+            h("span", {"class_": "fingerprint"}, rated.fingerprint_of(player.key)),
+        ]
         rows.append(
             (
                 h("td", {}, rank if player.verified else "–"),
                 h("th", {"scope": "row"}, who),
-                h("td", {}, rated.rating_text(player.rating) if player.verified else "unverified"),
+                h(
+                    "td",
+                    {"class_": "rating-cell"},
+                    rated.rating_text(player.rating) if player.verified else "unverified",
+                ),
                 h("td", {}, player.counted),
             )
         )
     return record_table(
         {"class_": "stats-table rated-board", "data_board": info.id},
         f"{info.name}: players met",
-        ("#", "Player", "Rating", "Rated games"),
+        ("#", "Player", "Rating", "Games"),
         rows,
     )
 

@@ -77,7 +77,7 @@ def test_the_rated_section_shows_the_rating_chart_record_and_players_met(open_ap
     assert label is not None and "over 10 rated games" in label
     board = port.text_of('[data-board="triangles"]')
     assert board is not None
-    assert "(you)" in board and "Ann · " + rating.fingerprint(ANN.key) in board
+    assert "Ann (you)" in board and rating.fingerprint(ANN.key) in board
     # Verified players ranked by their conservative rating; Dan and Eve unverified, not ranked.
     assert board.count("unverified") == 2
     assert board.index("Ben") < board.index("Dan") < board.index("Eve")

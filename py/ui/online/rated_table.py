@@ -411,21 +411,28 @@ class RatedTable:
         proves, or "unverified"; then why the game is not rated, if it is not."""
         people = []
         for seat in self.seats:
-            key = self.keys.get(seat)
-            label = book.identity_label(self.names.get(seat, ""), key) if key else self.who(seat)
+            # On a phone the name and mu alone: the line stays one row over the table.
+            fingerprint = book.fingerprint_of(self.keys.get(seat, ""))
+            label = [
+                name_text(self.who(seat)),
+                h("span", {"class_": "online-wide"}, " · ", fingerprint) if fingerprint else "",
+            ]
             check = self.checks.get(seat)
             if check is None:
                 value: Any = h("span", {"class_": "rated-wait"}, "checking…")
             elif check.verified:
-                value = book.rating_text(check.rating)
+                mu, spread = book.rating_text(check.rating).split(" ± ")
+                value = [mu, h("span", {"class_": "online-wide"}, " ± ", spread)]
             else:
                 value = h(
                     "span",
                     {"class_": "rated-unverified", "title": check.problem},
                     "unverified",
-                    f" ({book.rating_text(check.rating)} counted)" if check.counted else "",
+                    h("span", {"class_": "online-wide"}, f" ({book.rating_text(check.rating)} counted)")
+                    if check.counted
+                    else "",
                 )
-            people.append(h("li", {"data_seat": str(seat)}, name_text(label), ": ", value))
+            people.append(h("li", {"data_seat": str(seat)}, label, ": ", value))
         said = (
             h("p", {"class_": "rated-problem", "role": "status"}, "Not rated: ", self.problem, ".")
             if self.problem
@@ -433,7 +440,7 @@ class RatedTable:
         )
         state = "done" if self.result else "off" if self.problem else "on"
         done = (
-            h("p", {"class_": "rated-done"}, "Result signed by everyone and kept.")
+            h("span", {"class_": "rated-done"}, "Result signed by all and kept.")
             if self.result is not None
             else ""
         )

@@ -214,6 +214,16 @@ def best_line(name: str, best: Best) -> Markup:
     )
 
 
+def headline_line(big: Any, label: Any) -> Markup:
+    """Return a card's headline: a big number and what it is."""
+    return h(
+        "p",
+        {"class_": "stat-headline"},
+        h("span", {"class_": "stat-big"}, big),
+        h("span", {"class_": "stat-big-label"}, label),
+    )
+
+
 def scores_card(stats: Stats, game: str, mode: str, sep: str = " · ") -> Markup:
     """Return one real-time or puzzle mode's card: the headline best, the other bests, a chart."""
     key = f"{game}:{mode}"
@@ -226,11 +236,8 @@ def scores_card(stats: Stats, game: str, mode: str, sep: str = " · ") -> Markup
         "article",
         {"class_": "stat-card", "data_mode": mode},
         h("h3", {}, mode_label(mode, sep)),
-        h(
-            "p",
-            {"class_": "stat-headline"},
-            h("span", {"class_": "stat-big"}, score_text(top.value) if top else "–"),
-            h("span", {"class_": "stat-big-label"}, f"best {SCORE_LABELS.get(headline, headline).lower()}"),
+        headline_line(
+            score_text(top.value) if top else "–", f"best {SCORE_LABELS.get(headline, headline).lower()}"
         ),
         h("dl", {"class_": "stat-bests"}, [best_line(n, bests[n]) for n in names if n != headline]),
         runs_chart(runs, headline),
@@ -245,12 +252,7 @@ def tally_card(t: Tally) -> Markup:
         "article",
         {"class_": "stat-card", "data_mode": t.mode},
         h("h3", {}, t.label),
-        h(
-            "p",
-            {"class_": "stat-headline"},
-            h("span", {"class_": "stat-big"}, percent(t.win_rate)),
-            h("span", {"class_": "stat-big-label"}, "won"),
-        ),
+        headline_line(percent(t.win_rate), "won"),
         h("p", {"class_": "stat-facts"}, facts),
         h(
             "p",
@@ -555,12 +557,7 @@ def rated_card(info: GameInfo, family: rated.Family) -> Markup:
         "article",
         {"class_": "stat-card rated-card", "data_rated": info.id},
         h("h3", {}, info.name),
-        h(
-            "p",
-            {"class_": "stat-headline"},
-            h("span", {"class_": "stat-big"}, f"{family.rating.mu:.1f}"),
-            h("span", {"class_": "stat-big-label"}, f"± {2 * family.rating.sigma:.1f}"),
-        ),
+        headline_line(f"{family.rating.mu:.1f}", f"± {2 * family.rating.sigma:.1f}"),
         h("p", {"class_": "stat-facts"}, facts),
         rating_chart(family)
         or h("p", {"class_": "hint"}, "The chart of your rating starts with your first rated game."),

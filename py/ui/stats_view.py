@@ -620,7 +620,7 @@ def rated_section(families: Sequence[tuple[GameInfo, rated.Family]], me: str) ->
                 "whose results do not check out show as unverified and are not ranked.",
             )
         )
-    return h("section", {"class_": "stats-game stats-rated", "id": "stats-rated"}, h("h2", {}, "Rated"), body)
+    return h("section", {"class_": "stats-rated", "id": "stats-rated"}, h("h2", {}, "Rated"), body)
 
 
 def stats_screen(

@@ -7,6 +7,7 @@ nothing stored.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import time
@@ -20,6 +21,8 @@ from tests.screens.online_pages import Network, Page, guest_page, host_page, roo
 from tests.test_rating import ANN, BEN, game, verify
 from tests.threads import on_own_loop
 from ui import rated as book
+from ui.online import host as online_host
+from ui.online import join as online_join
 from ui.online.rated_table import rated_note
 
 
@@ -28,10 +31,12 @@ def chain_of(page: Page, game_id: str = "triangles") -> list[Any]:
     return json.loads(text) if text else []
 
 
-async def play_out(network: Network, host: Page, guests: list[Page]) -> None:
-    """Play the game to its end, every person choosing their first legal move."""
+async def play_out(network: Network, host: Page, guests: list[Page], stop_after: int = 10_000) -> None:
+    """Play the game to its end (or ``stop_after`` moves), every person choosing their first legal move."""
     session = host.online.session
-    while not session.state.is_over():
+    for _ in range(stop_after):
+        if session.state.is_over():
+            return
         seat = session.to_move()
         mover = next((p for p in guests if seat_of(p) == seat), host)
         mine = mover.online.session
@@ -279,10 +284,48 @@ def test_a_reopened_room_stays_rated() -> None:
         await network.settle()
         host.online.write()
         host.close_online()
-        from ui.online import host as online_host
-
         again = online_host.reopen(host, "triangles", host)
         assert again is not None and again.rated
         again.close()
+
+    on_own_loop(run)
+
+
+def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_the_record(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr(online_join, "RETRY_S", (0.0,))
+
+    async def run() -> None:
+        network, host, (guest,) = await rated_at_table()
+        await play_out(network, host, [guest], stop_after=4)
+        # The guest's page reloads: the same browser (storage, key) joins again and takes its seat back.
+        guest.online.close()
+        await network.settle()
+        back = Page(network, "Bob", guest.route)
+        back.storage, back.ident = guest.storage, guest.ident
+        back.online = online_join.OnlineGuest(back, host.online.code, "Bob", back)
+        back.online.connect()
+        await network.settle()
+        assert back.online.rated_table is not None and back.online.rated_table.start_sigs.missing() == []
+        await play_out(network, host, [back], stop_after=4)
+        # Then the host's page reloads and reopens the room with its rated game.
+        host.online.save(now=True)
+        host.online.close()
+        await network.settle()
+        again = Page(network, "Ann", host.route)
+        again.storage, again.ident = host.storage, host.ident
+        again.online = online_host.reopen(again, "triangles", again)
+        assert again.online is not None and again.online.rated_table is not None
+        for _ in range(20):
+            await network.settle()
+            await asyncio.sleep(0.01)
+            if back.online.state == "playing":
+                break
+        await play_out(network, again, [back])
+        assert len(chain_of(again)) == 1 and chain_of(again) == chain_of(back)
+        assert rated_note(back.online.session) is not None
+        if again.online.ticker is not None:
+            again.online.ticker.cancel()
 
     on_own_loop(run)

@@ -533,6 +533,7 @@ class OnlineHost:
             "room": self.room.to_dict(),
             "session": self.session.to_json() if self.session is not None else None,
             "rated": self.rated,
+            "rated_table": self.rated_table.to_dict() if self.rated_table is not None else None,
         }
         self.app.storage.set(HOST_KEY + self.game_id, json.dumps(data))
 
@@ -742,6 +743,8 @@ def reopen(app: RoomApp, game_id: str, port: OnlinePort) -> OnlineHost | None:
             host.session = Session.from_json(game_id, data["session"])
             host.session.seats = session_seats(room.lobby(), room.host_seat)
             room.state = host.session.state
+            if data.get("rated_table") is not None:
+                host.rated_table = RatedTable.from_dict(host, data["rated_table"], host.send_rated)
     except (ValueError, KeyError, TypeError, SessionError):
         app.storage.move_aside(
             HOST_KEY + game_id, text, "A saved online room could not be reopened: it is damaged."

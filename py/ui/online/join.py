@@ -40,6 +40,7 @@ from .remote import RemoteSession, seats_from_lobby
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
 
 TOKEN_KEY = "boneyard:online:token:"  # + the room's code: this browser's seat in that room
+RATED_KEY = "boneyard:online:rated:"  # + the room's code: this browser's part in its rated game
 RETRY_S = (1.0, 2.0, 3.0, 5.0)  # pauses between attempts to join again, then every 5 s
 # Refusals in the table's message line: two lines on a phone.
 RECONNECTING_MOVE = "The host is reconnecting: your move was not sent."
@@ -114,6 +115,7 @@ class OnlineGuest:
         self.pops_due = 0.0
         self.unanswered: int | None = None  # the turn of the move sent last, until a view answers it
         self.rated_table: RatedTable | None = None  # the game's rating, when the host rates it
+        self.restore_rated()
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -228,6 +230,7 @@ class OnlineGuest:
         elif kind == "removed":
             self.state, self.message = "removed", ""
             self.app.storage.remove(TOKEN_KEY + self.code)
+            self.app.storage.remove(RATED_KEY + self.code)
             self.closed = True
         elif kind == "error":
             self.state, self.message = "failed", str(data.get("reason", "")).capitalize() + "."
@@ -264,6 +267,24 @@ class OnlineGuest:
             self.rated_table.begin()
         seat = data.get("seat", host_seat(self.seats))
         self.rated_table.take(int(seat or 0), kind, data)
+
+    def keep_rated(self) -> None:
+        """Keep this page's part in the rated game, so a reload goes on signing it."""
+        if self.rated_table is None:
+            self.app.storage.remove(RATED_KEY + self.code)
+        else:
+            self.app.storage.set(RATED_KEY + self.code, json.dumps(self.rated_table.to_dict()))
+
+    def restore_rated(self) -> None:
+        """Take back this page's part in the rated game it was in before a reload (a damaged one is dropped:
+        that game goes unrated)."""
+        text = self.app.storage.get(RATED_KEY + self.code)
+        if not text or self.room.token is None:
+            return
+        try:
+            self.rated_table = RatedTable.from_dict(self, json.loads(text), self.send_rated)
+        except ValueError:
+            self.app.storage.remove(RATED_KEY + self.code)
 
     def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
         """Send this page's chain or signature to the host (which passes it on)."""
@@ -316,6 +337,7 @@ class OnlineGuest:
         host removed us: the page's save when it is hidden must not write the seat back)."""
         if self.room.token and self.state != "removed":
             self.app.storage.set(TOKEN_KEY + self.code, json.dumps(self.room.to_dict()))
+            self.keep_rated()
 
     # -- the table's moves ---------------------------------------------------------------------------------
     def human_move(self, session: Session, move: Any) -> bool:
@@ -405,6 +427,7 @@ class OnlineGuest:
         if self.host_peer is not None:
             self.net.send(self.host_peer, self.room.leave())
         self.app.storage.remove(TOKEN_KEY + self.code)
+        self.app.storage.remove(RATED_KEY + self.code)
         self.app.close_online()
         self.app.go("#/")
 

@@ -375,6 +375,64 @@ class RatedTable:
             )
             self.online.app.generation += 1
 
+    # -- saving (a page reloaded during a rated game takes its part back) -------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Return what a reload needs to go on: the table, the ratings checked, the records and signatures."""
+        return {
+            "game": self.game,
+            "mode": self.mode,
+            "seats": self.seats,
+            "me": self.me,
+            "names": {str(s): n for s, n in self.names.items()},
+            "deal": self.deal,
+            "teams": self.teams,
+            "key": self.key,
+            "keys": {str(s): k for s, k in self.keys.items()},
+            "checks": {str(s): [c.rating.to_json(), c.counted, c.problem] for s, c in self.checks.items()},
+            "start": self.start,
+            "start_sigs": self.start_sigs.sigs if self.start_sigs is not None else None,
+            "end": self.end,
+            "end_sigs": self.end_sigs.sigs if self.end_sigs is not None else None,
+            "problem": self.problem,
+            "done": self.result is not None,
+        }
+
+    @classmethod
+    def from_dict(
+        cls, online: Any, data: dict[str, Any], send: Callable[[str, dict[str, Any], int | None], None]
+    ) -> RatedTable:
+        """Rebuild a table saved by ``to_dict`` (ValueError when it is malformed); it goes on at once."""
+        try:
+            table = cls(
+                online,
+                game=str(data["game"]),
+                mode=str(data["mode"]),
+                seats=[int(s) for s in data["seats"]],
+                me=int(data["me"]),
+                names={int(s): str(n) for s, n in dict(data["names"]).items()},
+                deal=[str(c) for c in data["deal"]],
+                teams=data["teams"],
+                send=send,
+            )
+            table.key = str(data["key"])
+            table.keys = {int(s): str(k) for s, k in dict(data["keys"]).items()}
+            for seat, (pair, counted, problem) in dict(data["checks"]).items():
+                table.checks[int(seat)] = ChainCheck(rating.Rating(*pair), int(counted), str(problem))
+            for stage in ("start", "end"):
+                record, sigs = data[stage], data[f"{stage}_sigs"]
+                if record is not None:
+                    signing = rated_room.Signing(dict(record), stage)
+                    signing.sigs = {int(s): str(v) for s, v in dict(sigs or {}).items()}
+                    setattr(table, stage, signing.record)
+                    setattr(table, f"{stage}_sigs", signing)
+            table.problem = str(data["problem"])
+            if data["done"]:
+                table.result = (table.checks[table.me], table.checks[table.me])  # kept already
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"bad rated table save: {exc}") from None
+        table.ready = True
+        return table
+
     # -- what the table shows -----------------------------------------------------------------------------
     def stop(self, why: str) -> None:
         """Give up rating this game, saying why (nothing is signed or stored after this)."""

@@ -329,3 +329,19 @@ def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_
             again.online.ticker.cancel()
 
     on_own_loop(run)
+
+
+def test_a_chain_without_a_key_leaves_the_game_unrated_and_says_who() -> None:
+    async def run() -> None:
+        def keyless(kind: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+            fields.pop("key", None)
+            return kind, fields
+
+        network, host, (guest,) = await hostile_room(keyless)
+        table = host.online.rated_table
+        assert table.start is None and table.problem == "Bob brought no key"
+        await play_out(network, host, [guest])
+        assert stored_nothing(host, guest)
+        assert rated_note(host.online.session) == "Not rated: Bob brought no key."
+
+    on_own_loop(run)

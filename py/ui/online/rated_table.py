@@ -199,6 +199,10 @@ class RatedTable:
     async def _all_checked(self) -> None:
         if any(seat not in self.checks for seat in self.seats):
             return
+        keyless = [self.who(seat) for seat in self.seats if seat not in self.keys]
+        if keyless:
+            self.stop(f"{', '.join(keyless)} brought no key")
+            return
         if self.is_host and self.start is None and not self.problem:
             latest = max(
                 [now_text()]

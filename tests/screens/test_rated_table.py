@@ -331,17 +331,23 @@ def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_
     on_own_loop(run)
 
 
+def private(host: Page, guests: list[Page]) -> None:
+    guests[0].ident = FakeIdentity("Bob", keyless=True)  # a browser without IndexedDB
+
+
 def test_a_chain_without_a_key_leaves_the_game_unrated_and_says_who() -> None:
     async def run() -> None:
         def keyless(kind: str, fields: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             fields.pop("key", None)
             return kind, fields
 
-        network, host, (guest,) = await hostile_room(keyless)
-        table = host.online.rated_table
-        assert table.start is None and table.problem == "Bob brought no key"
-        await play_out(network, host, [guest])
-        assert stored_nothing(host, guest)
-        assert rated_note(host.online.session) == "Not rated: Bob brought no key."
+        for change, setup in ((keyless, None), (None, private)):
+            network, host, (guest,) = await hostile_room(change, setup=setup)
+            table = host.online.rated_table
+            assert table.start is None and table.problem == "Bob brought no key"
+            await play_out(network, host, [guest])
+            assert stored_nothing(host, guest)
+            assert rated_note(host.online.session) == "Not rated: Bob brought no key."
+        assert guest.online.rated_table.problem.startswith("this browser keeps no key")
 
     on_own_loop(run)

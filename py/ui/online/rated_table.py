@@ -121,6 +121,7 @@ class RatedTable:
     async def _begin(self) -> None:
         key = await self.identity.public_key()
         if not key:
+            self.send("chain", {"game": self.game, "count": 0}, None)  # the others learn there is no key
             self.stop("this browser keeps no key (a private window?)")
             return
         self.key = key

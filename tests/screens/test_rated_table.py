@@ -13,6 +13,8 @@ import json
 import time
 from typing import Any
 
+import pytest
+
 from boneyard import rating
 from boneyard.rooms import protocol
 from boneyard.rooms import rated as rated_room
@@ -349,5 +351,25 @@ def test_a_chain_without_a_key_leaves_the_game_unrated_and_says_who() -> None:
             assert stored_nothing(host, guest)
             assert rated_note(host.online.session) == "Not rated: Bob brought no key."
         assert guest.online.rated_table.problem.startswith("this browser keeps no key")
+
+    on_own_loop(run)
+
+
+@pytest.mark.parametrize(
+    ("game_id", "guests"),
+    [("dominoes", ("Bob",)), ("dominoes", ("Bob", "Cy", "Di")), ("heptalion", ("Bob",))],
+)
+def test_every_game_with_turns_is_rated_for_every_person_at_the_table(
+    game_id: str, guests: tuple[str, ...]
+) -> None:
+    async def run() -> None:
+        network, host, pages = await room_at_table(game_id, guests, rated=True)
+        await network.settle()
+        await play_out(network, host, pages)
+        chains = [chain_of(page, game_id) for page in (host, *pages)]
+        assert all(len(chain) == 1 and chain == chains[0] for chain in chains)
+        for page in (host, *pages):
+            check = rating.check_chain(page.identity().player.key, game_id, chains[0], verify)
+            assert check.verified and check.counted == 1
 
     on_own_loop(run)

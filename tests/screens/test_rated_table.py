@@ -373,3 +373,39 @@ def test_every_game_with_turns_is_rated_for_every_person_at_the_table(
             assert check.verified and check.counted == 1
 
     on_own_loop(run)
+
+
+def test_partners_are_rated_as_two_sides() -> None:
+    async def run() -> None:
+        from boneyard.games import GAMES
+        from ui.games import screen_for
+        from ui.routes import Route
+
+        network = Network()
+        host = Page(network, "Ann", Route("room", "dominoes"))
+        screen = screen_for("dominoes")
+        form = {"players": "4", "teams": "yes"}
+        host.online = online_host.OnlineHost.create(host, GAMES["dominoes"], screen, form, host, rated=True)
+        host.online.connect()
+        await network.settle()
+        pages = []
+        for name in ("Bob", "Cy", "Di"):
+            pages.append(guest_page(network, host.online.code, name))
+            await network.settle()
+        host.online.action("room-start", "")
+        await network.settle()
+        await network.settle()
+        await play_out(network, host, pages)
+        (signed,) = chain_of(host, "dominoes")
+        record = signed["record"]
+        assert record["teams"] == [[0, 2], [1, 3]] and "partners" in record["mode"]
+        assert (
+            record["placings"][0] == record["placings"][2] != record["placings"][1] == record["placings"][3]
+        )
+        after = [
+            rating.check_chain(page.identity().player.key, "dominoes", [signed], verify).rating
+            for page in (host, *pages)
+        ]
+        assert after[0] == after[2] and after[1] == after[3] and after[0] != after[1]
+
+    on_own_loop(run)

@@ -223,8 +223,25 @@ def _tally(owner: str, chain: Sequence[Any], counted: int, result: Family) -> No
             result.lost += 1
 
 
+_READ: dict[str, tuple[tuple[str | None, ...], Family | None]] = {}  # game -> (the texts read, the section)
+
+
 def family(storage: Any, game: str) -> Family | None:
-    """Return a game family's rated section, or None when nothing rated was played or met in it."""
+    """Return a game family's rated section, or None when nothing rated was played or met in it.
+
+    Read once per change of the stored texts: a chain of 500 records takes tens of milliseconds to check.
+    """
+    texts = (storage.get(ME_KEY), storage.get(CHAIN_KEY + game), storage.get(SEEN_KEY))
+    known = _READ.get(game)
+    if known is not None and known[0] == texts:
+        return known[1]
+    section = _family(storage, game)
+    if texts == (storage.get(ME_KEY), storage.get(CHAIN_KEY + game), storage.get(SEEN_KEY)):
+        _READ[game] = (texts, section)  # not when reading it moved a damaged chain aside
+    return section
+
+
+def _family(storage: Any, game: str) -> Family | None:
     mine = me(storage)
     chain: list[Any] = []
     result = Family(game, rating.default_rating())

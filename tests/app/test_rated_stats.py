@@ -117,3 +117,16 @@ def test_how_to_play_says_what_the_rating_proves_and_what_it_cannot() -> None:
         assert "One person with two browsers or devices can still play themselves" in text
         assert "clearing the browser's storage" in text
     assert "Rated games" not in str(howto_body(GAMES["bonefall"], sprite=False))
+
+
+def test_a_section_is_read_again_only_when_its_records_change() -> None:
+    from tests.screens.online_pages import MemoryStorage
+
+    storage = MemoryStorage()
+    storage.items.update(rated_items())
+    first = book.family(storage, GAME)
+    assert first is not None and book.family(storage, GAME) is first
+    chain = json.loads(storage.items[book.CHAIN_KEY + GAME])
+    storage.set(book.CHAIN_KEY + GAME, json.dumps(chain[:5]))
+    again = book.family(storage, GAME)
+    assert again is not first and again is not None and again.played == 5

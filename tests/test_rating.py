@@ -74,11 +74,12 @@ def game(
     teams: list[list[int]] | None = None,
     forfeit: int | None = None,
     moves: str = "ab" * 32,
+    game_id: str = "dominoes",
 ) -> dict[str, Any]:
     """Return a rated game's record signed as the table signs it."""
     record = {
         "v": 1,
-        "game": "dominoes",
+        "game": game_id,
         "mode": "match100-2",
         "deal": ["c" * 64 for _ in players],
         "players": [{"key": p.key, "name": p.name} for p in players],

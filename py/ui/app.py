@@ -25,7 +25,7 @@ from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
 from boneyard.stats import PlayClock
 
-from . import intents, motion, ports, settings_view, shell, sound, stats_view
+from . import intents, motion, ports, rated, settings_view, shell, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .ports import Event, Port
@@ -325,12 +325,20 @@ class App:
             if self.last_route is None or self.last_route.screen != "settings":
                 self.data.refusal = self.data.imported = ""
                 self.spawn(self.refresh_storage_info())
+                self.spawn(self.refresh_identity())
             self.data.used_chars = self.storage.used_chars()
             return settings_view.settings_screen(
                 self.settings, self.reduced_motion(), self.storage.broken(), self.data
             )
         if name == "stats":
-            return stats_view.stats_screen(self.stats, GAMES.values(), self.settings.name)
+            mine = rated.me(self.storage)
+            return stats_view.stats_screen(
+                self.stats,
+                GAMES.values(),
+                self.settings.name,
+                rated.families(self.storage, GAMES.values()),
+                rated.identity_label(*mine[::-1]) if mine else "",
+            )
         if name in ONLINE_SCREENS:
             return self.online_markup(name, arg)
         info = GAMES.get(arg)
@@ -629,6 +637,17 @@ class App:
             self.data.checked = True
         except Exception:
             self.port.log("warn", "Boneyard: " + traceback.format_exc())
+
+    async def refresh_identity(self) -> None:
+        """Ask the page for this browser's key and show its fingerprint with the name on Settings."""
+        try:
+            key = await self.port.identity().public_key()
+        except Exception:
+            self.port.log("warn", "Boneyard: " + traceback.format_exc())
+            key = None
+        label = rated.identity_label(self.settings.name, key) if key else "no key: this browser keeps none"
+        self.data.identity = label
+        self.port.set_text("#set-identity", label)
 
     async def refresh_storage_info(self) -> None:
         """Read whether storage is persistent and how much the site uses; show it on Settings."""

@@ -1014,6 +1014,20 @@ Check the deal in the results: it reveals the seed, deals it again and says whet
 it yourself, run the command it shows in a copy of Boneyard:
 PYTHONPATH=py python3 -m boneyard.deals --game GAME --seed SEED --commitment FINGERPRINT."""
 
+# Every game with turns can be rated online (Quick match against people); what the rating proves.
+RATED_TEXT = """## Rated games and what the rating proves
+
+Online, a game between people with no computer at the table can be rated. Your rating (shown with its
+uncertainty, the ± part) is recomputed from your results, each signed by every player at the table with a
+key this browser made and keeps to itself; Settings shows your name with the key's short fingerprint. At a
+rated table every page checks the others' signed results, so a rating edited by hand, a result someone did
+not sign, or a replayed one shows as "unverified" and is not counted. A player who leaves and does not come
+back within the reconnect wait loses the game.
+
+What it cannot prove: that two keys are two people. One person with two browsers or devices can still
+play themselves and feed one key wins. The key is this browser's alone: clearing the browser's storage (or
+a private window) loses it, and the rating with it, and another browser starts afresh."""
+
 FIVES_SEED = 4  # a deal whose first legal moves open all four arms of the spinner in a few lays
 FIVES_CHOICE_SEED = 14  # a deal reaching a turn where one tile scores and another does not
 FIVES: tuple[tuple[str, Any], ...] = (("players", 2), ("scoring", "fives"))
@@ -1368,7 +1382,7 @@ def howto_body(info: GameInfo, *, prefix: str = "", sprite: bool = True) -> Mark
     figs = list(figures(info.id))
     blocks: list[Markup] = []
     text = info.how_to_play.strip() + ("\n\n" + EXTRA_TEXT[info.id] if info.id in EXTRA_TEXT else "")
-    text += "" if info.realtime else "\n\n" + DEAL_TEXT
+    text += "" if info.realtime else "\n\n" + DEAL_TEXT + "\n\n" + RATED_TEXT
     for para in text.split("\n\n"):
         para = para.strip()
         if not para:

@@ -14,7 +14,16 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["ChosenFile", "Event", "Port", "StorageBackend", "install", "installed", "page_module"]
+__all__ = [
+    "ChosenFile",
+    "Event",
+    "Identity",
+    "Port",
+    "StorageBackend",
+    "install",
+    "installed",
+    "page_module",
+]
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,27 @@ class StorageBackend(Protocol):
     def setItem(self, key: str, value: str) -> None: ...
 
     def removeItem(self, key: str) -> None: ...
+
+
+class Identity(Protocol):
+    """The player's key pair in the page (js/identity.js): every call waits on WebCrypto.
+
+    Keys and signatures are base64url texts as ``boneyard.rating`` reads them; ``text`` is the ASCII of
+    ``rating.canonical``. ``public_key``, ``public_jwk`` and ``sign`` return None when the browser keeps
+    no key (no IndexedDB: the page plays unrated).
+    """
+
+    async def public_key(self) -> str | None:
+        """Return our public key (the raw point), made and kept on first use."""
+
+    async def public_jwk(self) -> str | None:
+        """Return our public key as a JWK's JSON text."""
+
+    async def sign(self, text: str) -> str | None:
+        """Return our signature of ``text``'s bytes."""
+
+    async def verify(self, key: str, text: str, sig: str) -> bool:
+        """Tell whether ``sig`` is ``key``'s signature of ``text`` (False for anything malformed)."""
 
 
 class Port(Protocol):
@@ -217,6 +247,9 @@ class Port(Protocol):
 
     def online(self) -> Any:
         """Return the page as an online room sees it (a ``ui.online.net.OnlinePort``)."""
+
+    def identity(self) -> Identity:
+        """Return the player's key pair (loaded only when something asks it)."""
 
     def page_module(self, name: str) -> Any:
         """Return the page's half of a table screen (``ui.browser.NAME``); ImportError outside the page."""

@@ -55,6 +55,7 @@ class DataInfo:
     file_name: str = ""
     refusal: str = ""  # why the last file was not imported
     imported: str = ""  # what the last import did
+    identity: str = ""  # the player's name and key fingerprint for rated games, once the page gave the key
 
 
 def file_size(n: float) -> str:
@@ -281,6 +282,20 @@ def online_fields(settings: Settings) -> list[Markup]:
     ]
 
 
+IDENTITY_UNKNOWN = "Looking for this browser's key…"
+
+
+def identity_line(label: str) -> Markup:
+    """Return the player's rated identity: the name with this browser's key fingerprint."""
+    return h(
+        "p",
+        {"class_": "hint identity-line"},
+        "Rated games know you as ",
+        h("strong", {"id": "set-identity"}, name_text(label or IDENTITY_UNKNOWN)),
+        ": a key kept in this browser signs your results (clearing its storage loses it).",
+    )
+
+
 def settings_screen(
     settings: Settings, reduced_motion: bool, broken: list[str], data: DataInfo | None = None
 ) -> Markup:
@@ -304,6 +319,7 @@ def settings_screen(
             "Shown at the table and on the leaderboard.",
             "set-name",
         ),
+        identity_line(data.identity),
     ]
     table = [
         check(

@@ -11,9 +11,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from boneyard import rating
 from boneyard.core import GameInfo
 from boneyard.stats import Best, Recent, Run, Stats, Tally
 
+from . import rated
 from .html import Markup, h, join, name_text
 from .shell import frame
 
@@ -26,6 +28,7 @@ __all__ = [
     "mode_label",
     "overview",
     "percent",
+    "rated_section",
     "runs_chart",
     "stats_screen",
     "summaries",
@@ -211,6 +214,16 @@ def best_line(name: str, best: Best) -> Markup:
     )
 
 
+def headline_line(big: Any, label: Any) -> Markup:
+    """Return a card's headline: a big number and what it is."""
+    return h(
+        "p",
+        {"class_": "stat-headline"},
+        h("span", {"class_": "stat-big"}, big),
+        h("span", {"class_": "stat-big-label"}, label),
+    )
+
+
 def scores_card(stats: Stats, game: str, mode: str, sep: str = " · ") -> Markup:
     """Return one real-time or puzzle mode's card: the headline best, the other bests, a chart."""
     key = f"{game}:{mode}"
@@ -223,11 +236,8 @@ def scores_card(stats: Stats, game: str, mode: str, sep: str = " · ") -> Markup
         "article",
         {"class_": "stat-card", "data_mode": mode},
         h("h3", {}, mode_label(mode, sep)),
-        h(
-            "p",
-            {"class_": "stat-headline"},
-            h("span", {"class_": "stat-big"}, score_text(top.value) if top else "–"),
-            h("span", {"class_": "stat-big-label"}, f"best {SCORE_LABELS.get(headline, headline).lower()}"),
+        headline_line(
+            score_text(top.value) if top else "–", f"best {SCORE_LABELS.get(headline, headline).lower()}"
         ),
         h("dl", {"class_": "stat-bests"}, [best_line(n, bests[n]) for n in names if n != headline]),
         runs_chart(runs, headline),
@@ -242,12 +252,7 @@ def tally_card(t: Tally) -> Markup:
         "article",
         {"class_": "stat-card", "data_mode": t.mode},
         h("h3", {}, t.label),
-        h(
-            "p",
-            {"class_": "stat-headline"},
-            h("span", {"class_": "stat-big"}, percent(t.win_rate)),
-            h("span", {"class_": "stat-big-label"}, "won"),
-        ),
+        headline_line(percent(t.win_rate), "won"),
         h("p", {"class_": "stat-facts"}, facts),
         h(
             "p",
@@ -503,10 +508,134 @@ def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
     )
 
 
-def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
-    """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard."""
+# -- the rated section (ui.rated: this browser's signed results and the players met) ------------------
+
+
+def rating_chart(family: rated.Family) -> Markup:
+    """Return an SVG line of the rating over the rated games (mu, with its two-sigma band)."""
+    points = [("", rating.default_rating()), *family.history]
+    if len(points) < 2:
+        return Markup("")
+    lows = [r.mu - 2 * r.sigma for _t, r in points]
+    highs = [r.mu + 2 * r.sigma for _t, r in points]
+    bottom, top = min(lows), max(highs)
+    span = (top - bottom) or 1.0
+    plot = CHART_H - 14
+    step = CHART_W / (len(points) - 1)
+
+    def y(value: float) -> str:
+        return f"{plot - (value - bottom) / span * (plot - 4):.1f}"
+
+    band = " ".join(f"{i * step:.1f},{y(v)}" for i, v in enumerate(highs))
+    band += " " + " ".join(f"{i * step:.1f},{y(v)}" for i, v in reversed(list(enumerate(lows))))
+    line = " ".join(f"{i * step:.1f},{y(r.mu)}" for i, (_t, r) in enumerate(points))
+    drawn = [
+        h("polygon", {"class_": "rating-band", "points": band}),
+        h("polyline", {"class_": "rating-line", "points": line}),
+    ]
+    labels = [
+        h("text", {"x": "0", "y": str(CHART_H - 2), "class_": "chart-label"}, "start"),
+        h(
+            "text",
+            {"x": str(CHART_W), "y": str(CHART_H - 2), "class_": "chart-label", "text_anchor": "end"},
+            short_date(points[-1][0][:10]),
+        ),
+    ]
+    summary = (
+        f"Rating over {len(points) - 1} rated games: from {rated.rating_text(points[0][1])} "
+        f"to {rated.rating_text(points[-1][1])}."
+    )
+    return chart_svg(summary, drawn, labels, plot)
+
+
+def rated_card(info: GameInfo, family: rated.Family) -> Markup:
+    """Return a game family's rating card: the rating with its uncertainty, the record, the chart."""
+    facts = f"{family.played} played · {family.won} won · {family.lost} lost"
+    if family.forfeits:
+        facts += f" · {family.forfeits} forfeited"
+    return h(
+        "article",
+        {"class_": "stat-card rated-card", "data_rated": info.id},
+        h("h3", {}, info.name),
+        headline_line(f"{family.rating.mu:.1f}", f"± {2 * family.rating.sigma:.1f}"),
+        h("p", {"class_": "stat-facts"}, facts),
+        rating_chart(family)
+        or h("p", {"class_": "hint"}, "The chart of your rating starts with your first rated game."),
+    )
+
+
+def rated_board(info: GameInfo, family: rated.Family) -> Markup:
+    """Return the players met in a game family by the ratings their chains proved; unverified ones are
+    marked and not ranked."""
+    rank = 0
+    rows = []
+    for player in family.players:
+        if player.verified:
+            rank += 1
+        who = [
+            name_text(player.name),
+            " (you)" if player.me else "",
+            h("span", {"class_": "fingerprint"}, rated.fingerprint_of(player.key)),
+        ]
+        rows.append(
+            (
+                h("td", {}, rank if player.verified else "–"),
+                h("th", {"scope": "row"}, who),
+                h(
+                    "td",
+                    {"class_": "rating-cell"},
+                    rated.rating_text(player.rating) if player.verified else "unverified",
+                ),
+                h("td", {}, player.counted),
+            )
+        )
+    return record_table(
+        {"class_": "stats-table rated-board", "data_board": info.id},
+        f"{info.name}: players met",
+        ("#", "Player", "Rating", "Games"),
+        rows,
+    )
+
+
+def rated_section(families: Sequence[tuple[GameInfo, rated.Family]], me: str) -> Markup:
+    """Return Stats' rated section: per game family your rating, its chart, your record, the players met."""
+    if not families:
+        body: list[Any] = [
+            h(
+                "p",
+                {"class_": "empty"},
+                "No rated games yet. Play a Quick match against other people (no computer at the table) "
+                "to get a rating.",
+            )
+        ]
+    else:
+        body = [h("p", {"class_": "stat-who"}, "You: ", name_text(me)) if me else ""]
+        body.append(h("div", {"class_": "stat-cards"}, [rated_card(info, f) for info, f in families]))
+        body += [h("div", {"class_": "glance-wrap"}, rated_board(info, f)) for info, f in families]
+        body.append(
+            h(
+                "p",
+                {"class_": "hint"},
+                "Ratings are recomputed from results every player signed; ± is the uncertainty. Players "
+                "whose results do not check out show as unverified and are not ranked.",
+            )
+        )
+    return h("section", {"class_": "stats-rated", "id": "stats-rated"}, h("h2", {}, "Rated"), body)
+
+
+def stats_screen(
+    stats: Stats,
+    games: Iterable[GameInfo],
+    name: str,
+    rated_families: Sequence[tuple[GameInfo, rated.Family]] | None = None,
+    me: str = "",
+) -> Markup:
+    """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard; the
+    rated section when ``rated_families`` is given."""
     games = list(games)
     sections = [overview(stats, games)]
+    if rated_families is not None:
+        sections.append(rated_section(rated_families, me))
     for info in games:
         bests = best_scores_table(stats, info)
         if info.realtime:

@@ -242,6 +242,7 @@ class FakePort:
         self.booted: list[str] = []
         self.logged: list[tuple[str, str]] = []
         self.room_port: Any = None  # what an online room gets (tests/screens/online_pages.py has one)
+        self.ident: Any = None  # the browser's key pair (tests.identity.FakeIdentity), made when first asked
         self.reloads = 0
         self.shows = 0
         self.chosen: ChosenFile | None = None
@@ -444,6 +445,13 @@ class FakePort:
         if self.room_port is None:
             raise RuntimeError("this fake page has no network: set its room_port")
         return self.room_port
+
+    def identity(self) -> Any:
+        if self.ident is None:
+            from tests.identity import FakeIdentity
+
+            self.ident = FakeIdentity("Player")
+        return self.ident
 
     def page_module(self, name: str) -> Any:
         raise ImportError(f"ui.browser.{name} exists only in the page")

@@ -583,3 +583,52 @@ def test_a_lone_quick_match_gets_a_labelled_bot_after_the_wait_and_cancel_leaves
     assert broker_state(page)["broker"] == "closed"
     page.goto(f"{base_url}/#/settings")
     page.select_option("#set-quick-wait", "10")
+
+
+CHAIN_TEXT = "localStorage.getItem('boneyard:rated:chain:triangles') || '[]'"
+
+
+def chain_of(page: Any) -> list[Any]:
+    """Return the page's stored Triangles chain, read as its Python does (JavaScript would turn 25.0 into
+    25, which a signature over the canonical text tells apart)."""
+    return list(json.loads(page.evaluate(CHAIN_TEXT)))
+
+
+def test_a_rated_game_between_two_browsers_is_signed_by_both_kept_by_each_and_shown_in_stats(
+    people: tuple[Any, Any], base_url: str
+) -> None:
+    from boneyard import rating
+
+    from ..test_rating import verify
+
+    host, guest = people
+    before = [len(chain_of(page)) for page in (host, guest)]
+    host.evaluate("window.boneyardRatedRooms = true")  # py/ui/browser/peer.py's RATED_HOOK
+    try:
+        link = create_room(host, base_url, "triangles")
+    finally:
+        host.evaluate("window.boneyardRatedRooms = false")
+    join_room(guest, link)
+    start(host, guest)
+    for page in (host, guest):  # each page checked the other's chain and signed the start
+        page.wait_for_function(
+            "(() => { const line = document.querySelector('.rated-line[data-rated=on]');"
+            " return line && !line.querySelector('.rated-wait'); })()",
+            timeout=30_000,
+        )
+    assert play_by_moves([host, guest]) > 0
+    chains = []
+    for page in (host, guest):
+        page.wait_for_selector(".rated-line[data-rated=done]", timeout=30_000)
+        page.wait_for_selector("#kit-results :text('Rated: your Triangles rating')", timeout=10_000)
+        chains.append(chain_of(page))
+    assert [len(c) for c in chains] == [n + 1 for n in before]
+    signed = chains[0][-1]
+    assert chains[1][-1] == signed and all(signed["sigs"]) and all(signed["start_sigs"])
+    for player in signed["record"]["players"]:  # each key's rating follows from the record both signed
+        assert rating.check_chain(player["key"], "triangles", [signed], verify).verified
+    for page in (host, guest):
+        page.goto(base_url + "/#/stats")
+        page.wait_for_selector("#stats-rated [data-rated=triangles] svg .rating-line")
+        board = page.text_content("#stats-rated [data-board=triangles]") or ""
+        assert "(you)" in board and "Ann" in board and "Bob" in board

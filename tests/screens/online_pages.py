@@ -22,6 +22,7 @@ from typing import Any
 from boneyard.games import GAMES
 from boneyard.rooms import host as room_host
 from boneyard.settings import Settings
+from tests.identity import FakeIdentity
 from ui import intents
 from ui.games import screen_for
 from ui.online import host as online_host
@@ -182,9 +183,15 @@ class Page:
     fields: dict[str, str] = field(default_factory=dict)
     turn: tuple[int | None, bool, list[str]] = (None, False, [])
     console_lines: list[str] = field(default_factory=list)
+    ident: Any = None  # the browser's key pair (tests.identity.FakeIdentity), made when first asked
 
     def __post_init__(self) -> None:
         self.settings = Settings(name=self.name)
+
+    def identity(self) -> Any:
+        if self.ident is None:
+            self.ident = FakeIdentity(self.name)
+        return self.ident
 
     # -- the port ---------------------------------------------------------------------------------
     def transport(
@@ -218,6 +225,9 @@ class Page:
         from tests.test_rating import Player
 
         return Player.make(self.name).key
+
+    def rated_rooms(self) -> bool:
+        return False
 
     def later(self, seconds: float, callback: Callable[[], None]) -> FakeTimer:
         timer = FakeTimer(seconds, callback)
@@ -310,12 +320,16 @@ class Page:
             self.request_render()
 
 
-def host_page(network: Network, game: str = "triangles", players: int = 2, name: str = "Ann") -> Page:
+def host_page(
+    network: Network, game: str = "triangles", players: int = 2, name: str = "Ann", *, rated: bool = False
+) -> Page:
     """Return a page that hosts a room of ``game`` (not yet registered: ``settle`` does it)."""
     page = Page(network, name, Route("room", game))
     info, screen = GAMES[game], screen_for(game)
     assert screen is not None
-    page.online = online_host.OnlineHost.create(page, info, screen, {"players": str(players)}, page)
+    page.online = online_host.OnlineHost.create(
+        page, info, screen, {"players": str(players)}, page, rated=rated
+    )
     page.online.connect()
     return page
 
@@ -329,11 +343,11 @@ def guest_page(network: Network, code: str, name: str) -> Page:
 
 
 async def room_at_table(
-    game: str = "triangles", guests: tuple[str, ...] = ("Bob",)
+    game: str = "triangles", guests: tuple[str, ...] = ("Bob",), *, rated: bool = False
 ) -> tuple[Network, Page, list[Page]]:
     """Return a network, a host's page and its guests' pages, the game dealt and every page at its table."""
     network = Network()
-    host = host_page(network, game, players=1 + len(guests))
+    host = host_page(network, game, players=1 + len(guests), rated=rated)
     await network.settle()
     pages = []
     for name in guests:

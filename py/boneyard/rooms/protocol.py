@@ -423,7 +423,7 @@ GUEST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "reveal": ({"nonce": _HASH}, {}),
     "leave": ({}, {}),
     # a rated table: my chain (its length, then each record), my signature of the start or the end
-    "chain": ({"game": _GAME, "count": _COUNT}, {}),
+    "chain": ({"game": _GAME, "count": _COUNT}, {"key": _KEY}),  # key: the sender's public key
     "link": ({"n": _LINK_NUMBER, "records": _list(_signed, 1, rating.MAX_CHAIN)}, {}),
     "sign": ({"stage": _STAGE, "sig": _SIG}, {}),
 }
@@ -461,7 +461,7 @@ HOST_KINDS: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
     "removed": ({"reason": _REASON}, {}),
     "error": ({"reason": _REASON}, {}),
     # a rated table: a seat's chain and signatures relayed, and what every seat signs
-    "chain": ({"seat": _SEAT, "game": _GAME, "count": _COUNT}, {}),
+    "chain": ({"seat": _SEAT, "game": _GAME, "count": _COUNT}, {"key": _KEY}),
     "link": ({"seat": _SEAT, "n": _LINK_NUMBER, "records": _list(_signed, 1, rating.MAX_CHAIN)}, {}),
     "sign": ({"seat": _SEAT, "stage": _STAGE, "sig": _SIG}, {}),
     "rated_start": ({"start": _unsigned(rating.START_KEYS)}, {}),

@@ -367,6 +367,11 @@ class BrowserPort:
 
         return RoomPort()
 
+    def identity(self) -> Any:
+        from .identity import IDENTITY
+
+        return IDENTITY
+
     def page_module(self, name: str) -> Any:
         load = PAGE_MODULES.get(name)
         if load is None:

@@ -14,21 +14,22 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from pyodide.ffi import create_once_callable, create_proxy, jsnull
+from pyodide.ffi import create_proxy, jsnull
 from pyscript import document, window
 
 from ..online.net import Inbox, NetEvent, Timer, parse_event
+from .scripts import global_of, load_script
 
-__all__ = ["HOLD_HOOK", "BrowserTransport", "RoomPort"]
+__all__ = ["HOLD_HOOK", "RATED_HOOK", "BrowserTransport", "RoomPort"]
 
 SCRIPT = "js/online.js"
 HOLD_HOOK = "boneyardOnlineHoldS"  # test hook: a shorter hold (seconds) set on window before a room opens
+RATED_HOOK = "boneyardRatedRooms"  # test hook: true on window before a room opens makes it a rated table
 
 
 def _net() -> Any:
     """Return window.BoneyardNet, or None before js/online.js has loaded."""
-    net = getattr(window, "BoneyardNet", None)
-    return None if net is None or net is jsnull else net
+    return global_of("BoneyardNet")
 
 
 def _reason(exc: BaseException) -> str:
@@ -37,19 +38,6 @@ def _reason(exc: BaseException) -> str:
     for prefix in ("Error: ", "JsException: "):
         text = text.replace(prefix, "")
     return text.strip() or "the connection failed"
-
-
-async def _script(src: str, name: str) -> bool:
-    """Add a classic script to the page once and wait for it; return whether ``window[name]`` is there."""
-    if getattr(window, name, None) not in (None, jsnull):
-        return True
-    done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-    tag = document.createElement("script")
-    tag.src = src
-    tag.addEventListener("load", create_once_callable(lambda _e: done.set_result(True)))
-    tag.addEventListener("error", create_once_callable(lambda _e: done.set_result(False)))
-    document.head.appendChild(tag)
-    return await done and getattr(window, name, None) not in (None, jsnull)
 
 
 class BrowserTransport:
@@ -68,27 +56,9 @@ class BrowserTransport:
     @staticmethod
     async def load() -> Any:
         """Load js/online.js (once) and PeerJS behind it; return window.BoneyardNet."""
-        net = _net()
+        net = await load_script(SCRIPT, "boneyard-online-js", "BoneyardNet")
         if net is None:
-            done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-            script = document.getElementById("boneyard-online-js")
-            if script is None or script is jsnull:
-                script = document.createElement("script")
-                script.id = "boneyard-online-js"
-                script.src = SCRIPT
-                script.addEventListener("load", create_once_callable(lambda _e: done.set_result(True)))
-                script.addEventListener("error", create_once_callable(lambda _e: done.set_result(False)))
-                document.head.appendChild(script)
-                if not await done:
-                    raise ConnectionError("The online part of Boneyard could not be loaded.")
-            else:
-                for _ in range(200):
-                    if _net() is not None:
-                        break
-                    await asyncio.sleep(0.05)
-            net = _net()
-            if net is None:
-                raise ConnectionError("The online part of Boneyard could not be loaded.")
+            raise ConnectionError("The online part of Boneyard could not be loaded.")
         await net.ready()
         return net
 
@@ -180,12 +150,10 @@ class RoomPort:
     async def public_key(self) -> str:
         """Return this player's public key (js/identity.js), or a throwaway one when the browser keeps no
         identity (a private window): quick match needs a key, a rated game the kept one."""
+        key = await self.identity().public_key()
+        if key is not None:
+            return str(key)
         net = await BrowserTransport.load()
-        try:
-            if await _script("js/identity.js", "BoneyardIdentity"):
-                return str(await window.BoneyardIdentity.publicKey())
-        except Exception:
-            window.console.warn("Boneyard online: no kept identity: " + traceback.format_exc())
         return str(await net.ephemeralKey())
 
     def address(self) -> str:
@@ -240,6 +208,19 @@ class RoomPort:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
             return None
         return float(raw)
+
+    def rated_rooms(self) -> bool:
+        """Tell whether a test set ``window.boneyardRatedRooms`` true (its friends' rooms are rated)."""
+        try:
+            return getattr(window, RATED_HOOK) is True
+        except Exception:
+            return False
+
+    def identity(self) -> Any:
+        """Return the player's key pair (js/identity.js)."""
+        from .identity import IDENTITY
+
+        return IDENTITY
 
     def later(self, seconds: float, callback: Callable[[], None]) -> Timer | None:
         """Call ``callback`` once after ``seconds`` on the page's event loop."""

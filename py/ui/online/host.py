@@ -31,6 +31,7 @@ from ..table_screen import Screen
 from . import chat
 from . import screens as online_screens
 from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
+from .rated_table import RatedTable, bot_note, teams_of
 
 __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
 
@@ -84,8 +85,12 @@ class OnlineHost:
         mode_label: str,
         port: OnlinePort,
         net: Transport | None = None,
+        *,
+        rated: bool = False,
     ) -> None:
         self.app = app
+        self.rated = rated  # a rated table: its games are rated when no computer plays (rated_table)
+        self.rated_table: RatedTable | None = None
         self.port = port
         self.info = info
         self.game_id = info.id
@@ -105,7 +110,6 @@ class OnlineHost:
         # A quick match's table keeps the transport its lobby used (``net``): the joiners' channels are open.
         self.net = net or port.transport(self.on_event, lambda words: app.report("warning", words))
         self.quick: Any = None  # a quick match's table (rooms.lobby.Table): who sits where, their keys
-        self.rated = False  # a quick match with people in every seat (the rated games read it)
         self.ticker: Any = None
         self.connecting: Any = None
         self.reopened = False  # reopened from its save (a reload): the broker may still hold the code a while
@@ -118,7 +122,14 @@ class OnlineHost:
     # -- creating and reopening -------------------------------------------------------------------
     @classmethod
     def create(
-        cls, app: RoomApp, info: GameInfo, screen: Screen, form: dict[str, Any], port: OnlinePort
+        cls,
+        app: RoomApp,
+        info: GameInfo,
+        screen: Screen,
+        form: dict[str, Any],
+        port: OnlinePort,
+        *,
+        rated: bool = False,
     ) -> OnlineHost:
         """Open a room for the game and mode chosen on the setup form: the host in seat 0, the rest open."""
         mode, players = screen.mode_from_form(form)
@@ -127,7 +138,7 @@ class OnlineHost:
             options["players"] = players
         count = int(options.get("players", players))
         room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds(port))
-        return cls(app, info, room, mode.key, mode.label, port)
+        return cls(app, info, room, mode.key, mode.label, port, rated=rated or port.rated_rooms())
 
     @staticmethod
     def can_host(info: GameInfo, screen: Screen, form: dict[str, Any]) -> str:
@@ -231,7 +242,12 @@ class OnlineHost:
             return True
         if kind == "decide":
             self.deciding[int(data["seat"])] = str(data.get("name") or "A player")
+            if self.rated_table is not None:
+                self.rated_table.forfeit(int(data["seat"]))  # gone past the grace: the rated game is lost
             return True
+        if kind == "rated":
+            self.take_rated(int(data["seat"]), data["message"])
+            return False
         if kind == "returned":
             self.deciding.pop(int(data["seat"]), None)
             self.sync_seats()
@@ -277,6 +293,7 @@ class OnlineHost:
         self.app.table_ui.pop(self.ui_key, None)  # a new game: its table's state starts afresh
         self.app.generation += 1
         self.handle(self.room.views(self.session.state))
+        self.begin_rated(self.session)
         self.save()
 
     @property
@@ -329,6 +346,47 @@ class OnlineHost:
         self.handle(self.room.views(session.state), draw=False)
         if session.state.is_over() and self.room.phase != "over":
             self.handle(self.room.finish(session.moves or []), draw=False)
+            if self.rated_table is not None:
+                self.rated_table.finish(session)
+
+    # -- a rated table (ui.online.rated_table) -----------------------------------------------------------
+    def begin_rated(self, session: Session) -> None:
+        """Start rating a new game at a rated table: every person's chain goes round (none with a computer)."""
+        self.rated_table = None
+        if not self.rated:
+            return
+        if any(seat.kind == "computer" for seat in session.seats):
+            bot_note(session)
+            return
+        people = [int(row["seat"]) for row in self.room.lobby() if row["kind"] in ("host", "guest")]
+        names = {int(row["seat"]): str(row.get("name") or "") for row in self.room.lobby()}
+        self.rated_table = RatedTable(
+            self,
+            game=self.game_id,
+            mode=str(self.room.mode or self.mode_label),
+            seats=people,
+            me=self.room.host_seat,
+            names=names,
+            deal=self.room.commits,
+            teams=teams_of(self.room.options, len(session.seats)),
+            send=self.send_rated,
+        )
+        self.rated_table.begin()
+
+    def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
+        """Send a rated message to every guest but ``skip`` (this page's own carry its seat)."""
+        if kind in ("chain", "link", "sign") and "seat" not in fields:
+            fields = {**fields, "seat": self.room.host_seat}
+        text = protocol.encode(kind, sender="host", **fields)
+        for seat in self.room.guest_seats():
+            peer = self.room.peer_of(seat)
+            if seat != skip and peer is not None:
+                self.net.send(peer, text)
+
+    def take_rated(self, seat: int, message: Any) -> None:
+        """Hand a guest's chain, link or signature to the rated table (none: not a rated game, ignored)."""
+        if self.rated_table is not None:
+            self.rated_table.take(seat, message.kind, dict(message.fields))
 
     def bot_delay(self, pause: float) -> float:
         """Return how long a computer's move waits in a room (never less than the guests need to see it)."""
@@ -484,6 +542,8 @@ class OnlineHost:
             "mode_label": self.mode_label,
             "room": self.room.to_dict(),
             "session": self.session.to_json() if self.session is not None else None,
+            "rated": self.rated,
+            "rated_table": self.rated_table.to_dict() if self.rated_table is not None else None,
         }
         self.app.storage.set(HOST_KEY + self.game_id, json.dumps(data))
 
@@ -596,7 +656,7 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
     """Return an online table: the room's bar, the game's own table screen, chat, the host's questions."""
     screen = app.screen(session.info.id)
     table = screen.render(app.context(session)) if screen is not None else Markup("")
-    extra: list[Any] = []
+    extra: list[Any] = [rated_markup(online)]
     for seat, name in sorted(getattr(online, "deciding", {}).items()):
         extra.append(online_screens.decide_dialog(seat, name))
     tools, words = online.after_game() if session.state.is_over() else (Markup(""), Markup(""))
@@ -613,6 +673,12 @@ def table_markup(app: Any, online: Any, session: Session, me: int) -> Markup:
     title = join([session.info.name, h("span", {"class_": "online-wide"}, " · ", session.mode_label)])
     talk = chat_markup(online, session, me, online.connected())
     return frame(title, join([bar, h("div", {"class_": "online-extra"}, extra), table, talk]), back="#/")
+
+
+def rated_markup(online: Any) -> Markup:
+    """Return a rated table's line (the players' verified ratings), or nothing at an unrated table."""
+    table = getattr(online, "rated_table", None)
+    return table.markup() if table is not None else Markup("")
 
 
 def chat_markup(online: Any, session: Session, me: int, connected: bool) -> Markup:
@@ -682,11 +748,15 @@ def reopen(app: RoomApp, game_id: str, port: OnlinePort) -> OnlineHost | None:
     try:
         data = json.loads(text)
         room = HostRoom.from_dict(data["room"])
-        host = OnlineHost(app, info, room, str(data["mode"]), str(data["mode_label"]), port)
+        host = OnlineHost(
+            app, info, room, str(data["mode"]), str(data["mode_label"]), port, rated=data.get("rated") is True
+        )
         if data.get("session") is not None:
             host.session = Session.from_json(game_id, data["session"])
             host.session.seats = session_seats(room.lobby(), room.host_seat)
             room.state = host.session.state
+            if data.get("rated_table") is not None:
+                host.rated_table = RatedTable.from_dict(host, data["rated_table"], host.send_rated)
     except (ValueError, KeyError, TypeError, SessionError):
         app.storage.move_aside(
             HOST_KEY + game_id, text, "A saved online room could not be reopened: it is damaged."

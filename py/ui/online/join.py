@@ -24,13 +24,23 @@ from ..html import Markup, h, join
 from ..session import Session
 from . import chat
 from . import screens as online_screens
-from .host import chat_action, clear_pops_later, count_online, mark_turn, redraw_soon, table_markup
+from .host import (
+    chat_action,
+    clear_pops_later,
+    count_online,
+    host_seat,
+    mark_turn,
+    redraw_soon,
+    table_markup,
+)
 from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
+from .rated_table import RatedTable, teams_of
 from .remote import RemoteSession, seats_from_lobby
 
 __all__ = ["TOKEN_KEY", "OnlineGuest", "code_from", "form_markup", "stored_token"]
 
 TOKEN_KEY = "boneyard:online:token:"  # + the room's code: this browser's seat in that room
+RATED_KEY = "boneyard:online:rated:"  # + the room's code: this browser's part in its rated game
 RETRY_S = (1.0, 2.0, 3.0, 5.0)  # pauses between attempts to join again, then every 5 s
 # Refusals in the table's message line: two lines on a phone.
 RECONNECTING_MOVE = "The host is reconnecting: your move was not sent."
@@ -109,6 +119,8 @@ class OnlineGuest:
         self.pops: Timer | None = None  # the redraw that takes the reactions off once they have faded
         self.pops_due = 0.0
         self.unanswered: int | None = None  # the turn of the move sent last, until a view answers it
+        self.rated_table: RatedTable | None = None  # the game's rating, when the host rates it
+        self.restore_rated()
 
     @property
     def seats(self) -> list[dict[str, Any]]:
@@ -194,6 +206,10 @@ class OnlineGuest:
             self.state = "dealing"
             self.session = None
             self.deal_result = None
+            self.rated_table = None
+        elif kind == "rated":
+            self.take_rated(data)
+            return False
         elif kind == "view":
             if not self.take_view(data["view"]):
                 return False
@@ -225,6 +241,7 @@ class OnlineGuest:
         elif kind == "removed":
             self.state, self.message = "removed", ""
             self.app.storage.remove(TOKEN_KEY + self.code)
+            self.app.storage.remove(RATED_KEY + self.code)
             self.closed = True
         elif kind == "error":
             self.state, self.message = "failed", str(data.get("reason", "")).capitalize() + "."
@@ -236,6 +253,55 @@ class OnlineGuest:
             else:
                 return False
         return True
+
+    # -- a rated table (ui.online.rated_table) -----------------------------------------------------------
+    def take_rated(self, data: dict[str, Any]) -> None:
+        """Hand the host's rated message to this game's rated table, made when the first one comes."""
+        kind = str(data.pop("kind"))
+        if self.rated_table is None:
+            if self.session is None or kind != "chain" or self.room.asked_commits is None:
+                return  # a rated table begins with the host's chain, once the game is dealt
+            rows = self.room.seats
+            if any(row["kind"] not in ("host", "guest") for row in rows):
+                return
+            self.rated_table = RatedTable(
+                self,
+                game=str(self.game_id),
+                mode=str(self.room.mode or ""),
+                seats=[int(row["seat"]) for row in rows],
+                me=int(self.room.seat or 0),
+                names={int(row["seat"]): str(row.get("name") or "") for row in rows},
+                deal=list(self.room.asked_commits),
+                teams=teams_of(self.room.options, len(rows)),
+                send=self.send_rated,
+            )
+            self.rated_table.begin()
+        seat = data.get("seat", host_seat(self.seats))
+        self.rated_table.take(int(seat or 0), kind, data)
+
+    def keep_rated(self) -> None:
+        """Keep this page's part in the rated game, so a reload goes on signing it."""
+        if self.rated_table is None:
+            self.app.storage.remove(RATED_KEY + self.code)
+        else:
+            self.app.storage.set(RATED_KEY + self.code, json.dumps(self.rated_table.to_dict()))
+
+    def restore_rated(self) -> None:
+        """Take back this page's part in the rated game it was in before a reload (a damaged one is dropped:
+        that game goes unrated)."""
+        text = self.app.storage.get(RATED_KEY + self.code)
+        if not text or self.room.token is None:
+            return
+        try:
+            self.rated_table = RatedTable.from_dict(self, json.loads(text), self.send_rated)
+        except ValueError:
+            self.app.storage.remove(RATED_KEY + self.code)
+
+    def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
+        """Send this page's chain or signature to the host (which passes it on)."""
+        if self.host_peer is not None:
+            fields = {k: v for k, v in fields.items() if k != "seat"}
+            self.net.send(self.host_peer, protocol.encode(kind, sender="guest", **fields))
 
     def guest_seats(self) -> list[Any]:
         """Return the table's seats from the lobby (this page's person, the others, the bots)."""
@@ -284,6 +350,7 @@ class OnlineGuest:
         host removed us: the page's save when it is hidden must not write the seat back)."""
         if self.room.token and self.state != "removed":
             self.app.storage.set(TOKEN_KEY + self.code, json.dumps(self.room.to_dict()))
+            self.keep_rated()
 
     # -- the table's moves ---------------------------------------------------------------------------------
     def human_move(self, session: Session, move: Any) -> bool:
@@ -373,6 +440,7 @@ class OnlineGuest:
         if self.host_peer is not None:
             self.net.send(self.host_peer, self.room.leave())
         self.app.storage.remove(TOKEN_KEY + self.code)
+        self.app.storage.remove(RATED_KEY + self.code)
         self.app.close_online()
         self.app.go("#/")
 

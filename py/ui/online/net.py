@@ -189,6 +189,12 @@ class OnlinePort(Protocol):
     async def public_key(self) -> str:
         """Return this player's public key (base64url of the raw P-256 point) for quick match."""
 
+    def rated_rooms(self) -> bool:
+        """Tell whether a browser test asked for friends' rooms to be rated (as quick match's tables are)."""
+
+    def identity(self) -> Any:
+        """Return the player's key pair for a rated table (a ``ui.ports.Identity``)."""
+
 
 class RoomApp(Protocol):
     """What a room asks of the app (``ui.app.App``; the tests' stand-in): its state, its table's steps.

@@ -181,7 +181,11 @@ def result_note(session: Session) -> str | None:
     """Return the results' stats note of an online game (None: not online, the table words its own)."""
     if not isinstance(session, RemoteSession) and not any(seat.kind == "guest" for seat in session.seats):
         return None
-    return "Online games count in your stats apart from games against the computer."
+    from .rated_table import rated_note
+
+    counted = "Online games count in your stats apart from games against the computer."
+    rated = rated_note(session)
+    return f"{rated} {counted}" if rated else counted
 
 
 def seats_from_lobby(lobby: Sequence[Mapping[str, Any]], me: int) -> list[Seat]:

@@ -957,9 +957,10 @@ def results_panel(
                 versus,
                 body,
                 h("p", {"class_": "hint"}, note) if note else "",
+                shared,
             ),
-            h("div", {"class_": "kit-results-side"}, analysis, more_, shared, check)
-            if analysis or more or shared or check
+            h("div", {"class_": "kit-results-side"}, analysis, more_, check)
+            if analysis or more or check
             else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),

@@ -33,8 +33,7 @@ __all__ = [
 
 LINK_ROUTE = "link"  # the address of a link: #/link/<text>
 CHALLENGE_KEY = saves.PREFIX + "challenge"  # the challenge being played (one at a time)
-LOWER_WINS = frozenset({"triangles"})  # Triangles counts the pips left in hand: fewer is better
-SCORE_WORDS = {"dominoes": "points", "triangles": "pips left", "heptalion": "tiles", "bonefall": "power"}
+PLACE = "place"  # the result of a game that keeps no score of its own: the place (1 = first)
 
 
 # -- what a finished game can share ------------------------------------------------------------------------
@@ -67,17 +66,28 @@ def link_table(session: Session) -> Table:
     return Table(session.info.id, session.mode, dict(session.options), seats)
 
 
+def measure(table: Table) -> tuple[str, bool]:
+    """Return what a challenge of this table compares, and whether less is better: a match's points,
+    Triangles' pips left in hand, a Heptalion puzzle's tiles fitted, Bonefall's power, else the place."""
+    if table.game == "dominoes" and table.options.get("target"):
+        return "point", False
+    if table.game == "triangles":
+        return "pip left", True
+    if table.game == "heptalion" and len(table.seats) == 1:
+        return "tile", False
+    if table.game == "bonefall":
+        return "power", False
+    return PLACE, True  # a single round, a Heptalion game: who came first (its scores are tiles in hand)
+
+
 def player_score(session: Session) -> float | None:
-    """Return the person's final score (Triangles: pips left; a game without scores: the place)."""
+    """Return the person's final result as ``measure`` says: a score, or the place."""
     outcome = session.state.outcome() if session.state.is_over() else None
     if outcome is None or not session.human_seats:
         return None
     seat = session.human_seats[0]
-    if seat < len(outcome.scores):
-        return float(outcome.scores[seat])
-    if seat < len(outcome.placings):
-        return float(outcome.placings[seat])
-    return None
+    found = outcome.placings if measure(link_table(session))[0] == PLACE else outcome.scores
+    return float(found[seat]) if seat < len(found) else None
 
 
 def make_link(session: Session, kind: str, name: str) -> str:
@@ -102,9 +112,16 @@ def decode(text: str) -> Challenge | Replay:
 # -- markup ---------------------------------------------------------------------------------------------------
 
 
-def _score_words(game_id: str, score: float) -> str:
+def score_words(table: Table, score: float) -> str:
+    """Return a result in words: "112 points", "1 pip left", "1st place", "5 power"."""
+    unit, _ = measure(table)
     shown = int(score) if float(score).is_integer() else score
-    return f"{shown} {SCORE_WORDS.get(game_id, 'points')}"
+    if unit == PLACE:
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(int(score), f"{shown}th")
+        return f"{ordinal} place"
+    if unit == "power" or shown == 1:
+        return f"{shown} {unit}"
+    return f"{shown} {unit.replace('pip', 'pips') if unit.startswith('pip') else unit + 's'}"
 
 
 def challenge_screen(challenge: Challenge, resumable: bool, mode: str, levels: list[str]) -> Markup:
@@ -113,7 +130,7 @@ def challenge_screen(challenge: Challenge, resumable: bool, mode: str, levels: l
     table = challenge.table
     info = GAMES[table.game]
     who = challenge.name or "A friend"
-    lower = table.game in LOWER_WINS
+    lower = measure(table)[1] and measure(table)[0] != PLACE
     against = f"against the computer ({', '.join(levels)})" if levels else "alone, on the same board"
     return h(
         "section",
@@ -124,11 +141,11 @@ def challenge_screen(challenge: Challenge, resumable: bool, mode: str, levels: l
             {"class_": "link-facts"},
             h("dt", {}, "Game"),
             h("dd", {"id": "challenge-game"}, f"{info.name} · {mode}"),
-            h("dt", {}, "Score to beat"),
+            h("dt", {}, "To beat"),
             h(
                 "dd",
                 {"id": "challenge-score"},
-                _score_words(table.game, challenge.score),
+                score_words(table, challenge.score),
                 h("span", {"class_": "hint"}, " (fewer is better)") if lower else "",
             ),
         ),
@@ -164,8 +181,8 @@ def versus(session: Session) -> Markup:
         return Markup("")
     theirs = float(sent.get("score", 0) or 0)
     who = str(sent.get("name") or "Your friend")
-    game_id = session.info.id
-    better = mine < theirs if game_id in LOWER_WINS else mine > theirs
+    table = link_table(session)
+    better = mine < theirs if measure(table)[1] else mine > theirs
     verdict = (
         "You beat the challenge!" if better else "A tie." if mine == theirs else f"{who} keeps the lead."
     )
@@ -175,7 +192,7 @@ def versus(session: Session) -> Markup:
             "div",
             {"class_": f"versus-cell {cls}"},
             h("span", {"class_": "versus-name"}, name),
-            h("span", {"class_": "versus-score"}, _score_words(game_id, score)),
+            h("span", {"class_": "versus-score"}, score_words(table, score)),
         )
 
     return h(
@@ -239,6 +256,7 @@ def share_row(ctx: Any) -> Markup:
                     {
                         "type": "text",
                         "id": "share-address",
+                        "aria_label": label,  # its label is hidden in the review's compact row
                         "class_": "share-address",
                         "value": address,
                         "readonly": True,

@@ -10,16 +10,19 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import random
 import zlib
 
 import pytest
 
-from boneyard import links
+from boneyard import links, saves
+from boneyard.games import GAMES
 from tests.app.conftest import Open
 from tests.app.fakes import FakePort
 from tests.app.test_play import legal, play, play_to_the_end
 from ui import share
 from ui.app import App
+from ui.session import Seat, Session
 
 SEED = 424242
 
@@ -95,7 +98,10 @@ def test_the_friend_plays_the_same_deal_and_sees_both_scores(open_app):
     assert page.text("#screen-title") == "A challenge"
     assert page.text("#challenge-who") == f"{app.settings.name} challenges you to Dominoes."
     score = int(share.player_score(sender) or 0)
-    assert page.text("#challenge-score").startswith(f"{score} points")
+    assert score == 1 and share.measure(share.link_table(sender)) == ("place", True)  # a single round
+    assert page.text("#challenge-score") == share.score_words(
+        links.decode(address.split("#/link/")[1]).table, score
+    )
     page.press("#challenge-play")
     session = linked(friend)
     assert session.seed == SEED and [s.level for s in session.seats] == [None, "medium"]
@@ -105,7 +111,9 @@ def test_the_friend_plays_the_same_deal_and_sees_both_scores(open_app):
     assert share.CHALLENGE_KEY in page.storage.items
     play_linked_to_the_end(friend, page)
     assert page.exists("#versus")
-    assert f"{score} points" in page.text("#versus") and "You" in page.text("#versus")
+    assert share.score_words(share.link_table(session), score) in page.text("#versus") and "You" in page.text(
+        "#versus"
+    )
     assert share.CHALLENGE_KEY not in page.storage.items  # a finished challenge is forgotten
     assert page.storage.items["boneyard:save:dominoes"] == own  # the friend's own game is as it was
     assert not friend.sessions["dominoes"].state.is_over()
@@ -208,3 +216,54 @@ def test_check_the_deal_keeps_the_focus_on_what_it_revealed(open_app):
     port.focus("#check-deal")
     port.press("#check-deal")
     assert port.focused_id() == "deal-result"
+
+
+def finished_session(game: str, seed: int = 11) -> Session:
+    """Return a game against the computer (Heptalion: the puzzle) played with random moves to its end."""
+    if game == "heptalion":
+        seats = [Seat("human", "Ann")]
+        mode, label, options = (
+            "fit-original",
+            "Puzzle: How many can you fit?",
+            {"players": 1, "board": "original"},
+        )
+    else:
+        seats = [Seat("human", "Ann"), Seat("computer", "Computer 1 (Hard)", "hard")]
+        mode, label, options = "players-2", "2 players", {"players": 2}
+    session = Session.start(GAMES[game], seats, mode, label, options, seed=seed)
+    rng = random.Random(seed)
+    while not session.state.is_over():
+        session.play(rng.choice(list(session.state.legal_moves())))
+    return session
+
+
+@pytest.mark.parametrize(("game", "words"), [("triangles", "pip"), ("heptalion", "tile")])
+def test_triangles_and_heptalion_results_share_a_challenge_and_a_replay(open_app, game, words):
+    sender = finished_session(game)
+    _, port = open_app()
+    port.storage.items[saves.save_key(game)] = saves.dump_save(game, sender.to_json())
+    _, port = open_app(port.storage, f"#/play/{game}")
+    assert port.exists("#share-challenge") and port.exists("#share-replay")
+    challenge = make_link(port, "c")
+    replay = make_link(port, "r")
+    friend, page = open_app(hash_=hash_of(challenge))
+    assert words in page.text("#challenge-score")
+    page.press("#challenge-play")
+    dealt = linked(friend)
+    assert dealt.replay(0).to_dict() == sender.replay(0).to_dict()  # the same deal
+    assert [s.level for s in dealt.seats] == [s.level for s in sender.seats]
+    _, other = open_app(hash_=hash_of(replay))
+    assert other.text("#review-where").startswith(f"Move 0 of {sender.move_count()}")
+
+
+def test_a_bonefall_challenge_is_played_apart_from_the_players_own_game(open_app):
+    table = links.Table("bonefall", "sprint-norm", {"set": "norm", "mode": "sprint"}, ("human",))
+    text = links.encode_challenge(links.Challenge(table, 99, 1234, "Ann"))
+    with pytest.raises(links.LinkError, match="timed key presses"):
+        links.encode_replay(links.Replay(table, 99, ()))
+    app, page = open_app(hash_=f"#/link/{text}")
+    assert page.text("#challenge-score") == "1234 power"
+    page.press("#challenge-play")
+    session = linked(app)
+    assert session.seed == 99 and page.exists(".fall-table, #fall-well, canvas")
+    assert share.CHALLENGE_KEY in page.storage.items and "boneyard:save:bonefall" not in page.storage.items

@@ -267,3 +267,22 @@ def test_a_bonefall_challenge_is_played_apart_from_the_players_own_game(open_app
     session = linked(app)
     assert session.seed == 99 and page.exists(".fall-table, #fall-well, canvas")
     assert share.CHALLENGE_KEY in page.storage.items and "boneyard:save:bonefall" not in page.storage.items
+
+
+def test_bonefalls_summary_offers_a_challenge_and_shows_both_scores():
+    from boneyard.games.bonefall.autoplay import AutoPlayer
+    from tests.screens.test_bonefall_screen import SCREEN, Table
+
+    table = Table(seed=9)
+    table.driver.autoplayer = AutoPlayer(delay=0)
+    while not table.driver.advance(250).over:
+        pass
+    SCREEN.game_over(table.ctx())
+    table.render()
+    assert 'id="share-challenge"' in table.html and 'id="share-replay"' not in table.html  # no replay
+    table.session.extra["challenge"] = {"link": "1c", "score": 10**6, "name": "Ann"}
+    table.render()
+    power = table.session.state.power
+    assert (
+        'id="versus"' in table.html and f"{power} power" in table.html and "Ann keeps the lead." in table.html
+    )

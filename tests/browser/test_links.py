@@ -63,6 +63,9 @@ def friend(browser: Any, watch: Any) -> Any:
 def test_a_challenge_and_a_replay_open_in_another_browser(page, friend, base_url, watch):
     start(page, base_url, "classic", seed=31)
     hand = play_out(page)
+    page.click("#check-deal")  # the button goes: the focus stays on what it revealed, not the tray
+    page.wait_for_selector("#deal-result")
+    assert page.evaluate("document.activeElement.id") == "deal-result"
     page.click("#share-challenge")
     challenge = page.input_value("#share-address")
     assert challenge.startswith(f"{base_url}/#/link/1c") and len(challenge) < len(base_url) + 180

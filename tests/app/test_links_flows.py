@@ -159,7 +159,15 @@ def test_a_replay_opens_the_review_of_that_game_every_hand_face_up(open_app):
     assert len(across) == len(opening.view(1)["hand"])
     page.press("#review-forward")
     assert page.text("#review-where").startswith("Move 1 of")
-    assert friend.context(session).ui.kit.analysis is not None  # the Expert's review runs, as locally
+    analysis = friend.context(session).ui.kit.analysis  # the Expert's review runs, as locally
+    assert analysis is not None
+    page.settle()
+    assert analysis.status == "done" and analysis.entries
+    first = analysis.entries[0]["index"] + 1  # the step after the sender's first decision
+    for _ in range(first - 1):
+        page.press("#review-forward")
+    assert page.text("#review-where").startswith(f"Move {first} of")
+    assert page.exists(".kit-review-comment")  # the Expert's word on that move, as in a local review
     assert not page.exists("#share-challenge")  # someone else's game is not re-shared from here
     assert friend.stats.recent == []  # nor counted in the friend's stats
     assert "boneyard:save:dominoes" not in page.storage.items

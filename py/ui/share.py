@@ -14,6 +14,7 @@ from typing import Any
 from boneyard import links, saves
 from boneyard.games import GAMES
 from boneyard.links import HUMAN, Challenge, LinkError, Replay, Table
+from boneyard.settings import Settings
 
 from .html import Markup, h
 from .session import Session
@@ -91,8 +92,12 @@ def player_score(session: Session) -> float | None:
 
 
 def make_link(session: Session, kind: str, name: str) -> str:
-    """Return the link text of a finished game: a challenge (``"c"``) or a replay (``"r"``)."""
+    """Return the link text of a finished game: a challenge (``"c"``) or a replay (``"r"``).
+
+    The settings' default name is left out: "A friend challenges you", not "Player challenges you".
+    """
     table = link_table(session)
+    name = "" if name == Settings().name else name
     if kind == "c":
         score = player_score(session)
         return links.encode_challenge(Challenge(table, session.seed, score or 0, name))
@@ -141,7 +146,9 @@ def challenge_screen(challenge: Challenge, resumable: bool, mode: str, levels: l
             {"class_": "link-facts"},
             h("dt", {}, "Game"),
             h("dd", {"id": "challenge-game"}, f"{info.name} · {mode}"),
-            h("dt", {}, "To beat"),
+            h(
+                "dt", {}, "Their result" if measure(table)[0] == PLACE else "To beat"
+            ),  # 1st place is matched, not beaten
             h(
                 "dd",
                 {"id": "challenge-score"},

@@ -68,6 +68,7 @@ def play_linked_to_the_end(app: App, port: FakePort) -> None:
 
 def test_challenge_a_friend_makes_a_link_with_copy(open_app):
     app, port = finished(open_app)
+    assert app.settings.name == "Player"  # the default
     assert port.exists("#share-challenge") and port.exists("#share-replay")
     address = make_link(port, "c")
     assert address.startswith("https://boneyard.example/#/link/1c")
@@ -75,7 +76,7 @@ def test_challenge_a_friend_makes_a_link_with_copy(open_app):
     sender = app.sessions["dominoes"]
     assert isinstance(opened, links.Challenge)
     assert opened.seed == SEED and opened.score == share.player_score(sender)
-    assert opened.table.seats == ("human", "medium") and opened.name == app.settings.name
+    assert opened.table.seats == ("human", "medium") and opened.name == ""  # the default name is left out
     port.press("#share-copy")
     assert port.clipboard == [address] and port.toasts[-1] == ("info", "Link copied: paste it to a friend.")
     port.clipboard_refused = True
@@ -86,6 +87,7 @@ def test_challenge_a_friend_makes_a_link_with_copy(open_app):
 
 def test_the_friend_plays_the_same_deal_and_sees_both_scores(open_app):
     app, port = finished(open_app)
+    app.settings = app.storage.update_settings(name="Ann")
     sender = app.sessions["dominoes"]
     address = make_link(port, "c")
     # The friend has a game of their own in progress: the challenge never replaces it.
@@ -96,7 +98,7 @@ def test_the_friend_plays_the_same_deal_and_sees_both_scores(open_app):
     own = page.storage.items["boneyard:save:dominoes"]
     page.go(hash_of(address))
     assert page.text("#screen-title") == "A challenge"
-    assert page.text("#challenge-who") == f"{app.settings.name} challenges you to Dominoes."
+    assert page.text("#challenge-who") == "Ann challenges you to Dominoes."
     score = int(share.player_score(sender) or 0)
     assert score == 1 and share.measure(share.link_table(sender)) == ("place", True)  # a single round
     assert page.text("#challenge-score") == share.score_words(
@@ -154,7 +156,7 @@ def test_a_replay_opens_the_review_of_that_game_every_hand_face_up(open_app):
     opening = sender.replay(0)
     tray = [e.attrs.get("data-value") for e in page.find_all("#kit-tray .dom-hand-tile")]
     assert tray == [f"{a}-{b}" for a, b in opening.view(0)["hand"]]  # the sender's hand at the deal
-    assert page.text(".kit-tray-title") == f"{app.settings.name}'s tiles"
+    assert page.text(".kit-tray-title") == "Your friend's tiles"
     across = page.find_all(".kit-seat .dom-face-up g.tile")  # the computer's hand, face up too
     assert len(across) == len(opening.view(1)["hand"])
     page.press("#review-forward")

@@ -726,7 +726,8 @@ def _spawn(coro: Coroutine[Any, Any, None]) -> None:
 def _on_table(game_id: str) -> bool:
     """Tell whether the page still shows this game's table (always, outside an app)."""
     port = ports.installed()
-    return port is None or port.location_hash().startswith(f"#/play/{game_id}")
+    # A link's game (a replay, a challenge) is on its own address, #/link/<text>.
+    return port is None or port.location_hash().startswith((f"#/play/{game_id}", "#/link/"))
 
 
 def _set_progress(share: float) -> None:

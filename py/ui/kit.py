@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from boneyard import deals
 
+from . import share
 from .html import FSI, PDI, Markup, h, join, name_attr
 from .intents import Intents, Render
 from .session import Session
@@ -59,6 +60,7 @@ __all__ = [
     "review_bar",
     "review_caption",
     "review_key",
+    "review_panel",
     "review_state",
     "reviewing",
     "scoreboard",
@@ -138,6 +140,7 @@ class KitState:
     hint: Hint | None = None  # the Expert's hint of a position
     analysis: Analysis | None = None  # the Expert's review of the finished game
     deal_checked: bool = False  # Check the deal pressed: the finished game's seed and its check on show
+    shared: tuple[str, str] | None = None  # the link made by the share row: its kind ("c", "r") and address
 
 
 def plural(count: int, word: str, words: str = "") -> str:
@@ -152,7 +155,7 @@ def display_names(session: Session) -> list[str]:
     """Return each seat's name as tables show it: "You" for the one person against computers, else the
     typed name, isolated (``name_attr``) so it can go into sentences and attributes alike."""
     humans = session.human_seats  # this device's people only (an online room's others are "guest")
-    solo = len(humans) == 1
+    solo = len(humans) == 1 and "replay" not in session.extra  # a replay's person is the friend who sent it
     return [
         "You" if solo and i == humans[0] else name_attr(seat.name) for i, seat in enumerate(session.seats)
     ]
@@ -165,7 +168,7 @@ def plain_names(session: Session) -> list[str]:
     """Return ``display_names`` without a computer's level ("Computer 1", not "Computer 1 (Medium)"), for
     a results table that says who, not how strong."""
     humans = session.human_seats
-    solo = len(humans) == 1
+    solo = len(humans) == 1 and "replay" not in session.extra
     return [
         "You"
         if solo and i == humans[0]
@@ -574,11 +577,16 @@ def deal_tag(session: Session) -> Markup:
 
 
 def rated_line(session: Session) -> Markup:
-    """Return a quick match's "Rated" or "Not rated: a computer plays" for its results (else nothing)."""
+    """Return a rated table's line for its results: what the rated game came to (the rating's change, or
+    why it is not rated) once known, else a quick match's "Rated game" or "Not rated: a computer plays"."""
+    note = session.extra.get("rated_note")
     rated = session.extra.get("rated")
-    if rated is None:
+    if isinstance(note, str) and note:
+        words = note
+    elif rated is None:
         return Markup("")
-    words = "Rated game" if rated else "Not rated: a computer plays"
+    else:
+        words = "Rated game" if rated else "Not rated: a computer plays"
     return h("p", {"class_": "hint kit-rated", "id": "kit-rated"}, words)
 
 
@@ -666,6 +674,10 @@ def deal_check(ctx: Any) -> Markup:
                 "class_": f"deal-result {'deal-ok' if found.ok else 'deal-bad'}",
                 "id": "deal-result",
                 "role": "status",
+                # The pressed button is gone: the app puts the focus here, on what it revealed, and
+                # not on the tray below the results.
+                "tabindex": "-1",
+                "data_focus_home": True,
             },
             words,
         ),
@@ -940,6 +952,7 @@ def results_panel(
     )
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
     check = deal_check(ctx)
+    versus, shared = share.versus(ctx.session), share.share_row(ctx)
     panel = h(
         "section",
         {
@@ -955,9 +968,11 @@ def results_panel(
             h(
                 "div",
                 {"class_": "kit-results-main"},
+                versus,
                 body,
                 h("p", {"class_": "hint"}, note) if note else "",
                 rated_line(ctx.session),
+                shared,
             ),
             h("div", {"class_": "kit-results-side"}, analysis, more_, check)
             if analysis or more or check
@@ -1044,6 +1059,16 @@ def review_bar(step: int, total: int, caption: str = "") -> Markup:
             },
             "Close",
         ),
+    )
+
+
+def review_panel(ctx: Any, step: int, caption: str = "") -> Markup:
+    """Return the review's panel over the board: its controls, and the share row of the game reviewed."""
+    return h(
+        "section",
+        {"class_": "kit-review-panel", "aria_label": "Review"},
+        review_bar(step, ctx.session.move_count(), caption),
+        share.share_row(ctx),
     )
 
 

@@ -195,6 +195,12 @@ class Port(Protocol):
     def location_search(self) -> str:
         """Return location.search."""
 
+    def page_address(self) -> str:
+        """Return the page's own address without its query or hash (a link to share starts with it)."""
+
+    def copy_text(self, text: str) -> bool:
+        """Put a text on the clipboard; return False when the browser refused."""
+
     def set_hash(self, hash_: str) -> None:
         """Go to an address (a new history entry; the page answers with a hashchange event)."""
 

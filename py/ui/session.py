@@ -236,7 +236,14 @@ class Session:
     # -- take-back and review -------------------------------------------------------------------
     def can_offer_take_back(self) -> bool:
         """Tell whether this game offers Take back at all: one person against the computer, turn-based."""
-        return self.vs_computer and len(self.human_seats) == 1 and not self.online and not self.info.realtime
+        # Not in a challenge: its score is set beside a friend's, who could not take moves back.
+        return (
+            self.vs_computer
+            and len(self.human_seats) == 1
+            and not self.online
+            and not self.info.realtime
+            and "challenge" not in self.extra
+        )
 
     def _take_back_steps(self) -> int:
         """Return how many moves a take-back undoes (0: none possible), found on a copy of the state.

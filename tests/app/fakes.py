@@ -244,6 +244,8 @@ class FakePort:
         self.room_port: Any = None  # what an online room gets (tests/screens/online_pages.py has one)
         self.ident: Any = None  # the browser's key pair (tests.identity.FakeIdentity), made when first asked
         self.reloads = 0
+        self.clipboard: list[str] = []  # every text copied
+        self.clipboard_refused = False  # the browser refuses to copy (a test sets it)
         self.shows = 0
         self.chosen: ChosenFile | None = None
         self.persistent: bool | None = False  # None: no Storage API
@@ -268,8 +270,15 @@ class FakePort:
     # -- the port ------------------------------------------------------------------------------------
     def show(self, html: str, hold: Sequence[str] = ()) -> None:
         self.shows += 1
+        focused = self.focused
+        was_inside = focused is not None and self.attached(focused) and focused.closest("#app") is not None
+        for child in self.app_box.children:
+            child.parent = None  # gone from the page, as the nodes js/morph.js does not keep
         self.app_box.children = []
         parse_into(self.app_box, html)
+        if was_inside and focused is not None:
+            # The morph keeps a node whose id stays, and with it the focus; else the focus drops to the body.
+            self.focused = self.find(f"#{focused.id}") if focused.id else None
 
     def held_class(self, element_id: str) -> str | None:
         return None  # the fake page replaces its markup whole: nothing is held
@@ -384,6 +393,15 @@ class FakePort:
 
     def location_search(self) -> str:
         return self.search
+
+    def page_address(self) -> str:
+        return "https://boneyard.example/"
+
+    def copy_text(self, text: str) -> bool:
+        if self.clipboard_refused:
+            return False
+        self.clipboard.append(text)
+        return True
 
     def set_hash(self, hash_: str) -> None:
         if hash_ != self.hash:

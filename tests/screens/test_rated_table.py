@@ -271,9 +271,9 @@ def test_a_game_with_a_computer_at_a_rated_table_is_not_rated_and_the_results_sa
         assert session is not None and host.online.rated_table is None
         assert guest.online.rated_table is None
         assert rated_note(session) == "Not rated: a computer played."
-        from ui.results import stats_note
+        from ui.kit import rated_line
 
-        assert stats_note(session).startswith("Not rated: a computer played. Online games count")
+        assert "Not rated: a computer played." in rated_line(session)  # the results' rated line says it
         assert not any('"chain"' in text for _f, _t, text in network.sent)
 
     on_own_loop(run)

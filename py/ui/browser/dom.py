@@ -280,6 +280,29 @@ class BrowserPort:
     def location_search(self) -> str:
         return str(window.location.search)
 
+    def page_address(self) -> str:
+        return str(window.location.href).split("#")[0].split("?")[0]
+
+    def copy_text(self, text: str) -> bool:
+        # A selected field and execCommand answer at once, inside the click (the Clipboard API answers
+        # later, and not at all on a page opened from a file); the focus goes back where it was.
+        was = _js(document.activeElement)
+        field = document.createElement("textarea")
+        field.value = text
+        field.setAttribute("readonly", "")
+        field.style.position = "fixed"
+        field.style.opacity = "0"
+        document.body.appendChild(field)
+        field.select()
+        try:
+            copied = bool(document.execCommand("copy"))
+        except Exception:
+            copied = False
+        field.remove()
+        if was is not None:
+            was.focus(_options(preventScroll=True))
+        return copied
+
     def set_hash(self, hash_: str) -> None:
         window.location.hash = hash_
 

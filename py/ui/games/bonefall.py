@@ -18,6 +18,7 @@ from boneyard.core import fresh_seed
 from boneyard.games.bonefall import new_state
 from boneyard.games.bonefall.autoplay import AutoPlayer
 
+from .. import share
 from ..html import Markup, h
 from ..intents import Announce, Finish, Intents, Render, Save
 from ..table_screen import Mode, Screen, TableContext, TableState
@@ -388,7 +389,7 @@ class BonefallScreen(Screen):
         if ui.demo is not None:
             return Markup("")  # the side panel says "Demo" and offers to stop it
         if view["over"]:
-            return summary_panel(view, ui.summary or {})
+            return summary_panel(view, ui.summary or {}, share.versus(ctx.session), share.share_row(ctx))
         if ui.paused:
             reason = ui.pause_reason or "player"
             text = {
@@ -617,8 +618,11 @@ def well_label(view: dict[str, Any]) -> str:
     return f"The well: {len(view['cells'])} halves at rest. {falling}"
 
 
-def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
-    """Return the game-over panel: the three scores, new bests highlighted, Play again / Home."""
+def summary_panel(
+    view: dict[str, Any], summary: dict[str, Any], versus: Any = "", shared: Any = ""
+) -> Markup:
+    """Return the game-over panel: the three scores, new bests highlighted, a challenge's scores side by
+    side (``versus``), Play again / Home, and the share row (``shared``)."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
     played = view["dominoes_played"]
@@ -646,6 +650,7 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
         {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
         h("h2", {}, "Game over"),
         h("p", {}, reason),
+        versus,
         h("dl", {"class_": "fall-finals"}, rows),
         h(
             "div",
@@ -658,6 +663,7 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
             h("a", {"class_": "btn", "href": "#/stats"}, "Stats"),
             h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home"),
         ),
+        shared,
     )
 
 

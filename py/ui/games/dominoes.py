@@ -515,16 +515,11 @@ class DominoesScreen(Screen):
 
     def review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
         """Return the table as it was after the review's move, every hand face up, with the review's controls."""
-        session = ctx.session
         seat, names, state, view = facts.viewer, list(facts.names), facts.state, dict(facts.view)
         hands = [state.view(s)["hand"] for s in range(view["players"])]
         beats = self.beats(view["history"])
         caption = kit.review_caption(beats, names)
-        panel = h(
-            "section",
-            {"class_": "kit-review-panel", "aria_label": "Review"},
-            kit.review_bar(int(facts.step or 0), session.move_count(), caption),
-        )
+        panel = kit.review_panel(ctx, int(facts.step or 0), caption)
         tray = kit.tray(
             self.hand_tiles(ctx, hands[seat], set(), False),
             [],

@@ -644,7 +644,6 @@ class HeptalionScreen(Screen):
 
     def _review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
         """Return the game as it was after the review's move, every hand and domino face up, with the controls."""
-        session = ctx.session
         viewer, state, view, step = facts.viewer, facts.state, dict(facts.view), int(facts.step or 0)
         shown = self._shown_names(ctx)
         beats = self._beats(view["history"])
@@ -666,11 +665,7 @@ class HeptalionScreen(Screen):
             label="Your tiles" if shown[viewer] == "You" else f"{shown[viewer]}'s tiles",
             info=hv.tiles_word(len(hands[viewer])),
         )
-        panel = h(
-            "section",
-            {"class_": "kit-review-panel", "aria_label": "Review"},
-            kit.review_bar(step, session.move_count(), caption),
-        )
+        panel = kit.review_panel(ctx, step, caption)
         return frame.TableParts(
             board=self._stage(ctx, board_markup),
             tray=tray,

@@ -196,7 +196,6 @@ class TrianglesScreen(Screen):
 
     def table_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
         """Return the table's pieces: the board, the seats, the tray, the message, results or review."""
-        session = ctx.session
         f = self.facts(ctx, facts)
         view = f["view"]
         names = list(facts.names)
@@ -216,11 +215,7 @@ class TrianglesScreen(Screen):
         panel: Any = ""
         if f["review"]:
             caption = kit.review_caption(beats, names)
-            panel = h(
-                "section",
-                {"class_": "kit-review-panel", "aria_label": "Review"},
-                kit.review_bar(int(facts.step or 0), session.move_count(), caption),
-            )
+            panel = kit.review_panel(ctx, int(facts.step or 0), caption)
         elif f["over"]:
             panel = self.summary(ctx, f)
         gate: Any = ""

@@ -34,7 +34,7 @@ from ..html import Markup, h, name_text
 
 __all__ = ["RatedTable", "bot_note", "placings_of", "rated_note", "teams_of"]
 
-NOTE_KEY = "rated"  # the session's extra: the results panel's line on the rating
+NOTE_KEY = "rated_note"  # the session's extra: the results' line on the rating (kit.rated_line shows it)
 
 
 def now_text() -> str:

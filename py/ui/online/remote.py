@@ -181,11 +181,7 @@ def result_note(session: Session) -> str | None:
     """Return the results' stats note of an online game (None: not online, the table words its own)."""
     if not isinstance(session, RemoteSession) and not any(seat.kind == "guest" for seat in session.seats):
         return None
-    from .rated_table import rated_note
-
-    counted = "Online games count in your stats apart from games against the computer."
-    rated = rated_note(session)
-    return f"{rated} {counted}" if rated else counted
+    return "Online games count in your stats apart from games against the computer."
 
 
 def seats_from_lobby(lobby: Sequence[Mapping[str, Any]], me: int) -> list[Seat]:

@@ -930,7 +930,7 @@ def results_panel(
         else ""
     )
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
-    check = deal_check(ctx)
+    check = deal_check(ctx) + daily_card(ctx)
     panel = h(
         "section",
         {
@@ -951,6 +951,13 @@ def results_panel(
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
     return FoldedResults(panel) if folded else panel
+
+
+def daily_card(ctx: Any) -> Markup:
+    """Return the Daily's card for a finished Daily (the score, the best possible, Share), else nothing."""
+    from .daily import page_card  # the Daily's module seats players through the shell: imported late
+
+    return page_card(ctx.session)
 
 
 # -- review -----------------------------------------------------------------------------------------------

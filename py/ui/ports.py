@@ -165,6 +165,12 @@ class Port(Protocol):
     def location_search(self) -> str:
         """Return location.search."""
 
+    def site_address(self) -> str:
+        """Return the page's address without its query and hash (a link to a screen of this site starts so)."""
+
+    def copy_text(self, text: str) -> bool:
+        """Put a text on the clipboard; return False when the browser refused."""
+
     def set_hash(self, hash_: str) -> None:
         """Go to an address (a new history entry; the page answers with a hashchange event)."""
 

@@ -7,7 +7,8 @@ Pure Python over ``boneyard.stats.Stats``: a reload redraws the same numbers fro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -503,10 +504,11 @@ def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
     )
 
 
-def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
-    """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard."""
+def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str, daily: Markup | str = "") -> Markup:
+    """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard;
+    ``daily`` is the Daily's section (``daily_section``)."""
     games = list(games)
-    sections = [overview(stats, games)]
+    sections = [overview(stats, games), daily]
     for info in games:
         bests = best_scores_table(stats, info)
         if info.realtime:
@@ -535,3 +537,57 @@ def stats_screen(stats: Stats, games: Iterable[GameInfo], name: str) -> Markup:
         "do not. Online games count apart, by opponent. Stats stay on this device (Settings › Your data exports them).",
     )
     return frame("Stats", join([note, *sections]), current="stats")
+
+
+# -- the Daily --------------------------------------------------------------------------------------------
+
+
+def daily_section(records: Mapping[str, Any], games: Iterable[GameInfo], today: dt.date) -> Markup:
+    """Return the Daily's section: per game, days played, best, average, the current and best streak."""
+    from .daily import summary  # the Daily's module seats players, which needs the shell: imported late
+
+    rows = []
+    for info in games:
+        facts = summary(records, info.id, today)
+        if not facts["days"]:
+            continue
+        best = "–" if facts["best"] is None else f"{facts['best']:g}"
+        average = "–" if facts["average"] is None else f"{facts['average']:.1f}"
+        rows.append(
+            h(
+                "tr",
+                {"data_game": info.id},
+                h("th", {"scope": "row"}, info.name),
+                [
+                    h("td", {}, str(v))
+                    for v in (facts["days"], best, average, facts["streak"], facts["best_streak"])
+                ],
+            )
+        )
+    body: Any = (
+        h(
+            "div",
+            {"class_": "daily-scroll"},
+            h(
+                "table",
+                {"class_": "stats-table daily-table", "id": "daily-table"},
+                h("caption", {}, "Your Daily record per game (the first try of each day)"),
+                h(
+                    "thead",
+                    {},
+                    h(
+                        "tr",
+                        {},
+                        [
+                            h("th", {"scope": "col"}, c)
+                            for c in ("Game", "Days", "Best", "Average", "Streak", "Best streak")
+                        ],
+                    ),
+                ),
+                h("tbody", {}, rows),
+            ),
+        )
+        if rows
+        else h("p", {"class_": "empty"}, "No Daily played yet: the home screen has today's.")
+    )
+    return h("section", {"class_": "stats-daily", "id": "stats-daily"}, h("h2", {}, "Daily"), body)

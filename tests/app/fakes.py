@@ -239,6 +239,8 @@ class FakePort:
         self.announced: list[str] = []
         self.toasts: list[tuple[str, str]] = []  # every toast shown: (kind, its text)
         self.downloads: list[tuple[str, str, str]] = []
+        self.clipboard = ""  # the text copy_text put there
+        self.clipboard_refused = False  # a browser that refuses the clipboard
         self.booted: list[str] = []
         self.logged: list[tuple[str, str]] = []
         self.room_port: Any = None  # what an online room gets (tests/screens/online_pages.py has one)
@@ -383,6 +385,16 @@ class FakePort:
 
     def location_search(self) -> str:
         return self.search
+
+    def site_address(self) -> str:
+        return "http://localhost:8000/"
+
+    def copy_text(self, text: str) -> bool:
+        """Put a text on the clipboard; return False when the browser refused."""
+        if self.clipboard_refused:
+            return False
+        self.clipboard = text
+        return True
 
     def set_hash(self, hash_: str) -> None:
         if hash_ != self.hash:

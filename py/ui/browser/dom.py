@@ -280,6 +280,21 @@ class BrowserPort:
     def location_search(self) -> str:
         return str(window.location.search)
 
+    def site_address(self) -> str:
+        return str(window.location.href).split("#")[0].split("?")[0]
+
+    def copy_text(self, text: str) -> bool:
+        clipboard = getattr(window.navigator, "clipboard", None)
+        if (
+            clipboard is None
+        ):  # not a secure context (http from another host): the field stays to copy by hand
+            return False
+        try:
+            clipboard.writeText(text)  # a promise: a refusal arrives later, the field still holds the text
+        except Exception:
+            return False
+        return True
+
     def set_hash(self, hash_: str) -> None:
         window.location.hash = hash_
 

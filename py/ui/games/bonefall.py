@@ -388,7 +388,9 @@ class BonefallScreen(Screen):
         if ui.demo is not None:
             return Markup("")  # the side panel says "Demo" and offers to stop it
         if view["over"]:
-            return summary_panel(view, ui.summary or {})
+            from ..daily import page_card  # loaded with the end of a game, not with the table
+
+            return summary_panel(view, ui.summary or {}, page_card(ctx.session))
         if ui.paused:
             reason = ui.pause_reason or "player"
             text = {
@@ -617,8 +619,9 @@ def well_label(view: dict[str, Any]) -> str:
     return f"The well: {len(view['cells'])} halves at rest. {falling}"
 
 
-def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
-    """Return the game-over panel: the three scores, new bests highlighted, Play again / Home."""
+def summary_panel(view: dict[str, Any], summary: dict[str, Any], daily: Markup | str = "") -> Markup:
+    """Return the game-over panel: the three scores, new bests highlighted, Play again / Home; after a
+    Daily, its card (``daily``)."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
     played = view["dominoes_played"]
@@ -647,6 +650,7 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any]) -> Markup:
         h("h2", {}, "Game over"),
         h("p", {}, reason),
         h("dl", {"class_": "fall-finals"}, rows),
+        daily,
         h(
             "div",
             {"class_": "fall-panel-actions"},

@@ -1,0 +1,323 @@
+"""The Daily: each game's deal of the day (UTC), its one counted attempt, its record, card and share text.
+
+Pure Python (no browser): the app deals a Daily with ``seating.daily_session``, keeps the records with
+``load_records``/``save_records`` (their own stored record, apart from the stats), and the results panel
+shows ``daily_card``. A Daily is an ordinary session with ``extra["daily"] = {"day": ..., "practice": ...}``:
+it saves, resumes and reviews like any game; the ordinary game it set aside is kept under its own key.
+
+- Dominoes: a match to 100 against the computer at Medium, 2 players; Triangles: a round against the
+  computer at Medium, 2 players. Medium is the level a new player gets by default: a Daily that most
+  players can win some days and lose others. The day's seed deals and also seeds the computer's choices
+  (``Session.start``), so the same moves give the same game on every device.
+- Heptalion: the day's random board as the solo puzzle "How many can you fit?", the true maximum
+  (the engine's exact solver, a few milliseconds) revealed after the attempt.
+- Bonefall: the day's piece sequence, Sprint with the Norm set, scored by power.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date
+from typing import Any
+
+from boneyard import saves
+from boneyard.core import GameInfo
+from boneyard.deals import daily_seed, streaks, utc_day
+
+from .html import Markup, h
+from .session import Session
+
+__all__ = [
+    "DAILY_KEY",
+    "LEVEL",
+    "PARKED_PREFIX",
+    "best_possible",
+    "card_text",
+    "daily_card",
+    "daily_form",
+    "daily_of",
+    "day_of",
+    "home_daily",
+    "load_records",
+    "mark",
+    "note_attempt",
+    "page_card",
+    "result_of",
+    "save_records",
+    "share_text",
+    "summary",
+]
+
+DAILY_KEY = saves.PREFIX + "daily"  # the Daily records: {game: {day: entry}}
+PARKED_PREFIX = saves.PREFIX + "parked:"  # an ordinary game set aside while a Daily of its game is played
+LEVEL = "medium"
+FORMS: dict[str, dict[str, str]] = {
+    "dominoes": {"mode": "match-100", "players": "2", "opponents": "computer", "level_1": LEVEL},
+    "triangles": {"players": "2", "opponents": "computer", "level_1": LEVEL},
+    "heptalion": {"mode": "fit", "fit_board": "random:{seed}"},
+    "bonefall": {"mode": "sprint-norm"},
+}
+BAR = 10  # cells of the share text's picture
+
+
+def day_of(timestamp: float) -> date:
+    """Return the Daily's day (UTC) at a wall-clock time: the same on every device in every time zone."""
+    return utc_day(timestamp)
+
+
+def daily_of(session: Session | None) -> dict[str, Any] | None:
+    """Return a session's Daily marks (``day``, ``practice``), or None for an ordinary game."""
+    if session is None:
+        return None
+    marks = session.extra.get("daily")
+    return marks if isinstance(marks, dict) and isinstance(marks.get("day"), str) else None
+
+
+def daily_form(game_id: str, day: date) -> tuple[int, dict[str, str]]:
+    """Return the seed of ``game_id``'s Daily on ``day`` and the setup form that seats it."""
+    seed = daily_seed(game_id, day)
+    return seed, {k: v.format(seed=seed) for k, v in FORMS.get(game_id, {}).items()}
+
+
+def mark(session: Session, day: date, practice: bool) -> Session:
+    """Mark a session dealt from ``daily_form`` as the Daily of ``day`` (practice after the counted one)."""
+    session.extra["daily"] = {"day": day.isoformat(), "practice": practice}
+    return session
+
+
+# -- the result -------------------------------------------------------------------------------------------
+
+
+def result_of(session: Session) -> tuple[float, str, str] | None:
+    """Return a finished Daily's (score, words, picture); None before the end.
+
+    The picture is a bar of characters (the score against the game's scale), so a shared result reveals
+    nothing of the deal.
+    """
+    state = session.state
+    if not state.is_over():
+        return None
+    game = session.info.id
+    if game == "bonefall":
+        power = float(getattr(state, "power", 0))
+        return power, f"Power {power:g}", _bar(power / max(1.0, power, 1000.0) if power else 0.0, "🟧", "⬛")
+    outcome = state.outcome()
+    scores = list(outcome.scores) if outcome is not None else []
+    mine = float(scores[0]) if scores else 0.0
+    if game == "heptalion":
+        return mine, f"{mine:g} tiles fitted", "🟦" * int(mine) if mine else "—"
+    result = session.result_for(0) or "draw"
+    theirs = max(scores[1:], default=0)
+    words = {"win": "Won", "loss": "Lost", "draw": "Drew"}[result] + f" {mine:g}–{theirs:g}"
+    mark = {"win": "🟩", "loss": "🟥", "draw": "🟨"}[result]
+    target = float(session.options.get("target", 0) or 0) or max(mine, float(theirs), 1.0)
+    return mine, words, mark + " " + _bar(mine / target, "🁢", "·")
+
+
+def _bar(share: float, full: str, empty: str) -> str:
+    filled = max(0, min(BAR, round(share * BAR)))
+    return full * filled + empty * (BAR - filled)
+
+
+def best_possible(session: Session) -> tuple[float, str] | None:
+    """Return the best score the engine knows for this Daily (Heptalion's proved maximum), or None."""
+    if session.info.id != "heptalion" or not session.state.is_over():
+        return None
+    from boneyard.games.heptalion.solve import solve
+
+    board = getattr(session.state, "board", None)
+    if board is None:
+        return None
+    solution = solve(board, node_limit=200_000)  # a few milliseconds on a random board (the limit: a guard)
+    proved = "" if solution.proven else " found (not proved the most)"
+    return float(solution.max_tiles), f"The most that fit: {solution.max_tiles}{proved}."
+
+
+def share_text(game: str, day: str, words: str, picture: str, link: str, practice: bool = False) -> str:
+    """Return the text Share copies: game, date, score, the picture and the day's link (no tile of the deal)."""
+    head = f"Boneyard Daily · {game} · {day}" + (" (practice)" if practice else "")
+    return "\n".join([head, words, picture, link])
+
+
+def daily_link(base: str, game_id: str) -> str:
+    """Return the address of a game's Daily on this site."""
+    return f"{base.split('#')[0]}#/daily/{game_id}"
+
+
+def card_text(session: Session, base: str) -> str | None:
+    """Return the text Share copies for a finished Daily, or None."""
+    marks, result = daily_of(session), result_of(session)
+    if marks is None or result is None:
+        return None
+    link = daily_link(base, session.info.id)
+    return share_text(
+        session.info.name, marks["day"], result[1], result[2], link, bool(marks.get("practice"))
+    )
+
+
+def daily_card(session: Session, base: str) -> Markup:
+    """Return the Daily's card in the results: the score, the best possible, Share and the text to copy."""
+    marks, result, text = daily_of(session), result_of(session), card_text(session, base)
+    if marks is None or result is None or text is None:
+        return Markup("")
+    score, words, _ = result
+    practice = bool(marks.get("practice"))
+    best = best_possible(session)
+    compare = ""
+    if best is not None:
+        gap = best[0] - score
+        compare = best[1] + (" You found the best." if gap <= 0 else f" You were {gap:g} short.")
+    label = "Daily practice" if practice else "Daily"
+    return h(
+        "section",
+        {"class_": "daily-card", "id": "daily-card", "aria_labelledby": "daily-card-title"},
+        h("h3", {"id": "daily-card-title"}, f"{label} · {marks['day']}"),
+        h("p", {"class_": "daily-score", "id": "daily-score"}, words),
+        h("p", {"class_": "daily-best", "id": "daily-best"}, compare) if compare else "",
+        h(
+            "p",
+            {"class_": "hint"},
+            "Practice: your first Daily of the day is the one that counts."
+            if practice
+            else "This is today's counted Daily. Play it again for practice.",
+        ),
+        h(
+            "div",
+            {"class_": "actions daily-share"},
+            h(
+                "button",
+                {"type": "button", "class_": "btn", "data_action": "daily-share", "id": "daily-share"},
+                "Share",
+            ),
+        ),
+        h(
+            "textarea",
+            {
+                "class_": "daily-text",
+                "id": "daily-text",
+                "readonly": True,
+                "rows": "4",
+                "aria_label": "Your result to copy",
+            },
+            text,
+        ),
+    )
+
+
+def page_card(session: Session) -> Markup:
+    """Return ``daily_card`` with the links to this page's site (a table's results call this)."""
+    from .ports import installed
+
+    port = installed()
+    return daily_card(session, port.site_address() if port is not None else "")
+
+
+# -- the records ------------------------------------------------------------------------------------------
+
+
+def load_records(text: str | None) -> dict[str, dict[str, dict[str, Any]]]:
+    """Return the Daily records from their stored text (empty when none or unreadable)."""
+    if text is None:
+        return {}
+    try:
+        data = saves.load_record(text, "daily")
+    except saves.SaveError:
+        return {}
+    records: dict[str, dict[str, dict[str, Any]]] = {}
+    for game, days in data.items():
+        if isinstance(days, dict):
+            records[str(game)] = {
+                str(d): dict(e) for d, e in days.items() if isinstance(e, dict) and _is_day(str(d))
+            }
+    return records
+
+
+def _is_day(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def save_records(records: Mapping[str, Any]) -> str:
+    """Return the stored text of the Daily records."""
+    return saves.dump_record("daily", records)
+
+
+def note_attempt(records: dict[str, dict[str, dict[str, Any]]], session: Session) -> bool:
+    """Keep a Daily's attempt as the day's record (its first move made it one); return True when changed.
+
+    The first Daily of a day played past its first move is the record, finished or not; a later one that
+    day is practice and changes nothing. The record's score is filled in when that attempt ends.
+    """
+    marks = daily_of(session)
+    if marks is None or marks.get("practice"):
+        return False
+    days = records.setdefault(session.info.id, {})
+    entry = days.get(marks["day"])
+    if entry is not None and entry.get("uid") != session.uid:
+        marks["practice"] = True  # another tab made the day's attempt first
+        return False
+    result = result_of(session)
+    new: dict[str, Any] = {"uid": session.uid, "score": None, "words": "Not finished", "picture": ""}
+    if result is not None:
+        new.update(score=result[0], words=result[1], picture=result[2])
+        best = best_possible(session)
+        if best is not None:
+            new["best"] = best[0]
+    if entry == new:
+        return False
+    days[marks["day"]] = new
+    return True
+
+
+def summary(records: Mapping[str, Any], game_id: str, today: date) -> dict[str, Any]:
+    """Return a game's Daily record: days played, best, average, current and best streak, today's entry."""
+    days = records.get(game_id, {})
+    played = [date.fromisoformat(d) for d in days if _is_day(d)]
+    scores = [float(e["score"]) for e in days.values() if isinstance(e.get("score"), (int, float))]
+    current, best_run = streaks(played, today)
+    return {
+        "days": len(played),
+        "best": max(scores) if scores else None,
+        "average": sum(scores) / len(scores) if scores else None,
+        "streak": current,
+        "best_streak": best_run,
+        "today": days.get(today.isoformat()),
+    }
+
+
+def home_daily(
+    records: Mapping[str, Any], games: Iterable[GameInfo], playable: set[str], today: date
+) -> Markup:
+    """Return the home screen's Daily row: each game's Daily today (not played / the score) and its streak."""
+    items = []
+    for info in games:
+        if info.id not in playable or info.id not in FORMS:
+            continue
+        facts = summary(records, info.id, today)
+        entry = facts["today"]
+        status = "Not played yet" if entry is None else str(entry.get("words") or "Played")
+        streak = f" · streak {facts['streak']}" if facts["streak"] else ""
+        items.append(
+            h(
+                "li",
+                {"class_": "daily-item", "data_game": info.id},
+                h(
+                    "a",
+                    {"class_": "btn daily-go", "href": f"#/daily/{info.id}", "id": f"daily-{info.id}"},
+                    info.name,
+                ),
+                h("span", {"class_": "daily-status"}, status + streak),
+            )
+        )
+    if not items:
+        return Markup("")
+    return h(
+        "section",
+        {"class_": "home-daily", "aria_labelledby": "home-daily-title"},
+        h("h2", {"id": "home-daily-title"}, f"Daily · {today.isoformat()}"),
+        h("p", {"class_": "hint"}, "The same deal for everyone today (UTC). Your first try counts."),
+        h("ul", {"class_": "daily-list"}, items),
+    )

@@ -1,0 +1,303 @@
+"""The Daily: the day's seed in every time zone and at midnight UTC, one counted attempt a day and
+practice, the ordinary game set aside and given back, streaks and the Stats' section, the result card's
+comparison and the share text (no tile of the deal in it), old saves and stats still loading."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from datetime import UTC, date, datetime
+
+import pytest
+
+from boneyard import saves
+from boneyard.deals import daily_seed, streaks
+from boneyard.games import GAMES
+from boneyard.settings import Settings
+from tests.app.conftest import Open
+from tests.app.fakes import FakePort, FakeStorage
+from ui import daily
+from ui.app import App
+from ui.games import screen_for
+from ui.seating import daily_session
+from ui.session import Session
+
+DAY = date(2026, 12, 5)
+NOON = datetime(2026, 12, 5, 12, 0, tzinfo=UTC).timestamp()
+GAME_IDS = ("dominoes", "triangles", "heptalion", "bonefall")
+
+
+def at(app: App, timestamp: float) -> None:
+    """Set the page's wall clock (the Daily's day comes from it)."""
+    app.wall_clock = lambda: timestamp
+
+
+def finish_by_first_moves(app: App, session: Session, limit: int = 5000) -> None:
+    """Play the session to its end: the person's first legal move, the computer's own; the app records it."""
+    for _ in range(limit):
+        if session.state.is_over():
+            break
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            session.play(session.state.legal_moves()[0])
+        app.after_move(session)
+    assert session.state.is_over()
+
+
+def open_daily(open_app: Open, game_id: str, storage: FakeStorage | None = None) -> tuple[App, FakePort]:
+    app, port = open_app(storage or FakeStorage(), "#/")
+    at(app, NOON)
+    port.go(f"#/daily/{game_id}")
+    port.settle(0)
+    return app, port
+
+
+# -- the day ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("zone", ["Etc/GMT+11", "Etc/GMT-14", "UTC"])  # UTC-11, UTC+14 (POSIX signs)
+def test_the_day_is_utcs_in_every_time_zone(zone: str) -> None:
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        just_before = datetime(2026, 12, 5, 23, 59, 59, tzinfo=UTC).timestamp()
+        assert daily.day_of(just_before) == DAY
+        assert daily.day_of(just_before + 1) == date(2026, 12, 6)  # the day turns at midnight UTC
+        assert daily.day_of(NOON) == DAY
+    finally:
+        if old is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = old
+        time.tzset()
+
+
+def test_each_games_daily_is_the_days_deal_the_same_everywhere() -> None:
+    for game_id in GAME_IDS:
+        info, screen = GAMES[game_id], screen_for(game_id)
+        assert screen is not None
+        one = daily_session(info, screen, DAY, Settings(), practice=False)
+        two = daily_session(info, screen, DAY, Settings(name="Bea"), practice=False)
+        assert one.seed == two.seed == daily_seed(game_id, DAY)
+        assert one.state.to_dict() == two.state.to_dict()
+        other = daily_session(info, screen, date(2026, 12, 6), Settings(), practice=False)
+        assert other.state.to_dict() != one.state.to_dict()
+        assert daily.daily_of(one) == {"day": "2026-12-05", "practice": False}
+    dominoes = daily_session(GAMES["dominoes"], screen_for("dominoes"), DAY, Settings(), False)  # type: ignore[arg-type]
+    assert dominoes.options["target"] == 100 and [s.level for s in dominoes.seats] == [None, daily.LEVEL]
+    puzzle = daily_session(GAMES["heptalion"], screen_for("heptalion"), DAY, Settings(), False)  # type: ignore[arg-type]
+    assert puzzle.options["board"] == "random" and len(puzzle.seats) == 1
+    sprint = daily_session(GAMES["bonefall"], screen_for("bonefall"), DAY, Settings(), False)  # type: ignore[arg-type]
+    assert sprint.options == {"set": "norm", "mode": "sprint"}
+
+
+def test_the_same_moves_give_the_same_game() -> None:
+    """The computer's choices are seeded by the day too: two players making the same moves see the same game."""
+    info, screen = GAMES["dominoes"], screen_for("dominoes")
+    assert screen is not None
+    games = []
+    for _ in range(2):
+        session = daily_session(info, screen, DAY, Settings(), practice=False)
+        for _ in range(40):
+            if session.state.is_over():
+                break
+            if session.computer_to_move():
+                session.computer_move()
+            else:
+                session.play(session.state.legal_moves()[0])
+        games.append(session.moves)
+    assert games[0] == games[1] and len(games[0] or []) >= 10
+
+
+def test_a_daily_started_before_midnight_is_that_days(open_app: Open) -> None:
+    app, port = open_app(FakeStorage(), "#/")
+    at(app, datetime(2026, 12, 5, 23, 59, tzinfo=UTC).timestamp())
+    port.go("#/daily/heptalion")
+    port.settle(0)
+    session = app.sessions["heptalion"]
+    at(app, datetime(2026, 12, 6, 0, 5, tzinfo=UTC).timestamp())
+    finish_by_first_moves(app, session)
+    entry = app.daily_records()["heptalion"]
+    assert list(entry) == ["2026-12-05"] and entry["2026-12-05"]["uid"] == session.uid
+
+
+# -- one attempt a day ----------------------------------------------------------------------------------------
+
+
+def test_the_first_daily_counts_and_a_replay_is_practice(open_app: Open) -> None:
+    app, port = open_daily(open_app, "heptalion")
+    assert port.hash == "#/play/heptalion"
+    assert "Daily 2026-12-05" in port.text("#screen-title")
+    first = app.sessions["heptalion"]
+    finish_by_first_moves(app, first)
+    record = app.daily_records()["heptalion"]["2026-12-05"]
+    assert record["uid"] == first.uid and record["score"] == first.state.outcome().scores[0]
+    port.settle(0)
+    assert port.exists("#daily-card") and "Daily · 2026-12-05" in port.text("#daily-card-title")
+    port.press("#hx-again")
+    port.settle(0)
+    again = app.sessions["heptalion"]
+    assert again.uid != first.uid and again.state.to_dict()["board"] == first.replay(0).to_dict()["board"]
+    assert daily.daily_of(again) == {"day": "2026-12-05", "practice": True}
+    assert "Daily practice" in port.text("#screen-title")
+    finish_by_first_moves(app, again)
+    assert app.daily_records()["heptalion"]["2026-12-05"] == record  # practice changes nothing
+    port.settle(0)
+    assert "Daily practice" in port.text("#daily-card-title")
+    assert "(practice)" in (port.text("#daily-text") or "")
+
+
+def test_a_daily_left_after_a_move_is_the_days_attempt(open_app: Open) -> None:
+    storage = FakeStorage()
+    app, _ = open_daily(open_app, "dominoes", storage)
+    session = app.sessions["dominoes"]
+    assert "dominoes" not in app.daily_records()  # dealt, no move yet: not an attempt
+    while session.computer_to_move():
+        session.computer_move()
+    session.play(session.state.legal_moves()[0])
+    app.after_move(session)
+    assert app.daily_records()["dominoes"]["2026-12-05"]["score"] is None
+    # A reload resumes the Daily in progress, the same game.
+    again, port2 = open_app(storage, "#/")
+    at(again, NOON)
+    port2.go("#/daily/dominoes")
+    port2.settle(0)
+    assert again.sessions["dominoes"].uid == session.uid
+    # Another Daily of the day, after a new game replaced it, is practice.
+    port2.go("#/setup/dominoes")
+    port2.press("#start-game")
+    port2.settle(0)
+    port2.go("#/daily/dominoes")
+    port2.settle(0)
+    assert daily.daily_of(again.sessions["dominoes"]) == {"day": "2026-12-05", "practice": True}
+
+
+def test_a_daily_sets_the_ordinary_game_aside_and_gives_it_back(open_app: Open) -> None:
+    storage = FakeStorage()
+    app, port = open_app(storage, "#/setup/triangles")
+    port.press("#start-game")
+    port.settle(0)
+    ordinary = app.sessions["triangles"]
+    while ordinary.computer_to_move():
+        ordinary.computer_move()
+    ordinary.play(ordinary.state.legal_moves()[0])
+    app.after_move(ordinary)
+    port.settle(0)
+    at(app, NOON)
+    port.go("#/daily/triangles")
+    port.settle(0)
+    session = app.sessions["triangles"]
+    assert daily.daily_of(session) is not None and session.uid != ordinary.uid
+    assert storage.items[daily.PARKED_PREFIX + "triangles"]
+    # A reload keeps both: the Daily in its place, the ordinary game aside.
+    reloaded, port2 = open_app(storage, "#/")
+    assert reloaded.sessions["triangles"].uid == session.uid
+    at(reloaded, NOON)
+    finish_by_first_moves(reloaded, reloaded.sessions["triangles"])
+    port2.go("#/play/triangles")
+    port2.settle(0)
+    assert port2.exists("#daily-card")
+    port2.go("#/")
+    port2.settle(0)
+    assert reloaded.sessions["triangles"].uid == ordinary.uid  # given back when the Daily's table is left
+    assert daily.PARKED_PREFIX + "triangles" not in storage.items
+    assert "triangles" in port2.text("#app").lower() and port2.exists('a[href="#/play/triangles"]')
+
+
+# -- the card and the share text ---------------------------------------------------------------------------------
+
+
+def test_the_card_compares_with_the_proved_maximum_and_shares_no_tile(open_app: Open) -> None:
+    app, port = open_daily(open_app, "heptalion")
+    session = app.sessions["heptalion"]
+    finish_by_first_moves(app, session)
+    port.settle(0)
+    best = daily.best_possible(session)
+    assert best is not None and best[0] >= session.state.outcome().scores[0]
+    assert f"The most that fit: {best[0]:g}" in port.text("#daily-best")
+    shared = daily.card_text(session, "http://localhost:8000/") or ""
+    assert port.text("#daily-text") == " ".join(shared.split())  # the field to copy by hand holds it
+    assert shared.splitlines()[0] == "Boneyard Daily · Heptalion · 2026-12-05"
+    assert shared.splitlines()[-1] == "http://localhost:8000/#/daily/heptalion"
+    port.press("#daily-share")
+    assert port.clipboard == daily.card_text(session, "http://localhost:8000/")
+    port.clipboard_refused = True
+    port.press("#daily-share")
+    assert "select the text below" in port.toasts[-1][1]
+
+
+@pytest.mark.parametrize("game_id", ["dominoes", "triangles", "heptalion"])
+def test_the_share_text_reveals_no_tile_of_the_deal(game_id: str) -> None:
+    info, screen = GAMES[game_id], screen_for(game_id)
+    assert screen is not None
+    session = daily_session(info, screen, DAY, Settings(), practice=False)
+    while not session.state.is_over():
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            session.play(session.state.legal_moves()[0])
+    lines = (daily.card_text(session, "http://localhost:8000/") or "").splitlines()
+    # The game and day, the score, a picture of plain cells, the link: nothing else, so no tile.
+    assert lines[0] == f"Boneyard Daily · {info.name} · 2026-12-05"
+    assert re.fullmatch(r"(Won|Lost|Drew) \d+–\d+|\d+ tiles fitted", lines[1]), lines[1]
+    assert set(lines[2]) <= set("🟩🟥🟨🁢· 🟦—"), lines[2]
+    assert lines[3] == f"http://localhost:8000/#/daily/{game_id}" and len(lines) == 4
+
+
+def test_bonefalls_card_says_power() -> None:
+    info, screen = GAMES["bonefall"], screen_for("bonefall")
+    assert screen is not None
+    session = daily_session(info, screen, DAY, Settings(), practice=False)
+    assert daily.result_of(session) is None
+    session.state.power = 1234  # type: ignore[attr-defined]
+    session.state.is_over = lambda: True  # type: ignore[method-assign]
+    score, words, picture = daily.result_of(session) or (0, "", "")
+    assert (score, words) == (1234.0, "Power 1234") and len(picture) == daily.BAR
+
+
+# -- stats, streaks and old records ---------------------------------------------------------------------------
+
+
+def test_streaks_and_the_stats_section(open_app: Open) -> None:
+    records = {
+        "heptalion": {
+            "2026-12-02": {"uid": "a", "score": 20},
+            "2026-12-03": {"uid": "b", "score": 22},
+            "2026-12-04": {"uid": "c", "score": None},
+        }
+    }
+    facts = daily.summary(records, "heptalion", DAY)
+    assert (facts["days"], facts["best"], facts["average"]) == (3, 22.0, 21.0)
+    assert (
+        (facts["streak"], facts["best_streak"])
+        == streaks([date(2026, 12, 2), date(2026, 12, 3), date(2026, 12, 4)], DAY)
+        == (3, 3)
+    )
+    storage = FakeStorage({daily.DAILY_KEY: daily.save_records(records)})
+    app, port = open_app(storage, "#/")
+    at(app, NOON)
+    port.go("#/stats")
+    port.settle(0)
+    cells = port.find_all('#daily-table tr[data-game="heptalion"] td')
+    assert [cell.text for cell in cells] == ["3", "22", "21.0", "3", "3"]
+    port.go("#/")
+    port.settle(0)
+    assert "streak 3" in port.text('.daily-item[data-game="heptalion"]')
+    assert "Not played yet" in port.text('.daily-item[data-game="dominoes"]')
+
+
+def test_old_stats_and_saves_load_and_damaged_records_are_empty(open_app: Open) -> None:
+    assert daily.load_records(None) == {} and daily.load_records("{not json") == {}
+    assert daily.load_records(
+        '{"schema":1,"daily":{"heptalion":{"nonsense":{},"2026-12-01":{"score":3}}}}'
+    ) == {"heptalion": {"2026-12-01": {"score": 3}}}
+    info, screen = GAMES["dominoes"], screen_for("dominoes")
+    assert screen is not None
+    old = Session.start(info, daily_session(info, screen, DAY, Settings(), False).seats, "m", "M", {})
+    storage = FakeStorage({saves.save_key("dominoes"): saves.dump_save("dominoes", old.to_json())})
+    app, port = open_app(storage, "#/stats")
+    assert app.sessions["dominoes"].uid == old.uid and daily.daily_of(app.sessions["dominoes"]) is None
+    assert port.exists("#stats-daily")

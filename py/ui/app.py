@@ -360,10 +360,8 @@ class App:
             self.dispatch_all(session, screen.before_render(context))
             marks = daily.daily_of(session)
             label = session.info.name if info.realtime else f"{info.name} · {session.mode_label}"
-            if marks is not None:
-                label = (
-                    f"{info.name} · {'Daily practice' if marks.get('practice') else 'Daily'} {marks['day']}"
-                )
+            if marks is not None:  # the card dates it
+                label = f"{info.name} {'Daily practice' if marks.get('practice') else 'Daily'}"
             return shell.frame(
                 label,
                 screen.render(context),

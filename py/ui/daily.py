@@ -5,8 +5,9 @@ Pure Python (no browser): the app deals a Daily with ``seating.daily_session``, 
 shows ``daily_card``. A Daily is an ordinary session with ``extra["daily"] = {"day": ..., "practice": ...}``:
 it saves, resumes and reviews like any game; the ordinary game it set aside is kept under its own key.
 
-- Dominoes: a match to 100 against the computer at Medium, 2 players; Triangles: a round against the
-  computer at Medium, 2 players. Medium is the level a new player gets by default: a Daily that most
+- Dominoes: a match to 100 against the computer at Medium, 2 players, scored by your points; Triangles: a
+  round against the computer at Medium, 2 players, scored by the pips left in hand (the computer's less
+  yours). Medium is the level a new player gets by default: a Daily that most
   players can win some days and lose others. The day's seed deals and also seeds the computer's choices
   (``Session.start``), so the same moves give the same game on every device.
 - Heptalion: the day's random board as the solo puzzle "How many can you fit?", the true maximum
@@ -58,6 +59,8 @@ FORMS: dict[str, dict[str, str]] = {
     "bonefall": {"mode": "sprint-norm"},
 }
 BAR = 10  # cells of the share text's picture
+FULL, EMPTY = "■", "□"  # in every font (emoji squares are not, on every system)
+POWER_SCALE = 1000.0  # Bonefall's bar is full at this power
 
 
 def day_of(timestamp: float) -> date:
@@ -100,23 +103,30 @@ def result_of(session: Session) -> tuple[float, str, str] | None:
     game = session.info.id
     if game == "bonefall":
         power = float(getattr(state, "power", 0))
-        return power, f"Power {power:g}", _bar(power / max(1.0, power, 1000.0) if power else 0.0, "🟧", "⬛")
+        return power, f"Power {power:g}", _bar(power / max(power, POWER_SCALE))
     outcome = state.outcome()
     scores = list(outcome.scores) if outcome is not None else []
     mine = float(scores[0]) if scores else 0.0
     if game == "heptalion":
-        return mine, f"{mine:g} tiles fitted", "🟦" * int(mine) if mine else "—"
+        best = best_possible(session)
+        short = int(best[0] - mine) if best is not None else 0
+        return mine, f"{mine:g} tiles fitted", FULL * int(mine) + EMPTY * max(0, short)
     result = session.result_for(0) or "draw"
-    theirs = max(scores[1:], default=0)
-    words = {"win": "Won", "loss": "Lost", "draw": "Drew"}[result] + f" {mine:g}–{theirs:g}"
-    mark = {"win": "🟩", "loss": "🟥", "draw": "🟨"}[result]
-    target = float(session.options.get("target", 0) or 0) or max(mine, float(theirs), 1.0)
-    return mine, words, mark + " " + _bar(mine / target, "🁢", "·")
+    verdict = {"win": "Won", "loss": "Lost", "draw": "Drew"}[result]
+    if game == "triangles":  # the pips left in hand: fewer is better; the score is the margin
+        theirs = float(min(scores[1:], default=0))
+        scale = max(mine, theirs, 1.0)
+        words = f"{verdict}: {mine:g} pips left, the computer {theirs:g}"
+        return theirs - mine, words, f"{_bar(mine / scale)} you\n{_bar(theirs / scale)} computer"
+    theirs = float(max(scores[1:], default=0))
+    words = f"{verdict} {mine:g}–{theirs:g}"
+    target = float(session.options.get("target", 0) or 0) or max(mine, theirs, 1.0)
+    return mine, words, f"{_bar(mine / target)} you\n{_bar(theirs / target)} computer"
 
 
-def _bar(share: float, full: str, empty: str) -> str:
+def _bar(share: float) -> str:
     filled = max(0, min(BAR, round(share * BAR)))
-    return full * filled + empty * (BAR - filled)
+    return FULL * filled + EMPTY * (BAR - filled)
 
 
 def best_possible(session: Session) -> tuple[float, str] | None:
@@ -155,8 +165,12 @@ def card_text(session: Session, base: str) -> str | None:
     )
 
 
-def daily_card(session: Session, base: str) -> Markup:
-    """Return the Daily's card in the results: the score, the best possible, Share and the text to copy."""
+def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
+    """Return the Daily's card in the results: the score, the best possible, Share and the text to copy.
+
+    ``compact`` (Bonefall's panel over the well, which shows the score already): the day, Share, and the
+    text folded under "Text to copy".
+    """
     marks, result, text = daily_of(session), result_of(session), card_text(session, base)
     if marks is None or result is None or text is None:
         return Markup("")
@@ -168,6 +182,34 @@ def daily_card(session: Session, base: str) -> Markup:
         gap = best[0] - score
         compare = best[1] + (" You found the best." if gap <= 0 else f" You were {gap:g} short.")
     label = "Daily practice" if practice else "Daily"
+    field = h(
+        "textarea",
+        {
+            "class_": "daily-text",
+            "id": "daily-text",
+            "readonly": True,
+            "rows": str(text.count("\n") + 2),  # every line, and room for the link to wrap
+            "aria_label": "Your result to copy",
+        },
+        text,
+    )
+    share = h(
+        "button",
+        {"type": "button", "class_": "btn", "data_action": "daily-share", "id": "daily-share"},
+        "Share",
+    )
+    if compact:
+        return h(
+            "section",
+            {"class_": "daily-card is-compact", "id": "daily-card", "aria_labelledby": "daily-card-title"},
+            h(
+                "p",
+                {"class_": "daily-head"},
+                h("strong", {"id": "daily-card-title"}, f"{label} · {marks['day']}"),
+                share,
+            ),
+            h("details", {"class_": "daily-more"}, h("summary", {}, "Text to copy"), field),
+        )
     return h(
         "section",
         {"class_": "daily-card", "id": "daily-card", "aria_labelledby": "daily-card-title"},
@@ -181,35 +223,17 @@ def daily_card(session: Session, base: str) -> Markup:
             if practice
             else "This is today's counted Daily. Play it again for practice.",
         ),
-        h(
-            "div",
-            {"class_": "actions daily-share"},
-            h(
-                "button",
-                {"type": "button", "class_": "btn", "data_action": "daily-share", "id": "daily-share"},
-                "Share",
-            ),
-        ),
-        h(
-            "textarea",
-            {
-                "class_": "daily-text",
-                "id": "daily-text",
-                "readonly": True,
-                "rows": "4",
-                "aria_label": "Your result to copy",
-            },
-            text,
-        ),
+        h("div", {"class_": "actions daily-share"}, share),
+        field,
     )
 
 
-def page_card(session: Session) -> Markup:
+def page_card(session: Session, compact: bool = False) -> Markup:
     """Return ``daily_card`` with the links to this page's site (a table's results call this)."""
     from .ports import installed
 
     port = installed()
-    return daily_card(session, port.site_address() if port is not None else "")
+    return daily_card(session, port.site_address() if port is not None else "", compact)
 
 
 # -- the records ------------------------------------------------------------------------------------------

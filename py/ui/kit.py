@@ -930,7 +930,8 @@ def results_panel(
         else ""
     )
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
-    check = deal_check(ctx) + daily_card(ctx)
+    check = deal_check(ctx)
+    daily = daily_card(ctx)  # first beside the result: a Daily's score, its comparison and Share
     panel = h(
         "section",
         {
@@ -944,8 +945,8 @@ def results_panel(
             {"class_": "kit-results-body", "id": "kit-results-body", "hidden": folded, "tabindex": "0"},
             # The result itself, then what else there is: side by side on a wide table (css/table.css).
             h("div", {"class_": "kit-results-main"}, body, h("p", {"class_": "hint"}, note) if note else ""),
-            h("div", {"class_": "kit-results-side"}, analysis, more_, check)
-            if analysis or more or check
+            h("div", {"class_": "kit-results-side"}, daily, analysis, more_, check)
+            if daily or analysis or more or check
             else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),

@@ -119,7 +119,7 @@ def home(
     """Return the home screen: one card a game with its picture, Resume, New game and How to play.
 
     ``room`` is the online room this page is in (its address and words), offered first when there is one;
-    ``daily_row`` the day's Daily of each game (``daily.home_daily``), after the games.
+    ``daily_row`` the day's Daily of each game (``daily.home_daily``), before the games.
 
     Every card has one row of buttons (Resume and New game, or New game alone) and How to play as a link
     beside the game's name, so cards with and without a game to resume line up.
@@ -219,8 +219,8 @@ def home(
         join(
             [
                 h("div", {"class_": "home-head"}, greeting, install),
-                h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
                 daily_row,
+                h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
                 join_room,
             ]
         ),

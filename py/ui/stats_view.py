@@ -571,7 +571,6 @@ def daily_section(records: Mapping[str, Any], games: Iterable[GameInfo], today: 
             h(
                 "table",
                 {"class_": "stats-table daily-table", "id": "daily-table"},
-                h("caption", {}, "Your Daily record per game (the first try of each day)"),
                 h(
                     "thead",
                     {},
@@ -580,7 +579,7 @@ def daily_section(records: Mapping[str, Any], games: Iterable[GameInfo], today: 
                         {},
                         [
                             h("th", {"scope": "col"}, c)
-                            for c in ("Game", "Days", "Best", "Average", "Streak", "Best streak")
+                            for c in ("Game", "Days", "Best", "Avg.", "Streak", "Best run")
                         ],
                     ),
                 ),
@@ -590,4 +589,10 @@ def daily_section(records: Mapping[str, Any], games: Iterable[GameInfo], today: 
         if rows
         else h("p", {"class_": "empty"}, "No Daily played yet: the home screen has today's.")
     )
-    return h("section", {"class_": "stats-daily", "id": "stats-daily"}, h("h2", {}, "Daily"), body)
+    return h(
+        "section",
+        {"class_": "stats-daily", "id": "stats-daily"},
+        h("h2", {}, "Daily"),
+        h("p", {"class_": "hint"}, "Your first try of each day's Daily. The streak counts days in a row."),
+        body,
+    )

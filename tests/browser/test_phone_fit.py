@@ -194,6 +194,48 @@ def test_the_results_of_a_four_player_game_read_whole_on_a_phone(phone: Any, key
     fit.assert_fits(page, f"{key} results folded")
 
 
+# -- the Daily ---------------------------------------------------------------------------------------
+
+
+def finished_daily(game: str) -> Session:
+    """Return the Daily of 5 December 2026 played to its end by first legal moves (the computer its own)."""
+    from datetime import date
+
+    from boneyard.settings import Settings
+    from ui.games import screen_for
+    from ui.seating import daily_session
+
+    session = daily_session(GAMES[game], screen_for(game), date(2026, 12, 5), Settings(name="Ann"), False)  # type: ignore[arg-type]
+    while not session.state.is_over():
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            session.play(session.state.legal_moves()[0])
+    return session
+
+
+@pytest.mark.parametrize("game", ["heptalion", "dominoes"])
+def test_the_daily_card_reads_whole_in_the_results_on_a_phone(phone: Any, game: str) -> None:
+    """The Daily's card (score, best possible, Share and the text to copy) fits the results panel at 360x740."""
+    page = phone
+    size(page, *PHONE)
+    TABLES.setdefault(f"daily-{game}", (game, {}))
+    plant(page, f"daily-{game}", finished_daily(game))
+    page.wait_for_selector("#kit-results #daily-card")
+    assert page.inner_text("#screen-title") == f"{GAMES[game].name} Daily"
+    fit.assert_fits(page, f"{game} Daily results")
+    page.locator("#daily-text").scroll_into_view_if_needed()
+    for part in ("#daily-card-title", "#daily-score", "#daily-share", "#daily-text"):
+        assert page.evaluate(INSIDE, [part, "#kit-results-body"]), f"{part} is cut"
+        assert page.evaluate(INSIDE, [part, "viewport"]), f"{part} is off the screen"
+    assert fit.measure(page)["scrollY"] == 0, "the card scrolls in its panel, never the page"
+    text = page.input_value("#daily-text")
+    assert text.startswith(f"Boneyard Daily · {GAMES[game].name} · 2026-12-05") and "#/daily/" in text
+    shot(page, f"daily-end-{game}")
+    page.click("#daily-share")  # copied, or (clipboard refused) the field is offered: never an error
+    page.wait_for_selector(".toast")
+
+
 # -- Bonefall -----------------------------------------------------------------------------------------
 
 SEED = 2024

@@ -390,7 +390,7 @@ class BonefallScreen(Screen):
         if view["over"]:
             from ..daily import page_card  # loaded with the end of a game, not with the table
 
-            return summary_panel(view, ui.summary or {}, page_card(ctx.session))
+            return summary_panel(view, ui.summary or {}, page_card(ctx.session, compact=True))
         if ui.paused:
             reason = ui.pause_reason or "player"
             text = {

@@ -524,6 +524,7 @@ class App:
             self.toast("info", "Copied: paste it in a message.")
         else:
             self.toast("info", "The browser did not let the page copy: select the text below and copy it.")
+            self.port.set_attr(".daily-more", "open", "")  # Bonefall's card keeps the text folded
             self.port.focus("#daily-text")
 
     def url_seed(self) -> int | None:

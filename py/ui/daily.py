@@ -45,6 +45,7 @@ __all__ = [
     "page_card",
     "result_of",
     "save_records",
+    "share_button",
     "share_text",
     "summary",
 ]
@@ -168,8 +169,8 @@ def card_text(session: Session, base: str) -> str | None:
 def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
     """Return the Daily's card in the results: the score, the best possible, Share and the text to copy.
 
-    ``compact`` (Bonefall's panel over the well, which shows the score already): the day, Share, and the
-    text folded under "Text to copy".
+    ``compact`` (Bonefall's panel over the well, which shows the score already and puts ``share_button``
+    beside its own): the day, opening on the text to copy.
     """
     marks, result, text = daily_of(session), result_of(session), card_text(session, base)
     if marks is None or result is None or text is None:
@@ -193,22 +194,17 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
         },
         text,
     )
-    share = h(
-        "button",
-        {"type": "button", "class_": "btn", "data_action": "daily-share", "id": "daily-share"},
-        "Share",
-    )
+    share = share_button()
     if compact:
         return h(
             "section",
             {"class_": "daily-card is-compact", "id": "daily-card", "aria_labelledby": "daily-card-title"},
             h(
-                "p",
-                {"class_": "daily-head"},
-                h("strong", {"id": "daily-card-title"}, f"{label} · {marks['day']}"),
-                share,
+                "details",
+                {"class_": "daily-more"},
+                h("summary", {"id": "daily-card-title", "title": "The text to share"}, label),
+                field,
             ),
-            h("details", {"class_": "daily-more"}, h("summary", {}, "Text to copy"), field),
         )
     return h(
         "section",
@@ -225,6 +221,15 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
         ),
         h("div", {"class_": "actions daily-share"}, share),
         field,
+    )
+
+
+def share_button() -> Markup:
+    """Return the Daily's Share button."""
+    return h(
+        "button",
+        {"type": "button", "class_": "btn", "data_action": "daily-share", "id": "daily-share"},
+        "Share",
     )
 
 

@@ -552,7 +552,7 @@ def daily_section(records: Mapping[str, Any], games: Iterable[GameInfo], today: 
         if not facts["days"]:
             continue
         best = "–" if facts["best"] is None else f"{facts['best']:g}"
-        average = "–" if facts["average"] is None else f"{facts['average']:.1f}"
+        average = "–" if facts["average"] is None else f"{round(facts['average'], 1):g}"
         rows.append(
             h(
                 "tr",

@@ -285,7 +285,7 @@ def test_streaks_and_the_stats_section(open_app: Open) -> None:
     port.go("#/stats")
     port.settle(0)
     cells = port.find_all('#daily-table tr[data-game="heptalion"] td')
-    assert [cell.text for cell in cells] == ["3", "22", "21.0", "3", "3"]
+    assert [cell.text for cell in cells] == ["3", "22", "21", "3", "3"]
     port.go("#/")
     port.settle(0)
     assert "streak 3" in port.text('.daily-item[data-game="heptalion"]')

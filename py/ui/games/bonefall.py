@@ -388,9 +388,10 @@ class BonefallScreen(Screen):
         if ui.demo is not None:
             return Markup("")  # the side panel says "Demo" and offers to stop it
         if view["over"]:
-            from ..daily import page_card  # loaded with the end of a game, not with the table
+            from ..daily import page_card, share_button  # loaded with the end of a game, not with the table
 
-            return summary_panel(view, ui.summary or {}, page_card(ctx.session, compact=True))
+            card = page_card(ctx.session, compact=True)
+            return summary_panel(view, ui.summary or {}, card, share_button() if card else "")
         if ui.paused:
             reason = ui.pause_reason or "player"
             text = {
@@ -619,9 +620,11 @@ def well_label(view: dict[str, Any]) -> str:
     return f"The well: {len(view['cells'])} halves at rest. {falling}"
 
 
-def summary_panel(view: dict[str, Any], summary: dict[str, Any], daily: Markup | str = "") -> Markup:
+def summary_panel(
+    view: dict[str, Any], summary: dict[str, Any], daily: Markup | str = "", share: Markup | str = ""
+) -> Markup:
     """Return the game-over panel: the three scores, new bests highlighted, Play again / Home; after a
-    Daily, its card (``daily``)."""
+    Daily, its card (``daily``) and its Share (``share``) beside Stats."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
     played = view["dominoes_played"]
@@ -649,8 +652,8 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any], daily: Markup |
         {"class_": "fall-panel fall-over", "id": "fall-summary", "role": "dialog", "aria_label": "Game over"},
         h("h2", {}, "Game over"),
         h("p", {}, reason),
-        h("dl", {"class_": "fall-finals"}, rows),
         daily,
+        h("dl", {"class_": "fall-finals"}, rows),
         h(
             "div",
             {"class_": "fall-panel-actions"},
@@ -659,6 +662,7 @@ def summary_panel(view: dict[str, Any], summary: dict[str, Any], daily: Markup |
                 {"type": "button", "class_": "btn btn-primary", "data_action": "again", "id": "fall-again"},
                 "Play again",
             ),
+            share,
             h("a", {"class_": "btn", "href": "#/stats"}, "Stats"),
             h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home"),
         ),

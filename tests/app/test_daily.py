@@ -33,8 +33,8 @@ def at(app: App, timestamp: float) -> None:
     app.wall_clock = lambda: timestamp
 
 
-def finish_by_first_moves(app: App, session: Session, limit: int = 5000) -> None:
-    """Play the session to its end: the person's first legal move, the computer's own; the app records it."""
+def first_moves(session: Session, app: App | None = None, limit: int = 5000) -> None:
+    """Play ``limit`` moves or to the end: the person's first legal move, the computer's own; ``app`` sees each."""
     for _ in range(limit):
         if session.state.is_over():
             break
@@ -42,7 +42,13 @@ def finish_by_first_moves(app: App, session: Session, limit: int = 5000) -> None
             session.computer_move()
         else:
             session.play(session.state.legal_moves()[0])
-        app.after_move(session)
+        if app is not None:
+            app.after_move(session)
+
+
+def finish_by_first_moves(app: App, session: Session) -> None:
+    """Play the session to its end by ``first_moves``; the app records it."""
+    first_moves(session, app)
     assert session.state.is_over()
 
 
@@ -101,13 +107,7 @@ def test_the_same_moves_give_the_same_game() -> None:
     games = []
     for _ in range(2):
         session = daily_session(info, screen, DAY, Settings(), practice=False)
-        for _ in range(40):
-            if session.state.is_over():
-                break
-            if session.computer_to_move():
-                session.computer_move()
-            else:
-                session.play(session.state.legal_moves()[0])
+        first_moves(session, limit=40)
         games.append(session.moves)
     assert games[0] == games[1] and len(games[0] or []) >= 10
 
@@ -234,11 +234,7 @@ def test_the_share_text_reveals_no_tile_of_the_deal(game_id: str) -> None:
     info, screen = GAMES[game_id], screen_for(game_id)
     assert screen is not None
     session = daily_session(info, screen, DAY, Settings(), practice=False)
-    while not session.state.is_over():
-        if session.computer_to_move():
-            session.computer_move()
-        else:
-            session.play(session.state.legal_moves()[0])
+    first_moves(session)
     lines = (daily.card_text(session, "http://localhost:8000/") or "").splitlines()
     # The game and day, the score, a picture of plain cells, the link: nothing else, so no tile.
     assert lines[0] == f"Boneyard Daily · {info.name} · 2026-12-05"

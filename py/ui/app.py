@@ -94,6 +94,7 @@ class App:
         self.toasts = 0  # toasts shown so far (each has its own id)
         self.tasks: set[Any] = set()  # tasks started here, held so none is collected while it runs
         self.wall_clock: Callable[[], float] = time.time  # the Daily's day (UTC) comes from it
+        self.experts: set[str] = set()  # the finished Dailies whose Expert game is being worked out
         self.load_saved_games()
 
     # -- start ------------------------------------------------------------------------------------
@@ -513,6 +514,37 @@ class App:
         self.table_ui.pop(game_id, None)
         self.generation += 1
         self.request_render()  # home offers to resume it
+
+    def work_out_expert(self) -> None:
+        """Start playing the finished Daily on screen again with the Expert, in slices between frames."""
+        game_id = self.table
+        session = self.session_of(game_id) if game_id else None
+        if (
+            session is None
+            or daily.daily_of(session) is None
+            or not session.state.is_over()
+            or session.info.id not in daily.EXPERT_GAMES
+            or "daily_expert" in session.extra
+            or session.uid in self.experts
+        ):
+            return
+        self.experts.add(session.uid)
+
+        async def work() -> None:
+            try:
+                score, words = await self.think_in_slices(daily.expert_run(session))
+                session.extra["daily_expert"] = {"score": score, "words": words}
+            except Exception:
+                self.port.log("error", "Boneyard: " + traceback.format_exc())
+                session.extra["daily_expert"] = {
+                    "score": 0,
+                    "words": "The Expert's game could not be worked out.",
+                }
+            finally:
+                self.experts.discard(session.uid)
+            self.request_render()
+
+        self.spawn(work())
 
     def share_daily(self) -> None:
         """Copy the Daily's result to share; the card's field keeps it for a browser that refuses."""
@@ -944,6 +976,7 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
+            self.work_out_expert()
             self.release_line(self.port.animate(self.animations()))
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()

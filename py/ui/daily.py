@@ -17,16 +17,16 @@ it saves, resumes and reviews like any game; the ordinary game it set aside is k
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from boneyard import saves
 from boneyard.core import GameInfo
 from boneyard.deals import daily_seed, streaks, utc_day
 
 from .html import Markup, h
-from .session import Session
+from .session import Seat, Session
 
 __all__ = [
     "DAILY_KEY",
@@ -38,6 +38,8 @@ __all__ = [
     "daily_form",
     "daily_of",
     "day_of",
+    "expert_line",
+    "expert_run",
     "home_daily",
     "load_records",
     "mark",
@@ -144,6 +146,60 @@ def best_possible(session: Session) -> tuple[float, str] | None:
     return float(solution.max_tiles), f"The most that fit: {solution.max_tiles}{proved}."
 
 
+EXPERT_GAMES = ("dominoes", "triangles", "bonefall")
+BONEFALL_SLICE = 200  # steps of the autoplayer between two looks at the clock
+
+
+def expert_run(session: Session) -> Generator[None, None, tuple[float, str]]:
+    """Play this Daily's deal again with the Expert in the person's seat; return its (score, words).
+
+    A generator that yields now and then (the page drives it between frames, as the computer's thinking):
+    Dominoes and Triangles against the same computer, dealt by the same seed (the computers share one
+    generator, so the Expert's own draws from it may change the computer's later random choices);
+    Bonefall's autoplayer on the same piece sequence.
+    """
+    if session.info.id == "bonefall":
+        from boneyard.games.bonefall import new_state
+        from boneyard.games.bonefall.autoplay import AutoPlayer
+
+        options = {k: v for k, v in session.options.items() if k in ("set", "mode")}
+        state = new_state(session.seed, **options)
+        player = AutoPlayer()
+        while not state.is_over():
+            for _ in range(BONEFALL_SLICE):
+                if state.is_over():
+                    break
+                player.act(state)
+                state.step()
+            yield
+        power = float(state.power)
+        return power, f"The autoplayer on this sequence: Power {power:g}."
+    seats = [Seat("computer", "Expert", "expert"), *session.seats[1:]]
+    copy = Session.start(
+        session.info, seats, session.mode, session.mode_label, session.options, seed=session.seed
+    )
+    while not copy.state.is_over():
+        move = yield from cast(Generator[None, None, Any], copy.computer_thinking())
+        copy.play_computer(move)
+        yield
+    result = result_of(copy)
+    if result is None:  # not reached: the loop ends with the game
+        return 0.0, ""
+    return result[0], f"The Expert in your seat on this deal: {result[1]}."
+
+
+def expert_line(session: Session, score: float) -> str:
+    """Return the card's line on the Expert's game of this deal: worked out, or being worked out."""
+    known = session.extra.get("daily_expert")
+    if session.info.id not in EXPERT_GAMES:
+        return ""
+    if not isinstance(known, dict):
+        return "Working out how the Expert plays this deal…"
+    theirs = float(known.get("score", 0))
+    verdict = "You beat it." if score > theirs else "You matched it." if score == theirs else "It did better."
+    return f"{known.get('words', '')} {verdict}"
+
+
 def share_text(game: str, day: str, words: str, picture: str, link: str, practice: bool = False) -> str:
     """Return the text Share copies: game, date, score, the picture and the day's link (no tile of the deal)."""
     head = f"Boneyard Daily · {game} · {day}" + (" (practice)" if practice else "")
@@ -183,6 +239,7 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
         gap = best[0] - score
         compare = best[1] + (" You found the best." if gap <= 0 else f" You were {gap:g} short.")
     label = "Daily practice" if practice else "Daily"
+    expert = expert_line(session, score)
     field = h(
         "textarea",
         {
@@ -203,6 +260,9 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
                 "details",
                 {"class_": "daily-more"},
                 h("summary", {"id": "daily-card-title", "title": "The text to share"}, label),
+                h("p", {"class_": "daily-expert", "id": "daily-expert", "aria_live": "polite"}, expert)
+                if expert
+                else "",
                 field,
             ),
         )
@@ -212,6 +272,9 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
         h("h3", {"id": "daily-card-title"}, f"{label} · {marks['day']}"),
         h("p", {"class_": "daily-score", "id": "daily-score"}, words),
         h("p", {"class_": "daily-best", "id": "daily-best"}, compare) if compare else "",
+        h("p", {"class_": "daily-expert", "id": "daily-expert", "aria_live": "polite"}, expert)
+        if expert
+        else "",
         h(
             "p",
             {"class_": "hint"},

@@ -300,3 +300,46 @@ def test_old_stats_and_saves_load_and_damaged_records_are_empty(open_app: Open) 
     app, port = open_app(storage, "#/stats")
     assert app.sessions["dominoes"].uid == old.uid and daily.daily_of(app.sessions["dominoes"]) is None
     assert port.exists("#stats-daily")
+
+
+# -- the Expert on the same deal --------------------------------------------------------------------------------
+
+
+def test_the_card_works_out_the_experts_game_of_the_deal_between_frames(open_app: Open) -> None:
+    app, port = open_daily(open_app, "triangles")
+    session = app.sessions["triangles"]
+    finish_by_first_moves(app, session)
+    app.render()  # the card before the Expert's game is known
+    assert port.text("#daily-expert") == "Working out how the Expert plays this deal…"
+    port.settle()
+    line = port.text("#daily-expert")
+    assert line.startswith("The Expert in your seat on this deal: ") and line.endswith(
+        ("You beat it.", "You matched it.", "It did better.")
+    ), line
+    known = session.extra["daily_expert"]
+    run = daily.expert_run(session)  # the same game again, the same answer
+    slices = 0
+    while True:
+        try:
+            next(run)
+            slices += 1
+        except StopIteration as stop:
+            assert stop.value == (known["score"], known["words"])
+            break
+    assert slices > 10  # handed back to the page between moves, never one long freeze
+
+
+def test_bonefalls_autoplayer_plays_the_days_sequence_in_slices() -> None:
+    info, screen = GAMES["bonefall"], screen_for("bonefall")
+    assert screen is not None
+    session = daily_session(info, screen, DAY, Settings(), practice=False)
+    run = daily.expert_run(session)
+    slices = 0
+    while True:
+        try:
+            next(run)
+            slices += 1
+        except StopIteration as stop:
+            power, words = stop.value
+            break
+    assert slices > 1 and words == f"The autoplayer on this sequence: Power {power:g}." and power > 0

@@ -20,6 +20,7 @@ from tests.app.fakes import FakePort, FakeStorage
 from ui import daily
 from ui.app import App
 from ui.games import screen_for
+from ui.intents import Finish
 from ui.seating import daily_session
 from ui.session import Session
 
@@ -343,3 +344,28 @@ def test_bonefalls_autoplayer_plays_the_days_sequence_in_slices() -> None:
             power, words = stop.value
             break
     assert slices > 1 and words == f"The autoplayer on this sequence: Power {power:g}." and power > 0
+
+
+def test_bonefalls_play_again_after_a_daily_is_the_days_sequence_as_practice(open_app: Open) -> None:
+    from boneyard.games.bonefall.autoplay import AutoPlayer
+
+    app, _ = open_daily(open_app, "bonefall")
+    session = app.sessions["bonefall"]
+    state, player = session.state, AutoPlayer()
+    while not state.is_over():
+        player.act(state)
+        state.step()
+    app.dispatch(session, Finish({"power": float(state.power)}))  # as the screen's game_over emits it
+    record = app.daily_records()["bonefall"]["2026-12-05"]
+    assert record["uid"] == session.uid and record["score"] == float(state.power)
+    card = str(daily.daily_card(session, "http://localhost:8000/", compact=True))
+    assert 'class="daily-card is-compact"' in card and "Daily</summary>" in card
+    screen = screen_for("bonefall")
+    assert screen is not None
+    app.dispatch_all(session, screen.on_action(app.context(session), "again", ""))  # its Play again
+    again = app.sessions["bonefall"]
+    assert again.seed == daily_seed("bonefall", DAY) and daily.daily_of(again) == {
+        "day": "2026-12-05",
+        "practice": True,
+    }
+    assert app.daily_records()["bonefall"]["2026-12-05"] == record

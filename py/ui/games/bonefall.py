@@ -432,7 +432,7 @@ class BonefallScreen(Screen):
         if action == "resume":
             self.resume(ctx)
         elif action == "again":
-            return self.new_game(ctx) + [Render()]
+            return self.again(ctx) + [Render()]
         elif action == "demo":
             return self.toggle_demo(ctx) + [Render()]
         else:
@@ -515,6 +515,17 @@ class BonefallScreen(Screen):
         ui.driver = ui.summary = ui.pause_reason = ui.demo = None
         ui.paused = False
         return [Save()]
+
+    def again(self, ctx: TableContext) -> Intents:
+        """Play again (or restart): a Daily's own sequence again, as practice, else a new deal."""
+        session = ctx.session
+        marks = session.extra.get("daily")
+        if not isinstance(marks, dict):
+            return self.new_game(ctx)
+        ctx.emit(Save())  # saved as it stands first: the app keeps a Daily's attempt (played on) as it saves
+        asked = self.new_game(ctx, seed=session.seed)
+        session.extra["daily"] = {**marks, "practice": True}
+        return asked
 
     def toggle_demo(self, ctx: TableContext, mode: dict[str, Any] | None = None) -> Intents:
         """Start or stop the demo: the autoplayer plays a fresh game (never saved) in the well, of the

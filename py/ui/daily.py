@@ -119,7 +119,7 @@ def result_of(session: Session) -> tuple[float, str, str] | None:
     if game == "triangles":  # the pips left in hand: fewer is better; the score is the margin
         theirs = float(min(scores[1:], default=0))
         scale = max(mine, theirs, 1.0)
-        words = f"{verdict}: {mine:g} pips left, the computer {theirs:g}"
+        words = f"{verdict}, pips left {mine:g}–{theirs:g}"
         return theirs - mine, words, f"{_bar(mine / scale)} you\n{_bar(theirs / scale)} computer"
     theirs = float(max(scores[1:], default=0))
     words = f"{verdict} {mine:g}–{theirs:g}"

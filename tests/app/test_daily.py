@@ -240,7 +240,7 @@ def test_the_share_text_reveals_no_tile_of_the_deal(game_id: str) -> None:
     # The game and day, the score, a picture of plain cells, the link: nothing else, so no tile.
     assert lines[0] == f"Boneyard Daily · {info.name} · 2026-12-05"
     assert re.fullmatch(
-        r"(Won|Lost|Drew) \d+–\d+|(Won|Lost|Drew): \d+ pips left, the computer \d+|\d+ tiles fitted", lines[1]
+        r"(Won|Lost|Drew) \d+–\d+|(Won|Lost|Drew), pips left \d+–\d+|\d+ tiles fitted", lines[1]
     ), lines[1]
     picture = lines[2:-1]
     assert picture and all(re.fullmatch(r"[■□]+( you| computer)?", line) for line in picture), picture

@@ -369,3 +369,14 @@ def test_bonefalls_play_again_after_a_daily_is_the_days_sequence_as_practice(ope
         "practice": True,
     }
     assert app.daily_records()["bonefall"]["2026-12-05"] == record
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_each_setup_screen_and_the_home_row_open_the_days_daily(open_app: Open, game_id: str) -> None:
+    app, port = open_app(FakeStorage(), f"#/setup/{game_id}")
+    at(app, NOON)
+    assert port.attr("#setup-daily", "href") == f"#/daily/{game_id}"
+    port.go("#/")
+    port.settle(0)
+    assert port.attr(f"#daily-{game_id}", "href") == f"#/daily/{game_id}"
+    assert "Not played yet" in port.text(f'.daily-item[data-game="{game_id}"]')

@@ -380,3 +380,11 @@ def test_each_setup_screen_and_the_home_row_open_the_days_daily(open_app: Open, 
     port.settle(0)
     assert port.attr(f"#daily-{game_id}", "href") == f"#/daily/{game_id}"
     assert "Not played yet" in port.text(f'.daily-item[data-game="{game_id}"]')
+
+
+def test_an_import_names_the_daily_record_and_the_game_set_aside() -> None:
+    from ui.settings_view import _key_name
+
+    names = {"dominoes": "Dominoes"}
+    assert _key_name(daily.DAILY_KEY, names) == "your Daily record"
+    assert _key_name(daily.PARKED_PREFIX + "dominoes", names) == "your saved game of Dominoes"

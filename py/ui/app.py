@@ -1047,6 +1047,9 @@ class App:
             self.stats = self.storage.load_stats()
             if self.route.screen == "stats":
                 self.request_render()
+        elif key == daily.DAILY_KEY:  # another tab played a Daily: home's row and Stats' section follow
+            if self.route.screen in ("home", "stats"):
+                self.request_render()
         elif key == SETTINGS_KEY:
             self.settings = self.storage.load_settings()
             self.apply_look()

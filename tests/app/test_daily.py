@@ -388,3 +388,18 @@ def test_an_import_names_the_daily_record_and_the_game_set_aside() -> None:
     names = {"dominoes": "Dominoes"}
     assert _key_name(daily.DAILY_KEY, names) == "your Daily record"
     assert _key_name(daily.PARKED_PREFIX + "dominoes", names) == "your saved game of Dominoes"
+
+
+def test_another_tabs_daily_shows_on_this_tabs_home_and_makes_this_one_practice(open_app: Open) -> None:
+    storage = FakeStorage()
+    one, port_one = open_app(storage, "#/")
+    at(one, NOON)
+    port_one.go("#/")
+    port_one.settle(0)
+    two, _ = open_daily(open_app, "heptalion", storage)
+    finish_by_first_moves(two, two.sessions["heptalion"])
+    port_one.settle(0)
+    assert "tiles fitted" in port_one.text('.daily-item[data-game="heptalion"]')
+    port_one.go("#/daily/heptalion")
+    port_one.settle(0)
+    assert daily.daily_of(one.sessions["heptalion"]) == {"day": "2026-12-05", "practice": True}

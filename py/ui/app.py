@@ -361,8 +361,8 @@ class App:
             self.dispatch_all(session, screen.before_render(context))
             marks = daily.daily_of(session)
             label = session.info.name if info.realtime else f"{info.name} · {session.mode_label}"
-            if marks is not None:  # the card dates it
-                label = f"{info.name} {'Daily practice' if marks.get('practice') else 'Daily'}"
+            if marks is not None:  # first, so a phone's cut title still says it; the card dates it
+                label = f"{'Practice' if marks.get('practice') else 'Daily'} · {info.name}"
             return shell.frame(
                 label,
                 screen.render(context),

@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Generator
 from datetime import UTC, date, datetime
+from typing import TypeVar
 
 import pytest
 
@@ -24,6 +26,7 @@ from ui.intents import Finish
 from ui.seating import daily_session
 from ui.session import Session
 
+T = TypeVar("T")
 DAY = date(2026, 12, 5)
 NOON = datetime(2026, 12, 5, 12, 0, tzinfo=UTC).timestamp()
 GAME_IDS = ("dominoes", "triangles", "heptalion", "bonefall")
@@ -51,6 +54,17 @@ def finish_by_first_moves(app: App, session: Session) -> None:
     """Play the session to its end by ``first_moves``; the app records it."""
     first_moves(session, app)
     assert session.state.is_over()
+
+
+def drive(run: Generator[None, None, T]) -> tuple[int, T]:
+    """Run a generator as the page does, a slice at a time; return the slices and its value."""
+    slices = 0
+    while True:
+        try:
+            next(run)
+        except StopIteration as stop:
+            return slices, stop.value
+        slices += 1
 
 
 def open_daily(open_app: Open, game_id: str, storage: FakeStorage | None = None) -> tuple[App, FakePort]:
@@ -131,7 +145,7 @@ def test_a_daily_started_before_midnight_is_that_days(open_app: Open) -> None:
 def test_the_first_daily_counts_and_a_replay_is_practice(open_app: Open) -> None:
     app, port = open_daily(open_app, "heptalion")
     assert port.hash == "#/play/heptalion"
-    assert port.text("#screen-title") == "Heptalion Daily"
+    assert port.text("#screen-title") == "Daily · Heptalion"
     first = app.sessions["heptalion"]
     finish_by_first_moves(app, first)
     record = app.daily_records()["heptalion"]["2026-12-05"]
@@ -143,7 +157,7 @@ def test_the_first_daily_counts_and_a_replay_is_practice(open_app: Open) -> None
     again = app.sessions["heptalion"]
     assert again.uid != first.uid and again.state.to_dict()["board"] == first.replay(0).to_dict()["board"]
     assert daily.daily_of(again) == {"day": "2026-12-05", "practice": True}
-    assert port.text("#screen-title") == "Heptalion Daily practice"
+    assert port.text("#screen-title") == "Practice · Heptalion"
     finish_by_first_moves(app, again)
     assert app.daily_records()["heptalion"]["2026-12-05"] == record  # practice changes nothing
     port.settle(0)
@@ -318,15 +332,8 @@ def test_the_card_works_out_the_experts_game_of_the_deal_between_frames(open_app
         ("You beat it.", "You matched it.", "It did better.")
     ), line
     known = session.extra["daily_expert"]
-    run = daily.expert_run(session)  # the same game again, the same answer
-    slices = 0
-    while True:
-        try:
-            next(run)
-            slices += 1
-        except StopIteration as stop:
-            assert stop.value == (known["score"], known["words"])
-            break
+    slices, value = drive(daily.expert_run(session))  # the same game again, the same answer
+    assert value == (known["score"], known["words"])
     assert slices > 10  # handed back to the page between moves, never one long freeze
 
 
@@ -334,15 +341,7 @@ def test_bonefalls_autoplayer_plays_the_days_sequence_in_slices() -> None:
     info, screen = GAMES["bonefall"], screen_for("bonefall")
     assert screen is not None
     session = daily_session(info, screen, DAY, Settings(), practice=False)
-    run = daily.expert_run(session)
-    slices = 0
-    while True:
-        try:
-            next(run)
-            slices += 1
-        except StopIteration as stop:
-            power, words = stop.value
-            break
+    slices, (power, words) = drive(daily.expert_run(session))
     assert slices > 1 and words == f"The autoplayer on this sequence: Power {power:g}." and power > 0
 
 

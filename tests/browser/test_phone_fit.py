@@ -225,7 +225,7 @@ def test_the_daily_card_reads_whole_in_the_results_on_a_phone(phone: Any, game: 
     started = time.monotonic()
     plant(page, f"daily-{game}", session)
     page.wait_for_selector("#kit-results #daily-card")
-    assert page.inner_text("#screen-title") == f"{GAMES[game].name} Daily"
+    assert page.inner_text("#screen-title") == f"Daily · {GAMES[game].name}"
     fit.assert_fits(page, f"{game} Daily results")
     for part in ("#daily-card-title", "#daily-score", "#daily-share", "#daily-text"):
         page.eval_on_selector(part, "e => e.scrollIntoView({block: 'center'})")  # the results body scrolls

@@ -23,6 +23,7 @@ from ui import daily
 from ui.app import App
 from ui.games import screen_for
 from ui.intents import Finish
+from ui.ports import Event
 from ui.seating import daily_session
 from ui.session import Session
 
@@ -402,3 +403,14 @@ def test_another_tabs_daily_shows_on_this_tabs_home_and_makes_this_one_practice(
     port_one.go("#/daily/heptalion")
     port_one.settle(0)
     assert daily.daily_of(one.sessions["heptalion"]) == {"day": "2026-12-05", "practice": True}
+
+
+def test_the_daily_puzzles_maximum_waits_for_the_end(open_app: Open) -> None:
+    app, port = open_daily(open_app, "heptalion")
+    assert port.disabled("#hx-show-max")
+    port.fire(Event("click", action="show-max", id="hx-show-max"))  # pressed anyway (a stale page)
+    port.settle(0)
+    assert "hx_max" not in app.sessions["heptalion"].extra
+    finish_by_first_moves(app, app.sessions["heptalion"])
+    port.settle(0)
+    assert not port.disabled("#hx-show-max")

@@ -127,6 +127,12 @@ def result_of(session: Session) -> tuple[float, str, str] | None:
     return mine, words, f"{_bar(mine / target)} you\n{_bar(theirs / target)} computer"
 
 
+def said(session: Session, words: str) -> str:
+    """Return a result's words, saying when the person took moves back or asked the Expert for hints."""
+    hints = session.extra.get("hints")  # as ui.hints counts them (that module draws on the kit: not imported)
+    return f"{words} (with help)" if session.take_backs or (isinstance(hints, int) and hints) else words
+
+
 def _bar(share: float) -> str:
     filled = max(0, min(BAR, round(share * BAR)))
     return FULL * filled + EMPTY * (BAR - filled)
@@ -138,12 +144,20 @@ def best_possible(session: Session) -> tuple[float, str] | None:
         return None
     from boneyard.games.heptalion.solve import solve
 
-    board = getattr(session.state, "board", None)
-    if board is None:
-        return None
-    solution = solve(board, node_limit=200_000)  # a few milliseconds on a random board (the limit: a guard)
-    proved = "" if solution.proven else " found (not proved the most)"
-    return float(solution.max_tiles), f"The most that fit: {solution.max_tiles}{proved}."
+    kept = session.extra.get("daily_best")  # solved once: the card is drawn at every render
+    if not (isinstance(kept, list) and len(kept) == 2):
+        board = getattr(session.state, "board", None)
+        if board is None:
+            return None
+        solution = solve(
+            board, node_limit=200_000
+        )  # a few milliseconds on a random board (the limit: a guard)
+        proved = "" if solution.proven else " found (not proved the most)"
+        kept = session.extra["daily_best"] = [
+            solution.max_tiles,
+            f"The most that fit: {solution.max_tiles}{proved}.",
+        ]
+    return float(kept[0]), str(kept[1])
 
 
 EXPERT_GAMES = ("dominoes", "triangles", "bonefall")
@@ -218,7 +232,12 @@ def card_text(session: Session, base: str) -> str | None:
         return None
     link = daily_link(base, session.info.id)
     return share_text(
-        session.info.name, marks["day"], result[1], result[2], link, bool(marks.get("practice"))
+        session.info.name,
+        marks["day"],
+        said(session, result[1]),
+        result[2],
+        link,
+        bool(marks.get("practice")),
     )
 
 
@@ -231,7 +250,7 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
     marks, result, text = daily_of(session), result_of(session), card_text(session, base)
     if marks is None or result is None or text is None:
         return Markup("")
-    score, words, _ = result
+    score, words = result[0], said(session, result[1])
     practice = bool(marks.get("practice"))
     best = best_possible(session)
     compare = ""
@@ -354,7 +373,7 @@ def note_attempt(records: dict[str, dict[str, dict[str, Any]]], session: Session
     result = result_of(session)
     new: dict[str, Any] = {"uid": session.uid, "score": None, "words": "Not finished", "picture": ""}
     if result is not None:
-        new.update(score=result[0], words=result[1], picture=result[2])
+        new.update(score=result[0], words=said(session, result[1]), picture=result[2])
         best = best_possible(session)
         if best is not None:
             new["best"] = best[0]

@@ -414,3 +414,12 @@ def test_the_daily_puzzles_maximum_waits_for_the_end(open_app: Open) -> None:
     finish_by_first_moves(app, app.sessions["heptalion"])
     port.settle(0)
     assert not port.disabled("#hx-show-max")
+
+
+def test_a_daily_played_with_take_backs_or_hints_says_so_in_the_record_and_the_share(open_app: Open) -> None:
+    app, _ = open_daily(open_app, "triangles")
+    session = app.sessions["triangles"]
+    session.extra["hints"] = 2
+    finish_by_first_moves(app, session)
+    assert app.daily_records()["triangles"]["2026-12-05"]["words"].endswith("(with help)")
+    assert (daily.card_text(session, "") or "").splitlines()[1].endswith("(with help)")

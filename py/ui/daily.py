@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Mapping
 from datetime import date
+from functools import lru_cache
 from typing import Any, cast
 
 from boneyard import saves
@@ -142,22 +143,20 @@ def best_possible(session: Session) -> tuple[float, str] | None:
     """Return the best score the engine knows for this Daily (Heptalion's proved maximum), or None."""
     if session.info.id != "heptalion" or not session.state.is_over():
         return None
+    board = getattr(session.state, "board", None)
+    if board is None:
+        return None
+    most, proven = _most(board)
+    return float(most), f"The most that fit: {most}" + ("." if proven else " found (not proved the most).")
+
+
+@lru_cache(maxsize=4)
+def _most(board: Any) -> tuple[int, bool]:
+    """Solve a board once (the card is drawn at every render, and drawing writes nothing)."""
     from boneyard.games.heptalion.solve import solve
 
-    kept = session.extra.get("daily_best")  # solved once: the card is drawn at every render
-    if not (isinstance(kept, list) and len(kept) == 2):
-        board = getattr(session.state, "board", None)
-        if board is None:
-            return None
-        solution = solve(
-            board, node_limit=200_000
-        )  # a few milliseconds on a random board (the limit: a guard)
-        proved = "" if solution.proven else " found (not proved the most)"
-        kept = session.extra["daily_best"] = [
-            solution.max_tiles,
-            f"The most that fit: {solution.max_tiles}{proved}.",
-        ]
-    return float(kept[0]), str(kept[1])
+    solution = solve(board, node_limit=200_000)  # a few milliseconds on a random board (the limit: a guard)
+    return solution.max_tiles, solution.proven
 
 
 EXPERT_GAMES = ("dominoes", "triangles", "bonefall")
@@ -227,7 +226,8 @@ def daily_link(base: str, game_id: str) -> str:
 
 def card_text(session: Session, base: str) -> str | None:
     """Return the text Share copies for a finished Daily, or None."""
-    marks, result = daily_of(session), result_of(session)
+    marks = daily_of(session)
+    result = result_of(session) if marks is not None else None
     if marks is None or result is None:
         return None
     link = daily_link(base, session.info.id)
@@ -247,8 +247,11 @@ def daily_card(session: Session, base: str, compact: bool = False) -> Markup:
     ``compact`` (Bonefall's panel over the well, which shows the score already and puts ``share_button``
     beside its own): the day, opening on the text to copy.
     """
-    marks, result, text = daily_of(session), result_of(session), card_text(session, base)
-    if marks is None or result is None or text is None:
+    marks = daily_of(session)
+    if marks is None:
+        return Markup("")  # an ordinary game: nothing solved, nothing drawn
+    result, text = result_of(session), card_text(session, base)
+    if result is None or text is None:
         return Markup("")
     score, words = result[0], said(session, result[1])
     practice = bool(marks.get("practice"))

@@ -15,6 +15,7 @@ it never stops the page.
 from __future__ import annotations
 
 import asyncio
+import time
 import traceback
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -26,14 +27,14 @@ from boneyard.games import GAMES
 from boneyard.links import Challenge, LinkError
 from boneyard.stats import PlayClock
 
-from . import intents, motion, ports, rated, settings_view, share, shell, sound, stats_view
+from . import daily, intents, motion, ports, rated, settings_view, share, shell, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .linked import Linked, computer_levels, mode_label, replay_session, start_challenge
 from .ports import Event, Port
 from .results import count_result, keep_bests
 from .routes import HOME, Route, new_address, parse_route, seed_from_query
-from .seating import seat_players
+from .seating import daily_session, seat_players
 from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
@@ -96,6 +97,8 @@ class App:
         self.render_due = False  # a render is asked for this tick (``request_render``)
         self.toasts = 0  # toasts shown so far (each has its own id)
         self.tasks: set[Any] = set()  # tasks started here, held so none is collected while it runs
+        self.wall_clock: Callable[[], float] = time.time  # the Daily's day (UTC) comes from it
+        self.experts: set[str] = set()  # the finished Dailies whose Expert game is being worked out
         self.load_saved_games()
 
     # -- start ------------------------------------------------------------------------------------
@@ -117,6 +120,8 @@ class App:
             if session is not None:
                 self.sessions[game_id] = session
                 self.written[game_id] = stored
+        for key in self.storage.keys(daily.PARKED_PREFIX):
+            self.unpark(key.removeprefix(daily.PARKED_PREFIX))
 
     def mount(self, *, warm: bool = True) -> None:
         """Draw the first screen and mark the page ready (the port has attached its listeners to ``handle``).
@@ -304,6 +309,9 @@ class App:
         self.route = parse_route(hash_)
         if (new := new_address(hash_)) is not None:
             self.port.replace_hash(new)  # an old game id in the address: show the one it goes by now
+        if self.route.screen == "daily" and self.route.arg in GAMES and self.screen(self.route.arg):
+            self.open_daily(self.route.arg)  # the day's Daily, at its table (#/play/GAME)
+            self.route = parse_route(self.port.location_hash())
         self.close_rules(refocus=False)
         if getattr(self.online, "kind", "") == "quick" and self.route.screen != "quick":
             self.close_online()  # away from Looking for players (Back): stop looking, leave the broker
@@ -341,7 +349,9 @@ class App:
         playable = {gid for gid in GAMES if has_screen(gid)}
         if name == "home":
             saved = {gid for gid, session in self.sessions.items() if not session.state.is_over()}
-            return shell.home(GAMES.values(), saved, playable, self.settings, self.room_link())
+            today = daily.day_of(self.wall_clock())
+            row = daily.home_daily(self.daily_records(), GAMES.values(), playable, today)
+            return shell.home(GAMES.values(), saved, playable, self.settings, self.room_link(), row)
         if name == "settings":
             if self.last_route is None or self.last_route.screen != "settings":
                 self.data.refusal = self.data.imported = ""
@@ -353,12 +363,14 @@ class App:
             )
         if name == "stats":
             mine = rated.me(self.storage)
+            today = daily.day_of(self.wall_clock())
             return stats_view.stats_screen(
                 self.stats,
                 GAMES.values(),
                 self.settings.name,
                 rated.families(self.storage, GAMES.values()),
                 rated.identity_label(*mine[::-1]) if mine else "",
+                stats_view.daily_section(self.daily_records(), GAMES.values(), today),
             )
         if name in ONLINE_SCREENS:
             return self.online_markup(name, arg)
@@ -388,6 +400,9 @@ class App:
         context = self.context(session)
         self.dispatch_all(session, screen.before_render(context))
         title = info.name if info.realtime else f"{info.name} · {session.mode_label}"
+        marks = daily.daily_of(session)
+        if marks is not None:  # first, so a phone's cut title still says it; the card dates it
+            title = f"{'Practice' if marks.get('practice') else 'Daily'} · {info.name}"
         return shell.frame(f"{kind} · {title}" if kind else title, screen.render(context), back="#/")
 
     # -- links: challenges and replays -----------------------------------------------------------------
@@ -532,7 +547,11 @@ class App:
         return shell.setup_screen(info, screen, form, self.in_progress(info.id))
 
     def in_progress(self, game_id: str) -> str:
-        """Return the mode of this game's saved game when it is not over (else ""): New game replaces it."""
+        """Return the mode of this game's saved game when it is not over (else ""): New game replaces it
+        (and the ordinary game a Daily set aside: that is the one named)."""
+        parked = self.parked(game_id)
+        if parked is not None and not parked.state.is_over():
+            return parked.mode_label
         session = self.sessions.get(game_id)
         if session is None or session.state.is_over() or session.moves == []:
             return ""  # none, finished, or dealt and not played yet (an older save has no log: None)
@@ -544,10 +563,15 @@ class App:
         screen = self.screen(game_id)
         if screen is None:
             return
+        if self.route.table == game_id and daily.daily_of(self.sessions.get(game_id)) is not None:
+            self.open_daily(game_id)  # Try again at a Daily's table: the day's deal again, as practice
+            self.go(f"#/play/{game_id}")
+            return
         seating = seat_players(info, screen, self.forms.setdefault(game_id, {}), self.settings)
         session = Session.start(
             info, seating.seats, seating.mode, seating.mode_label, seating.options, seed=self.url_seed()
         )
+        self.storage.remove(daily.PARKED_PREFIX + game_id)  # the new game replaces the one set aside
         self.generation += 1
         self.sessions[game_id] = session
         self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
@@ -560,6 +584,10 @@ class App:
         session = self.sessions.get(game_id)
         if session is None:
             self.start_game(game_id)
+            return
+        if daily.daily_of(session) is not None:
+            self.open_daily(game_id)  # the day's deal again, as practice
+            self.go(f"#/play/{game_id}")
             return
         again = Session.start(
             session.info,
@@ -574,6 +602,127 @@ class App:
         self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
         self.save(again)
         self.go(f"#/play/{game_id}")
+
+    # -- the Daily --------------------------------------------------------------------------------------
+    def open_daily(self, game_id: str) -> None:
+        """Open today's Daily of a game: resume it when it is under way, else deal it (practice after the
+        day's counted attempt), setting the ordinary game in progress aside under its own key."""
+        info, screen = GAMES[game_id], self.screen(game_id)
+        if screen is None:
+            return
+        today = daily.day_of(self.wall_clock())
+        current = self.sessions.get(game_id)
+        marks = daily.daily_of(current)
+        if current is not None and not current.state.is_over():
+            if marks is not None and marks["day"] == today.isoformat():
+                self.port.replace_hash(f"#/play/{game_id}")  # today's Daily, under way: resume it
+                return
+            if marks is None and _started(current) and not self.park(current):
+                self.report("error", "Storage is full: your game in progress stays, the Daily waits.")
+                self.port.replace_hash(f"#/play/{game_id}")
+                return
+        practice = today.isoformat() in self.daily_records().get(game_id, {})
+        session = daily_session(info, screen, today, self.settings, practice)
+        self.generation += 1
+        self.sessions[game_id] = session
+        self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
+        self.save(session)
+        self.port.replace_hash(f"#/play/{game_id}")
+
+    def daily_records(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Return the Daily records as stored now (another tab may have added to them)."""
+        return daily.load_records(self.storage.get(daily.DAILY_KEY))
+
+    def note_daily(self, session: Session) -> None:
+        """Keep a Daily's attempt (from its first move) and, at its end, its score as the day's record."""
+        if daily.daily_of(session) is None or not _started(session):
+            return
+        records = self.daily_records()
+        if daily.note_attempt(records, session):
+            self.storage.set(daily.DAILY_KEY, daily.save_records(records))
+
+    def park(self, session: Session) -> bool:
+        """Set an ordinary game in progress aside while a Daily of its game is played; False when not stored."""
+        game_id = session.info.id
+        text = self.storage.get(saves.save_key(game_id)) or saves.dump_save(
+            game_id, session.to_json(), self.storage.clock()
+        )
+        return self.storage.set(daily.PARKED_PREFIX + game_id, text)
+
+    def parked(self, game_id: str) -> Session | None:
+        """Return the ordinary game a Daily set aside, or None (a damaged one is None too, and kept)."""
+        text = self.storage.get(daily.PARKED_PREFIX + game_id)
+        if text is None:
+            return None
+        built: list[Session] = []
+        try:
+            saves.load_save(
+                text, expected_game=game_id, validate=lambda g, s: built.append(Session.from_json(g, s))
+            )
+        except (saves.SaveError, ValueError):
+            return None
+        return built[0] if built else None
+
+    def unpark(self, game_id: str) -> None:
+        """Bring the game a Daily set aside back once no unfinished game holds its place."""
+        key = daily.PARKED_PREFIX + game_id
+        text = self.storage.get(key)
+        current = self.sessions.get(game_id)
+        if text is None or (current is not None and not current.state.is_over()):
+            return
+        session = self.parked(game_id)
+        if session is None or not self.storage.set(saves.save_key(game_id), text):
+            return
+        self.storage.remove(key)
+        self.sessions[game_id] = session
+        self.written[game_id] = text
+        self.table_ui.pop(game_id, None)
+        self.generation += 1
+        self.request_render()  # home offers to resume it
+
+    def work_out_expert(self) -> None:
+        """Start playing the finished Daily on screen again with the Expert, in slices between frames."""
+        game_id = self.table
+        session = self.session_of(game_id) if game_id else None
+        if (
+            session is None
+            or daily.daily_of(session) is None
+            or not session.state.is_over()
+            or session.info.id not in daily.EXPERT_GAMES
+            or "daily_expert" in session.extra
+            or session.uid in self.experts
+        ):
+            return
+        self.experts.add(session.uid)
+
+        async def work() -> None:
+            try:
+                score, words = await self.think_in_slices(daily.expert_run(session))
+                session.extra["daily_expert"] = {"score": score, "words": words}
+            except Exception:
+                self.port.log("error", "Boneyard: " + traceback.format_exc())
+                session.extra["daily_expert"] = {
+                    "score": 0,
+                    "words": "The Expert's game could not be worked out.",
+                }
+            finally:
+                self.experts.discard(session.uid)
+            self.request_render()
+
+        self.spawn(work())
+
+    def share_daily(self) -> None:
+        """Copy the Daily's result to share; the card's field keeps it for a browser that refuses."""
+        session = self.session_of(self.table or "")
+        words = daily.card_text(session, self.port.page_address()) if session is not None else None
+        if words is None:
+            return
+        if self.port.copy_text(words):
+            self.toast("info", "Copied: paste it in a message.")
+        else:
+            self.toast("info", "The browser did not let the page copy: select the text below and copy it.")
+            self.port.set_attr(".daily-more", "open", "")  # Bonefall's card keeps the text folded
+            self.port.focus("#daily-text")
 
     def url_seed(self) -> int | None:
         """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
@@ -766,6 +915,7 @@ class App:
 
             self.stats, _ = self.storage.update_stats(change)
         session.recorded = True
+        self.note_daily(session)
         self.drop(session)
         if self.linked is not None and self.linked.session is session:
             self.request_render()  # the results: both scores side by side
@@ -786,6 +936,7 @@ class App:
             if "challenge" in session.extra:  # kept apart: never over the player's own game of it
                 self.storage.set(share.CHALLENGE_KEY, saves.dump_save(session.info.id, session.to_json()))
             return
+        self.note_daily(session)
         text = self.storage.write_game(session.info.id, session.to_json())
         if text is not None:
             self.written[session.info.id] = text
@@ -1017,6 +1168,7 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
+            self.work_out_expert()
             self.release_line(self.port.animate(self.animations()))
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
@@ -1066,6 +1218,8 @@ class App:
         screen = self.screen(game_id)
         if session is not None and screen is not None:
             screen.leave(self.context(session))
+        if daily.daily_of(self.sessions.get(game_id)) is not None:
+            self.unpark(game_id)  # a finished Daily gives its place back to the game it set aside
 
     def on_resize(self, event: Event) -> None:
         """Redraw the table for the new width."""
@@ -1087,6 +1241,9 @@ class App:
         if key == STATS_KEY:
             self.stats = self.storage.load_stats()
             if self.route.screen == "stats":
+                self.request_render()
+        elif key == daily.DAILY_KEY:  # another tab played a Daily: home's row and Stats' section follow
+            if self.route.screen in ("home", "stats"):
                 self.request_render()
         elif key == SETTINGS_KEY:
             self.settings = self.storage.load_settings()
@@ -1213,6 +1370,7 @@ class App:
         "link-play": play_link,
         "share-link": lambda app, value: app.share_link(value),
         "share-copy": copy_link,
+        "daily-share": lambda app, value: app.share_daily(),
     }
 
     # -- online rooms ----------------------------------------------------------------------------------
@@ -1543,3 +1701,8 @@ def _preloads(game_id: str, info: Any) -> tuple[Callable[[], Any], ...]:
         lambda: computer_bot(info, "expert") if "expert" in info.levels else None,
         lambda: screen_for(game_id),
     )
+
+
+def _started(session: Session) -> bool:
+    """Tell whether a game has had a move (a turn-based one's log, a real-time one's steps)."""
+    return session.moves is None or bool(session.moves) or getattr(session.state, "steps", 0) > 0

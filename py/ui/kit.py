@@ -953,6 +953,7 @@ def results_panel(
     more_ = h("div", {"class_": "actions kit-results-more"}, list(more)) if more else ""
     check = deal_check(ctx)
     versus, shared = share.versus(ctx.session), share.share_row(ctx)
+    daily = daily_card(ctx)  # first beside the result: a Daily's score, its comparison and Share
     panel = h(
         "section",
         {
@@ -974,13 +975,20 @@ def results_panel(
                 rated_line(ctx.session),
                 shared,
             ),
-            h("div", {"class_": "kit-results-side"}, analysis, more_, check)
-            if analysis or more or check
+            h("div", {"class_": "kit-results-side"}, daily, analysis, more_, check)
+            if daily or analysis or more or check
             else "",
         ),
         h("div", {"class_": "kit-results-foot", "hidden": folded}, list(actions), view_board, review_btn),
     )
     return FoldedResults(panel) if folded else panel
+
+
+def daily_card(ctx: Any) -> Markup:
+    """Return the Daily's card for a finished Daily (the score, the best possible, Share), else nothing."""
+    from .daily import page_card  # the Daily's module seats players through the shell: imported late
+
+    return page_card(ctx.session)
 
 
 # -- review -----------------------------------------------------------------------------------------------

@@ -4,16 +4,18 @@ the options the engine deals with (pure, no browser)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from boneyard.core import GameInfo
 from boneyard.settings import Settings
 
-from .session import Seat
+from .daily import daily_form, mark
+from .session import Seat, Session
 from .shell import LEVEL_LABELS
 from .table_screen import Screen
 
-__all__ = ["Seating", "default_level", "seat_players"]
+__all__ = ["Seating", "daily_session", "default_level", "seat_players"]
 
 
 @dataclass(frozen=True)
@@ -79,3 +81,11 @@ def seat_players(info: GameInfo, screen: Screen, form: dict[str, Any], settings:
     if any(option.name == "players" for option in info.options):
         options["players"] = players
     return Seating(list(seats), key, label, options)
+
+
+def daily_session(info: GameInfo, screen: Screen, day: date, settings: Settings, practice: bool) -> Session:
+    """Deal ``info``'s Daily of ``day``: its fixed mode and level, dealt (and the computer seeded) by the day."""
+    seed, form = daily_form(info.id, day)
+    seating = seat_players(info, screen, form, settings)
+    session = Session.start(info, seating.seats, seating.mode, seating.mode_label, seating.options, seed=seed)
+    return mark(session, day, practice)

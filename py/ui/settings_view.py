@@ -558,7 +558,9 @@ def _key_name(key: str, names: dict[str, str]) -> str:
         return "your settings"
     if key.endswith(":stats"):
         return "your stats"
-    if ":save:" in key:
+    if ":save:" in key or ":parked:" in key:  # parked: set aside while a Daily of its game is played
         game_id = key.rpartition(":")[2]
         return f"your saved game of {names.get(game_id, game_id.title())}"
+    if key.endswith(":daily"):
+        return "your Daily record"
     return "a record kept aside" if ":broken:" in key else "another Boneyard record"  # never the raw key

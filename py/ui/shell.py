@@ -114,10 +114,12 @@ def home(
     playable: set[str],
     settings: Settings,
     room: tuple[str, str] | None = None,
+    daily_row: Markup | str = "",
 ) -> Markup:
     """Return the home screen: one card a game with its picture, Resume, New game and How to play.
 
-    ``room`` is the online room this page is in (its address and words), offered first when there is one.
+    ``room`` is the online room this page is in (its address and words), offered first when there is one;
+    ``daily_row`` the day's Daily of each game (``daily.home_daily``), before the games.
 
     Every card has one row of buttons (Resume and New game, or New game alone) and How to play as a link
     beside the game's name, so cards with and without a game to resume line up.
@@ -227,6 +229,7 @@ def home(
         join(
             [
                 h("div", {"class_": "home-head"}, greeting, install),
+                daily_row,
                 h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
                 join_room,
             ]
@@ -381,6 +384,7 @@ def setup(
                 ),
                 link_button("Resume", f"#/play/{info.id}", kind="primary", id="setup-resume"),
                 button("Start a new game", "start-game", info.id, id="start-game"),
+                daily_button(info),
             )
         )
     else:
@@ -389,6 +393,7 @@ def setup(
                 "div",
                 {"class_": "actions"},
                 button("New game", "start-game", info.id, kind="primary", id="start-game"),
+                daily_button(info),
             )
         )
     if online:  # strangers: quick match finds them (ui.online.quick)
@@ -415,6 +420,13 @@ def setup(
         parts,
     )
     return frame(f"New game: {info.name}", body, back="#/")
+
+
+def daily_button(info: GameInfo) -> Markup:
+    """Return the setup's Daily button: today's deal of this game, the same for everyone."""
+    return link_button(
+        "Daily", f"#/daily/{info.id}", id="setup-daily", title="Today's deal, the same for everyone"
+    )
 
 
 def setup_screen(info: GameInfo, screen: Screen, form: dict[str, Any], in_progress: str = "") -> Markup:

@@ -7,7 +7,8 @@ Pure Python over ``boneyard.stats.Stats``: a reload redraws the same numbers fro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -629,11 +630,12 @@ def stats_screen(
     name: str,
     rated_families: Sequence[tuple[GameInfo, rated.Family]] | None = None,
     me: str = "",
+    daily: Markup | str = "",
 ) -> Markup:
     """Return the Stats screen: per game, the player's modes as cards, best scores, the leaderboard; the
-    rated section when ``rated_families`` is given."""
+    Daily's section (``daily_section``); the rated section when ``rated_families`` is given."""
     games = list(games)
-    sections = [overview(stats, games)]
+    sections = [overview(stats, games), daily]
     if rated_families is not None:
         sections.append(rated_section(rated_families, me))
     for info in games:
@@ -664,3 +666,62 @@ def stats_screen(
         "do not. Online games count apart, by opponent. Stats stay on this device (Settings › Your data exports them).",
     )
     return frame("Stats", join([note, *sections]), current="stats")
+
+
+# -- the Daily --------------------------------------------------------------------------------------------
+
+
+def daily_section(records: Mapping[str, Any], games: Iterable[GameInfo], today: dt.date) -> Markup:
+    """Return the Daily's section: per game, days played, best, average, the current and best streak."""
+    from .daily import summary  # the Daily's module seats players, which needs the shell: imported late
+
+    rows = []
+    for info in games:
+        facts = summary(records, info.id, today)
+        if not facts["days"]:
+            continue
+        best = "–" if facts["best"] is None else f"{facts['best']:g}"
+        average = "–" if facts["average"] is None else f"{round(facts['average'], 1):g}"
+        rows.append(
+            h(
+                "tr",
+                {"data_game": info.id},
+                h("th", {"scope": "row"}, info.name),
+                [
+                    h("td", {}, str(v))
+                    for v in (facts["days"], best, average, facts["streak"], facts["best_streak"])
+                ],
+            )
+        )
+    body: Any = (
+        h(
+            "div",
+            {"class_": "daily-scroll"},
+            h(
+                "table",
+                {"class_": "stats-table daily-table", "id": "daily-table"},
+                h(
+                    "thead",
+                    {},
+                    h(
+                        "tr",
+                        {},
+                        [
+                            h("th", {"scope": "col"}, c)
+                            for c in ("Game", "Days", "Best", "Avg.", "Streak", "Best run")
+                        ],
+                    ),
+                ),
+                h("tbody", {}, rows),
+            ),
+        )
+        if rows
+        else h("p", {"class_": "empty"}, "No Daily played yet: the home screen has today's.")
+    )
+    return h(
+        "section",
+        {"class_": "stats-daily", "id": "stats-daily"},
+        h("h2", {}, "Daily"),
+        h("p", {"class_": "hint"}, "Your first try of each day's Daily. The streak counts days in a row."),
+        body,
+    )

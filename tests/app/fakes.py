@@ -239,6 +239,8 @@ class FakePort:
         self.announced: list[str] = []
         self.toasts: list[tuple[str, str]] = []  # every toast shown: (kind, its text)
         self.downloads: list[tuple[str, str, str]] = []
+        self.clipboard = ""  # the text copy_text put there
+        self.clipboard_refused = False  # a browser that refuses the clipboard
         self.booted: list[str] = []
         self.logged: list[tuple[str, str]] = []
         self.room_port: Any = None  # what an online room gets (tests/screens/online_pages.py has one)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,58 @@ def test_the_results_of_a_four_player_game_read_whole_on_a_phone(phone: Any, key
     page.click("#kit-fold")  # Hide brings the seats back
     page.wait_for_selector(".kit-seat", state="visible")
     fit.assert_fits(page, f"{key} results folded")
+
+
+# -- the Daily ---------------------------------------------------------------------------------------
+
+
+def finished_daily(game: str) -> Session:
+    """Return the Daily of 5 December 2026 played to its end by first legal moves (the computer its own)."""
+    from datetime import date
+
+    from boneyard.settings import Settings
+    from ui.games import screen_for
+    from ui.seating import daily_session
+
+    session = daily_session(GAMES[game], screen_for(game), date(2026, 12, 5), Settings(name="Ann"), False)  # type: ignore[arg-type]
+    while not session.state.is_over():
+        if session.computer_to_move():
+            session.computer_move()
+        else:
+            session.play(session.state.legal_moves()[0])
+    return session
+
+
+@pytest.mark.parametrize("game", ["heptalion", "dominoes"])
+def test_the_daily_card_reads_whole_in_the_results_on_a_phone(phone: Any, game: str) -> None:
+    """The Daily's card (score, best possible, Share and the text to copy) fits the results panel at 360x740."""
+    page = phone
+    size(page, *PHONE)
+    TABLES.setdefault(f"daily-{game}", (game, {}))
+    session = finished_daily(game)
+    started = time.monotonic()
+    plant(page, f"daily-{game}", session)
+    page.wait_for_selector("#kit-results #daily-card")
+    assert page.inner_text("#screen-title") == f"Daily · {GAMES[game].name}"
+    fit.assert_fits(page, f"{game} Daily results")
+    for part in ("#daily-card-title", "#daily-score", "#daily-share", "#daily-text"):
+        page.eval_on_selector(part, "e => e.scrollIntoView({block: 'center'})")  # the results body scrolls
+        assert page.evaluate(INSIDE, [part, "#kit-results-body"]), f"{part} is cut"
+        assert page.evaluate(INSIDE, [part, "viewport"]), f"{part} is off the screen"
+    assert fit.measure(page)["scrollY"] == 0, "the card scrolls in its panel, never the page"
+    text = page.input_value("#daily-text")
+    assert text.startswith(f"Boneyard Daily · {GAMES[game].name} · 2026-12-05") and "#/daily/" in text
+    if game == "dominoes":  # the Expert's game of the deal, worked out between frames: the page stays live
+        page.wait_for_function(
+            "!document.querySelector('#daily-expert').textContent.startsWith('Working')", timeout=120_000
+        )
+        print(
+            f"the Expert's Daily match worked out {time.monotonic() - started:.1f} s after the reload began"
+        )
+        assert "The Expert in your seat on this deal" in page.inner_text("#daily-expert")
+    shot(page, f"daily-end-{game}")
+    page.click("#daily-share")  # copied, or (clipboard refused) the field is offered: never an error
+    page.wait_for_selector(".toast")
 
 
 # -- Bonefall -----------------------------------------------------------------------------------------

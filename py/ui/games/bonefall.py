@@ -389,7 +389,17 @@ class BonefallScreen(Screen):
         if ui.demo is not None:
             return Markup("")  # the side panel says "Demo" and offers to stop it
         if view["over"]:
-            return summary_panel(view, ui.summary or {}, share.versus(ctx.session), share.share_row(ctx))
+            from ..daily import page_card, share_button  # loaded with the end of a game, not with the table
+
+            card = page_card(ctx.session, compact=True)
+            return summary_panel(
+                view,
+                ui.summary or {},
+                share.versus(ctx.session),
+                share.share_row(ctx),
+                card,
+                share_button() if card else "",
+            )
         if ui.paused:
             reason = ui.pause_reason or "player"
             text = {
@@ -430,7 +440,7 @@ class BonefallScreen(Screen):
         if action == "resume":
             self.resume(ctx)
         elif action == "again":
-            return self.new_game(ctx) + [Render()]
+            return self.again(ctx) + [Render()]
         elif action == "demo":
             return self.toggle_demo(ctx) + [Render()]
         else:
@@ -513,6 +523,17 @@ class BonefallScreen(Screen):
         ui.driver = ui.summary = ui.pause_reason = ui.demo = None
         ui.paused = False
         return [Save()]
+
+    def again(self, ctx: TableContext) -> Intents:
+        """Play again (or restart): a Daily's own sequence again, as practice, else a new deal."""
+        session = ctx.session
+        marks = session.extra.get("daily")
+        if not isinstance(marks, dict):
+            return self.new_game(ctx)
+        ctx.emit(Save())  # saved as it stands first: the app keeps a Daily's attempt (played on) as it saves
+        asked = self.new_game(ctx, seed=session.seed)
+        session.extra["daily"] = {**marks, "practice": True}
+        return asked
 
     def toggle_demo(self, ctx: TableContext, mode: dict[str, Any] | None = None) -> Intents:
         """Start or stop the demo: the autoplayer plays a fresh game (never saved) in the well, of the
@@ -619,10 +640,16 @@ def well_label(view: dict[str, Any]) -> str:
 
 
 def summary_panel(
-    view: dict[str, Any], summary: dict[str, Any], versus: Any = "", shared: Any = ""
+    view: dict[str, Any],
+    summary: dict[str, Any],
+    versus: Any = "",
+    shared: Any = "",
+    daily: Markup | str = "",
+    daily_share: Markup | str = "",
 ) -> Markup:
     """Return the game-over panel: the three scores, new bests highlighted, a challenge's scores side by
-    side (``versus``), Play again / Home, and the share row (``shared``)."""
+    side (``versus``), Play again / Home, and the share row (``shared``); after a Daily, its card
+    (``daily``) and its Share (``daily_share``) beside Stats."""
     new = set(summary.get("new", []))
     values = {"max": str(view["max_score"]), "power": str(view["power"]), "speed": f"{view['speed']:.1f}"}
     played = view["dominoes_played"]
@@ -651,6 +678,7 @@ def summary_panel(
         h("h2", {}, "Game over"),
         h("p", {}, reason),
         versus,
+        daily,
         h("dl", {"class_": "fall-finals"}, rows),
         h(
             "div",
@@ -660,6 +688,7 @@ def summary_panel(
                 {"type": "button", "class_": "btn btn-primary", "data_action": "again", "id": "fall-again"},
                 "Play again",
             ),
+            daily_share,
             h("a", {"class_": "btn", "href": "#/stats"}, "Stats"),
             h("button", {"type": "button", "class_": "btn btn-ghost", "data_action": "home"}, "Home"),
         ),

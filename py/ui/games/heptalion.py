@@ -32,7 +32,7 @@ from boneyard.settings import MAX_NAME
 
 from .. import frame, kit
 from ..html import Markup, h, join, name_attr
-from ..intents import Announce, Intents, Play, Render, Save
+from ..intents import Announce, Intents, Play, Refuse, Render, Save
 from ..online.remote import public_hands
 from ..results import stats_note
 from ..session import Seat
@@ -808,8 +808,11 @@ class HeptalionScreen(Screen):
                         bid="hx-toggle-layout",
                     )
                 )
-            else:
-                buttons.append(kit.button("show-max", "Show the maximum", bid="hx-show-max"))
+            else:  # a Daily's maximum waits for the end of the attempt
+                hidden = "daily" in session.extra and not session.state.is_over()
+                buttons.append(
+                    kit.button("show-max", "Show the maximum", enabled=not hidden, bid="hx-show-max")
+                )
         else:
             buttons.append(kit.take_back_button(session, enabled=not over))
         return buttons
@@ -1144,6 +1147,8 @@ class HeptalionScreen(Screen):
             ui.menu = not ui.menu
             return [Render()]
         if action == "show-max":
+            if "daily" in session.extra and not session.state.is_over():
+                return [Refuse("The Daily's maximum shows once you have finished.")]
             return self._solve(ctx) + [Render()]
         if action == "toggle-layout":
             ui.show_layout = not ui.show_layout

@@ -133,6 +133,23 @@ class Table:
         """Tell whether the game counts for ratings: people in every seat."""
         return all(place.kind == "human" for place in self.places)
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the table as a save keeps it (the channels aside: a reload opens new ones)."""
+        return {
+            "lobby": self.lobby,
+            "host": self.host,
+            "seat": self.seat,
+            "places": [place.to_json() for place in self.places],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        """Return the table a save kept; raise ValueError, KeyError or TypeError for a damaged one."""
+        places = tuple(_place(p) for p in data["places"])
+        if not 2 <= len(places) <= MAX_SEATS or not 0 <= int(data["seat"]) < len(places):
+            raise ValueError("not a quick match's table")
+        return cls(str(data["lobby"]), bool(data["host"]), int(data["seat"]), places)
+
 
 @dataclass(frozen=True)
 class Act:

@@ -481,3 +481,26 @@ def test_a_joiner_that_never_says_hello_gets_a_computer_and_the_table_is_not_rat
         assert not host.rated and not bob.rated and bob.session.extra["rated"] is False
 
     on_own_loop(run)
+
+
+def test_a_seeker_that_finds_nobody_gives_up_after_45_s_in_words_and_leaves_nothing_at_the_broker() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        # Every lobby slot is held by a page that never answers (vanished, or hostile and silent).
+        squatters = [MemoryTransport(network, lambda event: None, lambda words: None) for _ in range(3)]
+        for slot, squatter in enumerate(squatters):
+            await squatter.host(lobby.lobby_id("dominoes", "match100", 2, slot), {})
+        ann = seeker_page(network, clock, "Ann")
+        await network.settle()
+        took = await until(network, clock, [ann], lambda: ann.online.seeker.phase == lobby.GAVE_UP)
+        assert lobby.Config().give_up_s <= took <= lobby.Config().give_up_s + 1.0, took
+        ann.request_render()
+        assert (
+            'data-quick-state="failed"' in ann.markup and "nobody could be reached to play with" in ann.markup
+        )
+        assert 'id="quick-retry"' in ann.markup and "Try again" in ann.markup
+        assert ann.online.net is None and not ann.timers, "no channel, no claim, no timer left"
+        assert sorted(network.rooms.values(), key=id) == sorted(squatters, key=id), "nothing of Ann's"
+        assert not any(s.peers for s in squatters), "every channel Ann opened is closed"
+
+    on_own_loop(run)

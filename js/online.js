@@ -19,8 +19,9 @@
 // host() rejects with the broker's reason ("unavailable-id": the id is taken; "network", ...), join()
 // with "peer-unavailable" when nobody holds the id (quick match's "unreachable") or "timeout".
 //   qrSvg(text) -> SVG markup of a QR code for text (the room's join link)
-//   stats() -> JSON {"broker": "open"|"lost"|"released"|"closed", "peers": [...], "dropped": n, "handled": n,
-//                    "busyMs": n} (events the page's handler took, and the time it spent on them)
+//   stats() -> JSON {"broker": "open"|"lost"|"released"|"closed", "id": our peer id, "peers": [...],
+//                    "dropped": n, "handled": n, "busyMs": n} (events the page's handler took, and the
+//                    time it spent on them)
 // onEvent(json) gets {"type": "open"|"message"|"close"|"error"|"broker", "peer", "data", "reason"}.
 // configJson: {"host", "port", "path", "secure", "key", "iceServers"}; "{}" is PeerJS's public broker
 // and its public STUN/TURN servers. Channels are reliable and ordered, with PeerJS's "raw" serialization,
@@ -361,6 +362,7 @@
     return JSON.stringify({
       broker: current ? (current.released ? "released" : current.brokerUp ? "open" : "lost") : "closed",
       role: current ? current.role : "",
+      id: current && current.peer.id ? current.peer.id : "",
       peers: current ? Object.keys(current.conns) : [],
       dropped: dropped,
       handled: handled,

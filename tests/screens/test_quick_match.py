@@ -504,3 +504,18 @@ def test_a_seeker_that_finds_nobody_gives_up_after_45_s_in_words_and_leaves_noth
         assert not any(s.peers for s in squatters), "every channel Ann opened is closed"
 
     on_own_loop(run)
+
+
+def test_a_quick_table_left_on_purpose_is_not_taken_up_again() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        bob.online.leave()
+        ann.online.leave()
+        assert not any(
+            key.startswith("boneyard:online:") for key in {**ann.storage.items, **bob.storage.items}
+        )
+        for page in (ann, bob):
+            assert quick.resume(page, "dominoes", page) is None, "Quick match offers a new table"
+
+    on_own_loop(run)

@@ -436,8 +436,9 @@ class OnlineHost:
             self.app.report("info", "Select the link and copy it.")
 
     def leave(self) -> None:
-        """Close the room: guests are told the host left; a game under way stays saved to reopen later."""
-        if self.session is None or self.session.state.is_over():
+        """Close the room: guests are told the host left; a game under way stays saved to reopen later
+        (not a quick match's: its table was left on purpose, Quick match offers a new one)."""
+        if self.session is None or self.session.state.is_over() or self.quick is not None:
             self.app.storage.remove(HOST_KEY + self.game_id)  # nothing to come back to
         else:
             self.save(now=True)

@@ -123,6 +123,11 @@ class QuickGuest(OnlineGuest):
             }
             self.app.storage.set(QUICK_KEY + self.game_id, json.dumps(data))
 
+    def leave(self) -> None:
+        """Leave the table for good: nothing is kept to take it back."""
+        self.app.storage.remove(QUICK_KEY + (self.game_id or ""))
+        super().leave()
+
 
 def resume(app: RoomApp, game_id: str, port: OnlinePort, now: float | None = None) -> Any:
     """Return the quick match table this browser was at for ``game_id``, taken up again after a reload:

@@ -6,10 +6,11 @@ whole mechanism: an id works as a lock. Every game, mode and number of seats has
 ``slots - 1``). A seeker tries to register slot 0: when the broker takes it, the seeker **hosts** a
 forming table under that id; when the broker answers ``unavailable-id``, someone hosts there and the
 seeker **joins** it (``seek``; the host answers ``seated``, ``no`` or, when the table starts, ``start``).
-The host seats joiners in arrival order and starts ``choose_s`` (a second) after the mode's seats are
-full, or else after the wait with computers in the empty seats; a seeker who asks while the table is
-full takes the seat of the seated joiner farthest from the host's rating when it is nearer (that one is
-told so and looks again), so players who press at about the same time meet nearest in rating; at the start it **releases** the lobby id
+The host seats joiners in arrival order and starts as soon as the mode's seats are full, or else after
+the wait with computers in the empty seats. When other seekers' channels are open then (they have not
+asked yet), it gives them ``choose_s`` (a second) to ask: one nearer the host's rating than a seated
+joiner takes the seat of the farthest (that one is told so and looks again), so players who press at
+about the same time meet nearest in rating; at the start it **releases** the lobby id
 (keeping its channels), so the next seekers form the next table under the same id. Why ids rather than
 a rendezvous library over public relays: it needs nothing but the broker the rooms already use, so it
 works the same with PeerJS's public broker (which lists no peers), a self-hosted ``peer`` and the test
@@ -91,7 +92,7 @@ class Config:
     probe_s: float = 2.5  # a lone host at a slot above 0 starts over after this
     give_up_s: float = 45.0  # a seeker at no table by then gives up
     slots: int = 3
-    choose_s: float = 1.0  # a full table waits this long for a seeker nearer the host's rating
+    choose_s: float = 1.0  # a full table waits at most this long for seekers at its door to ask
 
 
 @dataclass(frozen=True)
@@ -334,8 +335,8 @@ class Seeker:
                 acts += self._send_all(encode("no", sender="lobby", reason="the table moved"))
                 self.guests.clear()
                 return acts + [Act("close"), *self._claim(0, now)]
-            full = self.full_since and now >= self.full_since + config.choose_s
-            if full or now >= max(self.started_at + config.wait_s, self.hosting_since + config.min_host_s):
+            chosen = self.full_since and (now >= self.full_since + config.choose_s or not self._at_door())
+            if chosen or now >= max(self.started_at + config.wait_s, self.hosting_since + config.min_host_s):
                 acts += self._begin(now)
             return acts
         if self.phase in ENDED:
@@ -425,7 +426,7 @@ class Seeker:
         if not free:
             farthest = self._farthest()
             if farthest is None or self._distance(entrant) >= self._distance(farthest.entrant):
-                return self._forget(peer, "the table is full")
+                return self._forget(peer, "the table is full") + self._chosen(now)
             free = [farthest.seat or 0]  # a seeker nearer in rating takes the farthest one's seat
             acts = self._turn_away(farthest.peer, "a player nearer in rating took the seat")
             del self.guests[farthest.peer]
@@ -433,9 +434,19 @@ class Seeker:
         acts += self._seated_all()
         if self.filled == self.seats:
             self.full_since = self.full_since or now
-            if self.config.choose_s <= 0:
-                acts += self._begin(now)
-        return acts
+        return acts + self._chosen(now)
+
+    def _at_door(self) -> bool:
+        """Tell whether a joiner's channel is open that has not asked for a seat yet."""
+        return any(g.seat is None for g in self.guests.values())
+
+    def _chosen(self, now: float) -> list[Act]:
+        """Start a full table unless seekers at the door may still ask (``choose_s`` at most)."""
+        if self.phase != HOSTING or not self.full_since:
+            return []
+        if self.config.choose_s <= 0 or not self._at_door():
+            return self._begin(now)
+        return []
 
     def _distance(self, entrant: Entrant | None) -> float:
         """Return how far a seeker's claimed rating is from the host's (the claims only: the table

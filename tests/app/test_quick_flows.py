@@ -4,6 +4,8 @@ page, the rooms' in-memory network as its online port)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.app.conftest import Open
 from tests.screens.online_pages import Network, Page
 
@@ -73,8 +75,12 @@ def test_a_quick_tables_save_reopens_at_its_quick_address_never_as_a_friends_roo
 
     on_own_loop(table)
     app, port = open_app(FakeStorage(saved))
-    online(port)
-    port.go("#/room/dominoes")  # the friends' room address of the game: the quick table comes back instead
-    port.settle(1.0)
+    network = online(port)
+    asyncio.set_event_loop(port.loop)  # the reopened room's tasks (asyncio.ensure_future) run on the page's
+    try:
+        port.go("#/room/dominoes")  # a friends' room's address: the quick table comes back, as a quick one
+    finally:
+        asyncio.set_event_loop(None)
     assert port.hash == "#/quick/dominoes" and app.online.kind == "host" and app.online.quick is not None
-    assert "Rated" in port.text() and app.online.status == "connecting"  # its code: registered in a task
+    assert "Rated" in port.text() and "Bob is reconnecting" in port.text()
+    assert app.online.status == "open" and list(network.rooms) == [app.online.code]

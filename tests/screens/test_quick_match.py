@@ -506,6 +506,19 @@ def test_a_seeker_that_finds_nobody_gives_up_after_45_s_in_words_and_leaves_noth
     on_own_loop(run)
 
 
+def test_a_quick_match_guest_whose_host_leaves_is_told_the_game_cannot_go_on() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        ann.online.leave()  # the host's Leave (a reload says nothing: the guest knocks until it is back)
+        await step(network, clock, [bob])
+        assert bob.online.state == "host_left" and "it cannot go on" in bob.markup
+        await step(network, clock, [bob], 10.0)
+        assert bob.online.joining is None, "the guest does not knock at a table nobody will reopen"
+
+    on_own_loop(run)
+
+
 def test_a_quick_table_left_on_purpose_is_not_taken_up_again() -> None:
     async def run() -> None:
         network, clock = Network(), Clock()

@@ -123,6 +123,20 @@ class QuickGuest(OnlineGuest):
             }
             self.app.storage.set(QUICK_KEY + self.game_id, json.dumps(data))
 
+    def on_event(self, event: NetEvent) -> None:
+        """Handle a transport event as a friends' room does, except that once the host said it left (its
+        Leave: a quick table's host keeps nothing to reopen), the closed channel is not knocked at again."""
+        if event.type == "close" and self.state == "host_left":
+            self.host_peer = None
+            return
+        super().on_event(event)
+
+    def bar_note(self) -> str:
+        """Return the state in words for the bar over the table."""
+        if self.state == "host_left":
+            return "The player whose page ran this game left: it cannot go on."
+        return super().bar_note()
+
     def leave(self) -> None:
         """Leave the table for good: nothing is kept to take it back."""
         self.app.storage.remove(QUICK_KEY + (self.game_id or ""))

@@ -11,13 +11,17 @@
 //   send(peerId, text) -> bool;  drop(peerId);  close() (leaves the broker and every channel)
 //   release()  gives our peer id back to the broker and keeps every open channel (a quick match's host
 //              once its table starts: the next seekers may claim the lobby id); no reconnect follows
+//   claim(roomId, configJson) -> Promise<void>: after release(), registers "boneyard-" + roomId as the
+//              session's new peer and keeps every open channel (a quick match's table becomes a room
+//              whose code guests reconnect to, as to a friends' room); rejects like host()
 //   ephemeralKey() -> Promise<string>: a fresh P-256 public key (raw point, base64url), for a quick
 //              match in a browser that keeps no identity (js/identity.js needs IndexedDB)
 // host() rejects with the broker's reason ("unavailable-id": the id is taken; "network", ...), join()
 // with "peer-unavailable" when nobody holds the id (quick match's "unreachable") or "timeout".
 //   qrSvg(text) -> SVG markup of a QR code for text (the room's join link)
-//   stats() -> JSON {"broker": "open"|"lost"|"released"|"closed", "peers": [...], "dropped": n, "handled": n,
-//                    "busyMs": n} (events the page's handler took, and the time it spent on them)
+//   stats() -> JSON {"broker": "open"|"lost"|"released"|"closed", "id": our peer id, "peers": [...],
+//                    "dropped": n, "handled": n, "busyMs": n} (events the page's handler took, and the
+//                    time it spent on them)
 // onEvent(json) gets {"type": "open"|"message"|"close"|"error"|"broker", "peer", "data", "reason"}.
 // configJson: {"host", "port", "path", "secure", "key", "iceServers"}; "{}" is PeerJS's public broker
 // and its public STUN/TURN servers. Channels are reliable and ordered, with PeerJS's "raw" serialization,
@@ -166,6 +170,11 @@
     var session = { peer: peer, role: role, conns: {}, onEvent: onEvent, retries: 0, timer: null,
       brokerUp: false, opened: false };
     current = session;
+    watchBroker(session, peer);
+    return session;
+  }
+
+  function watchBroker(session, peer) {
     peer.on("disconnected", function () {
       if (session === current && !peer.destroyed && !session.released) brokerLost(session);
     });
@@ -175,43 +184,71 @@
       session.brokerUp = true;
       session.opened = true;
     });
-    return session;
   }
 
   function host(roomId, configJson, onEvent) {
     return ready().then(function () {
       var id = ID_PREFIX + String(roomId).toLowerCase();
-      var session = start("host", id, configJson, onEvent);
-      var peer = session.peer;
-      peer.on("connection", function (conn) {
-        if (session !== current) return conn.close();
-        if (Object.keys(session.conns).length >= MAX_CHANNELS && !session.conns[conn.peer]) {
-          console.warn("Boneyard online: refused a channel from " + conn.peer + " (the room is full)");
-          return conn.close();
+      return listen(start("host", id, configJson, onEvent));
+    });
+  }
+
+  // Take guests' channels on the session's peer; resolve once the broker registered its id (``failed``:
+  // what a refusal before that does to the session, closing it unless the caller says otherwise).
+  function listen(session, failed) {
+    var peer = session.peer;
+    peer.on("connection", function (conn) {
+      if (session !== current) return conn.close();
+      if (Object.keys(session.conns).length >= MAX_CHANNELS && !session.conns[conn.peer]) {
+        console.warn("Boneyard online: refused a channel from " + conn.peer + " (the room is full)");
+        return conn.close();
+      }
+      conn.on("open", function () {
+        var old = session.conns[conn.peer];
+        session.conns[conn.peer] = conn;
+        if (old && old !== conn) old.close(); // the same guest again: its new channel wins
+        emit(session, "open", conn.peer);
+      });
+      watch(session, conn);
+    });
+    return new Promise(function (resolve, reject) {
+      peer.on("open", function () { resolve(); });
+      peer.on("error", function (err) {
+        var type = errorType(err);
+        if (!session.opened) {
+          if (failed) failed();
+          else if (session === current) close();
+          reject(new Error(type));
+        } else if (type === "network" || type === "server-error" || type === "socket-error" ||
+            type === "socket-closed") {
+          brokerLost(session);
+        } else if (type !== "peer-unavailable") {
+          emit(session, "error", "", "", type);
         }
-        conn.on("open", function () {
-          var old = session.conns[conn.peer];
-          session.conns[conn.peer] = conn;
-          if (old && old !== conn) old.close(); // the same guest again: its new channel wins
-          emit(session, "open", conn.peer);
-        });
-        watch(session, conn);
       });
-      return new Promise(function (resolve, reject) {
-        peer.on("open", function () { resolve(); });
-        peer.on("error", function (err) {
-          var type = errorType(err);
-          if (!session.opened) {
-            if (session === current) close();
-            reject(new Error(type));
-          } else if (type === "network" || type === "server-error" || type === "socket-error" ||
-              type === "socket-closed") {
-            brokerLost(session);
-          } else if (type !== "peer-unavailable") {
-            emit(session, "error", "", "", type);
-          }
-        });
-      });
+    });
+  }
+
+  // A second peer for the released session (quick match): the channels stay, the new id takes guests.
+  function claim(roomId, configJson) {
+    var session = current;
+    if (!session || !session.released) return Promise.reject(new Error("not-released"));
+    var id = ID_PREFIX + String(roomId).toLowerCase();
+    var old = session.peer;
+    var peer = new window.Peer(id, parseConfig(configJson));
+    session.peer = peer;
+    session.released = false;
+    session.opened = false;
+    session.brokerUp = false;
+    session.retired = (session.retired || []).concat([old]);
+    watchBroker(session, peer);
+    return listen(session, function () { // refused: back to the released session, its channels kept
+      if (session.peer !== peer) return;
+      session.peer = old;
+      session.released = true;
+      session.opened = true;
+      session.retired.pop();
+      try { peer.destroy(); } catch (e) { /* already gone */ }
     });
   }
 
@@ -307,7 +344,9 @@
       try { session.conns[id].close(); } catch (e) { /* already closed */ }
     });
     session.conns = {};
-    try { session.peer.destroy(); } catch (e) { /* already gone */ }
+    (session.retired || []).concat([session.peer]).forEach(function (peer) {
+      try { peer.destroy(); } catch (e) { /* already gone */ }
+    });
   }
 
   function qrSvg(text) {
@@ -323,6 +362,7 @@
     return JSON.stringify({
       broker: current ? (current.released ? "released" : current.brokerUp ? "open" : "lost") : "closed",
       role: current ? current.role : "",
+      id: current && current.peer.id ? current.peer.id : "",
       peers: current ? Object.keys(current.conns) : [],
       dropped: dropped,
       handled: handled,
@@ -338,6 +378,7 @@
     send: send,
     drop: drop,
     release: release,
+    claim: claim,
     ephemeralKey: ephemeralKey,
     close: close,
     qrSvg: qrSvg,

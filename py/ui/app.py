@@ -1392,10 +1392,19 @@ class App:
                 return shell.not_found(f"#/quick/{arg}")
             if online is not None and online.game_id == arg and (online.kind == "quick" or online.quick):
                 return online.markup()  # type: ignore[no-any-return]
+            resumed = quick.resume(self, arg, self.online_port()) if arg else None  # a reload at its table
+            if resumed is not None:
+                self.close_online()
+                self.online = resumed
+                return resumed.markup()  # type: ignore[no-any-return]
             return quick.picker_screen(arg or None)
         if name == "room":
             if online is not None and online.kind == "host" and online.game_id == arg:
                 return online.markup()  # type: ignore[no-any-return]
+            if online_host.saved_quick(self, arg) is not None:  # a quick table's save: never a friends' room
+                self.port.replace_hash(f"#/quick/{arg}")
+                self.route = Route("quick", arg)
+                return self.online_markup("quick", arg)
             # the room this page hosted, saved with its game
             reopened = online_host.reopen(self, arg, self.online_port())
             if reopened is not None:

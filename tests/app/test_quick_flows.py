@@ -4,6 +4,8 @@ page, the rooms' in-memory network as its online port)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.app.conftest import Open
 from tests.screens.online_pages import Network, Page
 
@@ -57,3 +59,28 @@ def test_the_wait_before_computers_is_a_setting(open_app: Open) -> None:
     port.click("#quick-triangles-game-2")
     port.settle(1.0)
     assert "within 5 seconds" in port.text() and app.online.config.wait_s == 5.0
+
+
+def test_a_quick_tables_save_reopens_at_its_quick_address_never_as_a_friends_room(open_app: Open) -> None:
+    from tests.app.fakes import FakeStorage
+    from tests.screens.test_quick_match import Clock, quick_table
+    from tests.threads import on_own_loop
+
+    saved: dict[str, str] = {}
+
+    async def table() -> None:
+        ann, _ = await quick_table(Network(), Clock())
+        ann.online.save(now=True)
+        saved.update(ann.storage.items)
+
+    on_own_loop(table)
+    app, port = open_app(FakeStorage(saved))
+    network = online(port)
+    asyncio.set_event_loop(port.loop)  # the reopened room's tasks (asyncio.ensure_future) run on the page's
+    try:
+        port.go("#/room/dominoes")  # a friends' room's address: the quick table comes back, as a quick one
+    finally:
+        asyncio.set_event_loop(None)
+    assert port.hash == "#/quick/dominoes" and app.online.kind == "host" and app.online.quick is not None
+    assert "Rated" in port.text() and "Bob is reconnecting" in port.text()
+    assert app.online.status == "open" and list(network.rooms) == [app.online.code]

@@ -545,8 +545,13 @@ def test_two_pages_press_quick_match_and_land_at_one_rated_table(
         for page in (host, guest):
             assert page.locator("#rated-tag").inner_text() == "Rated"
             assert "Quick match" in page.locator("#online-bar").inner_text()
-        assert broker_state(host)["broker"] == "released", "the lobby id went back to the broker at the start"
-        assert len(broker_state(host)["peers"]) == 1
+        # The lobby id went back to the broker at the start; the table's room code took its place.
+        host.wait_for_function(
+            "JSON.parse(window.BoneyardNet.stats()).id.startsWith('boneyard-') && "
+            "!JSON.parse(window.BoneyardNet.stats()).id.startsWith('boneyard-qm')",
+            timeout=20_000,
+        )
+        assert broker_state(host)["broker"] == "open" and len(broker_state(host)["peers"]) == 1
         for page in (guest, host):
             page.click("#room-leave")
             page.wait_for_selector("#home-quick")
@@ -554,6 +559,30 @@ def test_two_pages_press_quick_match_and_land_at_one_rated_table(
     print(
         f"quick match pairing, {len(ms)} runs: median {statistics.median(ms):.0f} ms, from {ms[0]} to {ms[-1]} ms"
     )
+
+
+def test_a_guest_reloaded_at_a_quick_table_takes_its_seat_back(
+    people: tuple[Any, Any], base_url: str
+) -> None:
+    host, guest = people
+    quick_press(host, base_url, "triangles-game-2")
+    host.wait_for_selector("#quick[data-quick-state=looking]")
+    quick_press(guest, base_url, "triangles-game-2")
+    for page in (host, guest):
+        page.wait_for_selector("#rated-tag", timeout=30_000)
+    host.wait_for_function("JSON.parse(window.BoneyardNet.stats()).broker === 'open'", timeout=20_000)
+    play_by_moves([host, guest], stop_after=2)
+    hand, turn = guest.locator(".tri-hand-tile").count(), turn_of(host)
+    guest.reload()
+    guest.wait_for_selector(READY, state="attached", timeout=READY_TIMEOUT_MS)
+    guest.wait_for_function(f"document.documentElement.dataset.onlineTurn === '{turn}'", timeout=30_000)
+    assert guest.locator(".tri-hand-tile").count() == hand, "the same seat and hand came back"
+    assert guest.locator("#rated-tag").inner_text() == "Rated"
+    host.wait_for_selector(".online-bar:not(:has(.online-away))")
+    play_by_moves([host, guest], stop_after=2)
+    for page in (guest, host):
+        page.click("#room-leave")
+        page.wait_for_selector("#home-quick")
 
 
 def test_a_lone_quick_match_gets_a_labelled_bot_after_the_wait_and_cancel_leaves_the_broker(

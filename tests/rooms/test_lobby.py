@@ -538,3 +538,58 @@ def test_a_host_that_keeps_a_joiner_seated_without_starting_is_left():
     config = Config()
     assert now == pytest.approx(0.3 + config.wait_s + config.min_host_s + config.answer_s, abs=0.5)
     assert [a.kind for a in acts] == ["send", "close"] and joiner.phase == "paused"
+
+
+def test_a_full_table_prefers_the_seekers_nearest_the_hosts_rating():
+    s = hosting(3)  # the host's claim: the default rating (mu 25)
+    mus = {"far": 40.0, "near": 26.0, "mid": 30.0, "farther": 45.0}
+    for peer in mus:  # four seekers at the door at about the same time, for two seats
+        s.opened(peer, 0.2)
+    acts: list[Act] = []
+    for index, (peer, mu) in enumerate(mus.items(), start=1):
+        assert s.phase == lobby.HOSTING, "a full table waits while seekers at its door may ask"
+        acts = s.message(peer, seek_text(index, seats=3, rating=[mu, 5.0]), 0.3 + index / 10)
+    # far and near took the seats; mid took far's seat (nearer); farther was refused (farthest of all)
+    assert s.phase == lobby.DONE and s.table is not None and s.table.rated
+    assert [p.rating.mu for p in s.table.places if p.rating] == [pytest.approx(25.0, abs=1e-3), 30.0, 26.0]
+    assert [a.kind for a in acts].count("release") == 1 and "the table is full" in acts[0].text
+
+
+def test_a_seeker_bumped_for_a_nearer_one_is_told_and_looks_again():
+    s = hosting(2)
+    s.opened("far", 0.2)
+    s.opened("near", 0.2)
+    s.message("far", seek_text(1, rating=[40.0, 5.0]), 0.3)
+    assert s.phase == lobby.HOSTING and s.filled == 2  # full, and a seeker at the door
+    acts = s.message("near", seek_text(2, rating=[24.0, 5.0]), 0.5)
+    assert [(a.kind, a.peer) for a in acts][:3] == [("send", "far"), ("drop", "far"), ("send", "near")]
+    assert "nearer in rating" in acts[0].text and s.phase == lobby.DONE and s.table is not None
+    assert s.table.places[1].peer == "near"
+    joiner = seeker(1)
+    joiner.start(0.0)
+    joiner.taken(0.1)
+    joiner.connected("h", 0.2)
+    joiner.message("h", encode("seated", sender="lobby", seat=1, filled=2, seats=2), 0.3)
+    assert joiner.message("h", acts[0].text, 0.5) == [Act("close")] and joiner.phase == "paused"
+
+
+def test_an_equal_claim_keeps_first_come_first_seated_and_a_silent_door_waits_a_second_at_most():
+    s = hosting(2)
+    s.opened("first", 0.2)
+    s.opened("same", 0.2)
+    s.message("first", seek_text(1, rating=[30.0, 5.0]), 0.3)
+    acts = s.message("same", seek_text(2, rating=[30.0, 5.0]), 0.4)
+    assert "the table is full" in acts[0].text and s.table is not None and s.table.places[1].peer == "first"
+    s = hosting(2)
+    s.opened("first", 0.2)
+    s.opened("silent", 0.2)
+    s.message("first", seek_text(1), 0.3)
+    assert s.tick(0.3 + Config().choose_s - 0.1) == [] and s.phase == lobby.HOSTING
+    assert Act("release") in s.tick(0.3 + Config().choose_s) and s.phase == lobby.DONE
+
+
+def test_two_seekers_meet_at_once_when_nobody_else_is_at_the_door():
+    s = hosting(2)
+    s.opened("only", 0.2)
+    acts = s.message("only", seek_text(1), 0.3)
+    assert Act("release") in acts and s.phase == lobby.DONE

@@ -137,6 +137,10 @@ class MemoryTransport:
         if self.network.rooms.get(self.room) is self:
             del self.network.rooms[self.room]
 
+    async def claim(self, room_id: str, config: dict[str, Any]) -> None:
+        assert self.network.rooms.get(self.room) is not self, "claim follows release"
+        await self.host(room_id, config)
+
     def close(self) -> None:
         if self.closed:
             return

@@ -9,7 +9,9 @@ with people in every seat. The no-leak check runs on a quick-match table too.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from typing import Any
 
 import pytest
@@ -317,18 +319,140 @@ def test_an_unreachable_broker_is_said_in_words_with_try_again() -> None:
     on_own_loop(run)
 
 
-def test_a_quick_match_guest_whose_host_leaves_is_told_the_game_cannot_go_on() -> None:
+async def quick_table(network: Network, clock: Clock) -> tuple[Page, Page]:
+    """Return Ann's page hosting and Bob's joining a dealt two-player Dominoes quick table."""
+    ann = seeker_page(network, clock, "Ann")
+    await network.settle()
+    bob = seeker_page(network, clock, "Bob")
+    await until(network, clock, [ann, bob], lambda: dealt([ann, bob]))
+    return ann, bob
+
+
+def reloaded(page: Page) -> Page:
+    """Return the page ``page`` becomes after a reload at ``#/quick/<game>``: its pagehide save written,
+    its channels gone, the same storage, and the app's quick screen taking the table back (``resume``)."""
+    page.online.save(now=True)
+    page.online.net.close()  # the page is gone: no goodbye, the other side sees the channel close
+    again = Page(page.network, page.name, Route("quick", page.route.arg), storage=page.storage)
+    again.online = quick.resume(again, page.route.arg, again)
+    return again
+
+
+async def play_round(host: Page, guest: Page, network: Network) -> None:
+    """Play until the guest has moved once, and check the host's game took the guest's move."""
+    while not guest.online.session.local_to_move():
+        assert host.online.human_move(host.online.session, host.online.session.state.legal_moves()[0])
+        await network.settle()
+    before = host.online.session.state.turn_number
+    assert guest.online.human_move(guest.online.session, guest.online.session.state.legal_moves()[0])
+    await network.settle()
+    assert host.online.session.state.turn_number > before
+
+
+def test_a_quick_table_registers_its_room_code_once_the_lobby_id_is_released() -> None:
     async def run() -> None:
         network, clock = Network(), Clock()
-        ann = seeker_page(network, clock, "Ann")
+        ann, bob = await quick_table(network, clock)
+        assert list(network.rooms) == [ann.online.code] and bob.online.code == ann.online.code
+        assert bob.online.host_peer == ann.online.net.id  # the lobby's channel carries the game
+
+    on_own_loop(run)
+
+
+def test_a_quick_table_host_reloaded_takes_its_table_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        await play_round(ann, bob, network)
+        turn = ann.online.session.state.turn_number
+        ann.online.save(now=True)
+        ann.online.net.close()
         await network.settle()
-        bob = seeker_page(network, clock, "Bob")
-        await until(network, clock, [ann, bob], lambda: dealt([ann, bob]))
-        ann.close_online()
-        await step(network, clock, [bob])
-        assert bob.online.state == "host_left" and "it cannot go on" in bob.markup
-        await step(network, clock, [bob], 10.0)
-        assert not network.rooms, "the guest does not knock at a room code nobody holds"
+        assert bob.online.state == "reconnecting" and "The host is reconnecting" in bob.markup
+        if bob.online.session.local_to_move():  # a move while the host reconnects is refused
+            assert not bob.online.human_move(bob.online.session, bob.online.session.state.legal_moves()[0])
+            assert bob.refusals[-1] == online_join.RECONNECTING_MOVE
+        again = Page(network, "Ann", Route("quick", "dominoes"), storage=ann.storage)
+        again.online = quick.resume(again, "dominoes", again)
+        host = again.online
+        assert isinstance(host, online_host.OnlineHost) and host.quick is not None and host.rated
+        await network.settle()
+        assert host.status == "open" and list(network.rooms) == [host.code]
+        for _ in range(20):  # Bob's page knocks again (retries shortened)
+            await asyncio.sleep(0.01)
+            await network.settle()
+            if bob.online.state == "playing":
+                break
+        assert bob.online.state == "playing" and host.session.state.turn_number == turn
+        again.request_render()
+        assert "Rated" in again.markup and host.seats[1]["status"] == "connected"
+        await play_round(again, bob, network)
+
+    monkeypatch.setattr(online_join, "RETRY_S", (0.01,))
+    on_own_loop(run)
+
+
+def test_a_quick_table_guest_reloaded_takes_its_seat_back() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        await play_round(ann, bob, network)
+        seat, turn = bob.online.room.seat, ann.online.session.state.turn_number
+        again = reloaded(bob)
+        guest = again.online
+        assert isinstance(guest, quick.QuickGuest) and guest.rated and guest.code == ann.online.code
+        await network.settle()
+        assert guest.state == "playing" and guest.room.seat == seat
+        assert guest.session.state.turn_number == turn and guest.session.extra["rated"] is True
+        again.request_render()
+        assert "Rated" in again.markup
+        await play_round(ann, again, network)
+
+    on_own_loop(run)
+
+
+def test_an_old_or_finished_quick_table_is_not_taken_up_again() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        ann.online.save(now=True)
+        bob.online.save(now=True)
+        later = time.time() + quick.RESUME_S + 1
+        for page in (ann, bob):
+            stale = Page(network, page.name, Route("quick", "dominoes"), storage=page.storage)
+            assert quick.resume(stale, "dominoes", stale, now=later) is None
+        assert online_host.HOST_KEY + "dominoes" not in ann.storage.items  # abandoned: gone
+        assert quick.QUICK_KEY + "dominoes" not in bob.storage.items
+
+    on_own_loop(run)
+
+
+def test_a_quick_tables_save_never_reopens_as_a_friends_room() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, _ = await quick_table(network, clock)
+        ann.online.save(now=True)
+        key = online_host.HOST_KEY + "dominoes"
+        page = Page(network, "Ann", Route("room", "dominoes"), storage=ann.storage)
+        assert online_host.saved_quick(page, "dominoes") is not None
+        assert online_host.reopen(page, "dominoes", page) is None and key in page.storage.items
+        # A save of the first quick match code said nothing of quick match: its game is marked rated.
+        data = json.loads(page.storage.items[key])
+        del data["quick"]
+        page.storage.items[key] = json.dumps(data)
+        assert online_host.saved_quick(page, "dominoes") == {}
+        assert online_host.reopen(page, "dominoes", page) is None
+        assert quick.resume(page, "dominoes", page) is None and key not in page.storage.items
+        # A friends' room's save still reopens as one.
+        friends = Page(network, "Ann", Route("room", "triangles"))
+        screen = friends.screen("triangles")
+        room = online_host.OnlineHost.create(
+            friends, quick.GAMES["triangles"], screen, {"players": "2"}, friends
+        )
+        room.write()
+        assert online_host.saved_quick(friends, "triangles") is None
+        assert quick.resume(friends, "triangles", friends) is None
+        assert online_host.reopen(friends, "triangles", friends) is not None
 
     on_own_loop(run)
 
@@ -355,5 +479,56 @@ def test_a_joiner_that_never_says_hello_gets_a_computer_and_the_table_is_not_rat
         host, bob = pages[0].online, pages[1].online
         assert [s.kind for s in host.session.seats].count("computer") == 1
         assert not host.rated and not bob.rated and bob.session.extra["rated"] is False
+
+    on_own_loop(run)
+
+
+def test_a_seeker_that_finds_nobody_gives_up_after_45_s_in_words_and_leaves_nothing_at_the_broker() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        # Every lobby slot is held by a page that never answers (vanished, or hostile and silent).
+        squatters = [MemoryTransport(network, lambda event: None, lambda words: None) for _ in range(3)]
+        for slot, squatter in enumerate(squatters):
+            await squatter.host(lobby.lobby_id("dominoes", "match100", 2, slot), {})
+        ann = seeker_page(network, clock, "Ann")
+        await network.settle()
+        took = await until(network, clock, [ann], lambda: ann.online.seeker.phase == lobby.GAVE_UP)
+        assert lobby.Config().give_up_s <= took <= lobby.Config().give_up_s + 1.0, took
+        ann.request_render()
+        assert (
+            'data-quick-state="failed"' in ann.markup and "nobody could be reached to play with" in ann.markup
+        )
+        assert 'id="quick-retry"' in ann.markup and "Try again" in ann.markup
+        assert ann.online.net is None and not ann.timers, "no channel, no claim, no timer left"
+        assert sorted(network.rooms.values(), key=id) == sorted(squatters, key=id), "nothing of Ann's"
+        assert not any(s.peers for s in squatters), "every channel Ann opened is closed"
+
+    on_own_loop(run)
+
+
+def test_a_quick_match_guest_whose_host_leaves_is_told_the_game_cannot_go_on() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        ann.online.leave()  # the host's Leave (a reload says nothing: the guest knocks until it is back)
+        await step(network, clock, [bob])
+        assert bob.online.state == "host_left" and "it cannot go on" in bob.markup
+        await step(network, clock, [bob], 10.0)
+        assert bob.online.joining is None, "the guest does not knock at a table nobody will reopen"
+
+    on_own_loop(run)
+
+
+def test_a_quick_table_left_on_purpose_is_not_taken_up_again() -> None:
+    async def run() -> None:
+        network, clock = Network(), Clock()
+        ann, bob = await quick_table(network, clock)
+        bob.online.leave()
+        ann.online.leave()
+        assert not any(
+            key.startswith("boneyard:online:") for key in {**ann.storage.items, **bob.storage.items}
+        )
+        for page in (ann, bob):
+            assert quick.resume(page, "dominoes", page) is None, "Quick match offers a new table"
 
     on_own_loop(run)

@@ -6,8 +6,11 @@ whole mechanism: an id works as a lock. Every game, mode and number of seats has
 ``slots - 1``). A seeker tries to register slot 0: when the broker takes it, the seeker **hosts** a
 forming table under that id; when the broker answers ``unavailable-id``, someone hosts there and the
 seeker **joins** it (``seek``; the host answers ``seated``, ``no`` or, when the table starts, ``start``).
-The host seats joiners in arrival order, starts as soon as the mode's seats are full, and otherwise
-starts after the wait with computers in the empty seats; at the start it **releases** the lobby id
+The host seats joiners in arrival order and starts as soon as the mode's seats are full, or else after
+the wait with computers in the empty seats. When other seekers' channels are open then (they have not
+asked yet), it gives them ``choose_s`` (a second) to ask: one nearer the host's rating than a seated
+joiner takes the seat of the farthest (that one is told so and looks again), so players who press at
+about the same time meet nearest in rating; at the start it **releases** the lobby id
 (keeping its channels), so the next seekers form the next table under the same id. Why ids rather than
 a rendezvous library over public relays: it needs nothing but the broker the rooms already use, so it
 works the same with PeerJS's public broker (which lists no peers), a self-hosted ``peer`` and the test
@@ -34,7 +37,8 @@ transport reports (``claimed``, ``taken``, ``claim_failed``, ``connected``, ``un
 ``message``, ``closed``), calls ``tick(now)`` about every half second, and carries out the ``Act`` items
 every call returns (``claim``, ``connect``, ``send``, ``drop``, ``release``, ``close``). ``phase`` says
 where it stands; once ``done``, ``table`` says who sits where. The ratings a seeker brings are its own
-claim, used by nobody here: the table checks every player's signed chain (``boneyard.rating``).
+claim, used here only to choose between seekers for a seat: the table checks every player's signed chain
+(``boneyard.rating``).
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ class Config:
     probe_s: float = 2.5  # a lone host at a slot above 0 starts over after this
     give_up_s: float = 45.0  # a seeker at no table by then gives up
     slots: int = 3
+    choose_s: float = 1.0  # a full table waits at most this long for seekers at its door to ask
 
 
 @dataclass(frozen=True)
@@ -132,6 +137,23 @@ class Table:
     def rated(self) -> bool:
         """Tell whether the game counts for ratings: people in every seat."""
         return all(place.kind == "human" for place in self.places)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the table as a save keeps it (the channels aside: a reload opens new ones)."""
+        return {
+            "lobby": self.lobby,
+            "host": self.host,
+            "seat": self.seat,
+            "places": [place.to_json() for place in self.places],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Table:
+        """Return the table a save kept; raise ValueError, KeyError or TypeError for a damaged one."""
+        places = tuple(_place(p) for p in data["places"])
+        if not 2 <= len(places) <= MAX_SEATS or not 0 <= int(data["seat"]) < len(places):
+            raise ValueError("not a quick match's table")
+        return cls(str(data["lobby"]), bool(data["host"]), int(data["seat"]), places)
 
 
 @dataclass(frozen=True)
@@ -181,6 +203,7 @@ class Seeker:
     guests: dict[str, _Guest] = field(default_factory=dict)
     attempts: int = 0  # claims made (for the tests and the screen)
     missed: bool = False  # the slot's holder did not answer once already
+    full_since: float = 0.0  # when the forming table's last seat was taken (0: not full)
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= MAX_SEATS:
@@ -312,7 +335,8 @@ class Seeker:
                 acts += self._send_all(encode("no", sender="lobby", reason="the table moved"))
                 self.guests.clear()
                 return acts + [Act("close"), *self._claim(0, now)]
-            if now >= max(self.started_at + config.wait_s, self.hosting_since + config.min_host_s):
+            chosen = self.full_since and (now >= self.full_since + config.choose_s or not self._at_door())
+            if chosen or now >= max(self.started_at + config.wait_s, self.hosting_since + config.min_host_s):
                 acts += self._begin(now)
             return acts
         if self.phase in ENDED:
@@ -398,13 +422,41 @@ class Seeker:
             return self._forget(peer, problem)
         taken = {g.seat for g in self.guests.values() if g.seat is not None}
         free = [s for s in range(1, self.seats) if s not in taken]
+        acts = []
         if not free:
-            return self._forget(peer, "the table is full")
+            farthest = self._farthest()
+            if farthest is None or self._distance(entrant) >= self._distance(farthest.entrant):
+                return self._forget(peer, "the table is full") + self._chosen(now)
+            free = [farthest.seat or 0]  # a seeker nearer in rating takes the farthest one's seat
+            acts = self._turn_away(farthest.peer, "a player nearer in rating took the seat")
+            del self.guests[farthest.peer]
         guest.seat, guest.entrant = free[0], entrant
-        acts = self._seated_all()
+        acts += self._seated_all()
         if self.filled == self.seats:
-            acts += self._begin(now)
-        return acts
+            self.full_since = self.full_since or now
+        return acts + self._chosen(now)
+
+    def _at_door(self) -> bool:
+        """Tell whether a joiner's channel is open that has not asked for a seat yet."""
+        return any(g.seat is None for g in self.guests.values())
+
+    def _chosen(self, now: float) -> list[Act]:
+        """Start a full table unless seekers at the door may still ask (``choose_s`` at most)."""
+        if self.phase != HOSTING or not self.full_since:
+            return []
+        if self.config.choose_s <= 0 or not self._at_door():
+            return self._begin(now)
+        return []
+
+    def _distance(self, entrant: Entrant | None) -> float:
+        """Return how far a seeker's claimed rating is from the host's (the claims only: the table
+        verifies every chain once it starts)."""
+        return abs(entrant.rating.mu - self.me.rating.mu) if entrant is not None else float("inf")
+
+    def _farthest(self) -> _Guest | None:
+        """Return the seated guest farthest from the host's rating (the latest of equals), or None."""
+        seated = sorted((g for g in self.guests.values() if g.seat is not None), key=lambda g: g.opened_at)
+        return max(reversed(seated), key=lambda g: self._distance(g.entrant), default=None)
 
     def _entrant(self, message: Message) -> tuple[Entrant | None, str]:
         if message["v"] != VERSION:
@@ -421,6 +473,8 @@ class Seeker:
 
     def _seated_all(self) -> list[Act]:
         self.filled = 1 + sum(1 for g in self.guests.values() if g.seat is not None)
+        if self.filled < self.seats:
+            self.full_since = 0.0
         return [
             Act(
                 "send",

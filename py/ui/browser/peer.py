@@ -117,6 +117,14 @@ class BrowserTransport:
             except Exception:
                 window.console.warn("Boneyard online: " + traceback.format_exc())
 
+    async def claim(self, room_id: str, config: dict[str, Any]) -> None:
+        """After ``release``, register ``room_id`` at the broker and keep every open channel."""
+        net = await self.load()
+        try:
+            await net.claim(room_id, json.dumps(config))
+        except Exception as exc:
+            raise ConnectionError(_reason(exc)) from None
+
     def close(self) -> None:
         """Leave the broker and close every channel; no more events are handled."""
         self.inbox.close()

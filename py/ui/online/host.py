@@ -22,6 +22,7 @@ from boneyard.core import GameInfo, IllegalMoveError, make_rng
 from boneyard.games import GAMES
 from boneyard.rooms import protocol
 from boneyard.rooms.host import HostRoom, Out, RoomError
+from boneyard.rooms.lobby import Table
 
 from ..html import Markup, h, join
 from ..seating import computer_name
@@ -33,7 +34,7 @@ from . import screens as online_screens
 from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
 from .rated_table import RatedTable, bot_note, teams_of
 
-__all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "session_seats"]
+__all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "saved_quick", "session_seats"]
 
 HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with its game
 TICK_S = 1.0  # how often the room's timers run
@@ -493,8 +494,9 @@ class OnlineHost:
             self.app.report("info", "Select the link and copy it.")
 
     def leave(self) -> None:
-        """Close the room: guests are told the host left; a game under way stays saved to reopen later."""
-        if self.session is None or self.session.state.is_over():
+        """Close the room: guests are told the host left; a game under way stays saved to reopen later
+        (not a quick match's: its table was left on purpose, Quick match offers a new one)."""
+        if self.session is None or self.session.state.is_over() or self.quick is not None:
             self.app.storage.remove(HOST_KEY + self.game_id)  # nothing to come back to
         else:
             self.save(now=True)
@@ -545,6 +547,8 @@ class OnlineHost:
             "rated": self.rated,
             "rated_table": self.rated_table.to_dict() if self.rated_table is not None else None,
         }
+        if self.quick is not None:  # a quick match's table: it resumes as one (``ui.online.quick.resume``)
+            data["quick"] = {**self.quick.to_json(), "rated": self.rated, "saved_at": time.time()}
         self.app.storage.set(HOST_KEY + self.game_id, json.dumps(data))
 
     # -- drawing -------------------------------------------------------------------------------------------
@@ -739,11 +743,29 @@ def count_online(app: RoomApp, session: Session) -> None:
     app.stats, _ = app.storage.update_stats(change)
 
 
-def reopen(app: RoomApp, game_id: str, port: OnlinePort) -> OnlineHost | None:
-    """Reopen the room this page hosted for ``game_id`` (saved with its game), or return None."""
+def saved_quick(app: RoomApp, game_id: str) -> dict[str, Any] | None:
+    """Return the quick match table the room saved for ``game_id`` says it was ({} for a save written
+    before saves said so: its game is marked rated or not), or None for a friends' room or no save."""
+    text = app.storage.get(HOST_KEY + game_id)
+    try:
+        data = json.loads(text) if text else None
+        if not isinstance(data, dict):
+            return None
+        if isinstance(data.get("quick"), dict):
+            return dict(data["quick"])
+        session = data.get("session")
+        return {} if isinstance(session, dict) and "rated" in (session.get("extra") or {}) else None
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
+def reopen(app: RoomApp, game_id: str, port: OnlinePort, quick: bool = False) -> OnlineHost | None:
+    """Reopen the room this page hosted for ``game_id`` (saved with its game), or return None. A quick
+    match's table reopens only when ``quick`` asks for one (never as a friends' room), and a friends'
+    room only when it does not."""
     info = GAMES.get(game_id)
     text = app.storage.get(HOST_KEY + game_id) if info is not None else None
-    if info is None or not text:
+    if info is None or not text or (saved_quick(app, game_id) is not None) != quick:
         return None
     try:
         data = json.loads(text)
@@ -757,6 +779,10 @@ def reopen(app: RoomApp, game_id: str, port: OnlinePort) -> OnlineHost | None:
             room.state = host.session.state
             if data.get("rated_table") is not None:
                 host.rated_table = RatedTable.from_dict(host, data["rated_table"], host.send_rated)
+        if quick:
+            table = data.get("quick")
+            host.quick = Table.from_json(table) if isinstance(table, dict) else None
+            host.rated = bool(host.quick and table.get("rated"))
     except (ValueError, KeyError, TypeError, SessionError):
         app.storage.move_aside(
             HOST_KEY + game_id, text, "A saved online room could not be reopened: it is damaged."

@@ -105,7 +105,8 @@ class OnlineGuest:
         )
         self.message = ""
         self.host_peer: str | None = None
-        # A quick match's seat keeps the channel its lobby opened (``net``) and learns the code in welcome.
+        # A quick match's seat keeps the channel its lobby opened (``net``) and learns the code in welcome:
+        # the table's host registers it once the game starts, so the seat reconnects as in a friends' room.
         self.net = net or port.transport(self.on_event, lambda words: app.report("warning", words))
         self.quick: Any = None  # a quick match's table (rooms.lobby.Table): who sits where, their keys
         self.rated = False  # a quick match with people in every seat (the rated games read it)
@@ -165,10 +166,7 @@ class OnlineGuest:
                 redraw = self.on_room(item) or redraw
         elif event.type == "close":
             self.host_peer = None  # nothing sent now would arrive: moves wait for the next channel
-            if self.quick is not None and self.state not in ("removed", "failed"):
-                self.state = "host_left"  # a quick match's host holds no id at the broker to join again
-                redraw = True
-            elif self.state not in ("removed", "failed") and not self.closed:
+            if self.state not in ("removed", "failed") and not self.closed:
                 if self.state != "host_left":
                     self.state = (
                         "reconnecting" if self.session is not None or self.room.token else "connecting"
@@ -492,8 +490,6 @@ class OnlineGuest:
             return join(
                 ["The host is reconnecting…", h("span", {"class_": "online-wide"}, " Moves wait for them.")]
             )
-        if self.state == "host_left" and self.quick is not None:  # nobody can reopen a quick match's table
-            return "The player whose page ran this game left: it cannot go on."
         return {"host_left": "The host left; waiting for them to reopen the room…"}.get(
             self.state, self.message
         )

@@ -142,6 +142,10 @@ class Transport(Protocol):
     def release(self) -> None:
         """Give the registered id back to the broker and keep every open channel (quick match)."""
 
+    async def claim(self, room_id: str, config: dict[str, Any]) -> None:
+        """After ``release``, register ``room_id`` at the broker and keep every open channel (a quick match's
+        table becomes a room guests reconnect to); raise ConnectionError like ``host``."""
+
     def close(self) -> None:
         """Leave the broker and close every channel; no more events are handled."""
 

@@ -4,8 +4,11 @@
 channels' events) and the time, every half second, from the page's timers, and carries out the acts it
 returns. When the seeker is seated it becomes a room: the seeker that hosts runs an ``OnlineHost`` over
 the same transport (the lobby id released, the joiners' channels kept; each human seat kept for its
-joiner's ``hello``, the computers in the empty seats), the others an ``OnlineGuest`` that says hello on
-the channel it already holds. From then on this page's ``app.online`` is that room. A table with no
+joiner's ``hello``, the computers in the empty seats), the others a ``QuickGuest`` that says hello on
+the channel it already holds. From then on this page's ``app.online`` is that room. The host registers
+the room's code at the broker once the lobby id is released (``Transport.claim``; the guests learn the
+code in the room's welcome), so a reload of either side takes the table back as in a friends' room:
+``resume`` reopens the host's save, or a guest's seat kept under ``QUICK_KEY``, within the grace. A table with no
 computer is **rated** (``rated`` on the room and ``session.extra["rated"]``); one with a computer is not.
 
 Pure: the browser is reached through the ``OnlinePort`` alone (``public_key`` for the player's key), so
@@ -15,6 +18,7 @@ the tests run whole matches over the in-memory network. The screens are at the e
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,25 +27,30 @@ from typing import Any
 from boneyard.games import GAMES
 from boneyard.rooms import lobby
 from boneyard.rooms.host import HostRoom
-from boneyard.rooms.lobby import Act, Config, Entrant, Seeker
+from boneyard.rooms.lobby import Act, Config, Entrant, Seeker, Table
 
 from ..html import Markup, h, name_text
 from ..shell import button, frame
-from .host import OnlineHost, hold_seconds
-from .join import OnlineGuest
+from .host import HOLD_S, HOST_KEY, OnlineHost, hold_seconds, reopen, saved_quick
+from .join import OnlineGuest, stored_token
 from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
 
 __all__ = [
     "MODES",
+    "QUICK_KEY",
     "WAIT_CHOICES",
+    "QuickGuest",
     "QuickMatch",
     "QuickMode",
     "find_mode",
     "looking_screen",
     "modes_of",
     "picker_screen",
+    "resume",
 ]
 
+QUICK_KEY = "boneyard:online:quick:"  # + game id: the quick match table this browser has a guest's seat at
+RESUME_S = HOLD_S  # a reloaded page takes its quick table back within the seats' reconnect grace
 TICK_S = 0.5  # the seeker's timers run this often
 HELLO_S = 8.0  # a seated joiner's hello must reach the table's host within this, or a computer sits
 WAIT_CHOICES = (5, 10, 20, 30)  # Settings: seconds before computers take the empty seats
@@ -95,6 +104,78 @@ def find_mode(value: str) -> QuickMode | None:
     """Return the mode an action's value names (``dominoes:match100-2``), or None."""
     game, _, key = value.partition(":")
     return next((m for m in modes_of(game) if m.key == key), None)
+
+
+class QuickGuest(OnlineGuest):
+    """A guest's seat at a quick match's table: it also keeps which table it is, so a reload of
+    ``#/quick/<game>`` takes the seat back (``resume``)."""
+
+    def keep(self) -> None:
+        """Keep the seat's token, and the table under ``QUICK_KEY`` + the game."""
+        super().keep()
+        if self.room.token and self.state != "removed" and self.game_id and self.quick is not None:
+            data = {
+                "code": self.code,
+                "table": self.quick.to_json(),
+                "rated": self.rated,
+                "over": self.session is not None and self.session.state.is_over(),
+                "saved_at": time.time(),
+            }
+            self.app.storage.set(QUICK_KEY + self.game_id, json.dumps(data))
+
+    def on_event(self, event: NetEvent) -> None:
+        """Handle a transport event as a friends' room does, except that once the host said it left (its
+        Leave: a quick table's host keeps nothing to reopen), the closed channel is not knocked at again."""
+        if event.type == "close" and self.state == "host_left":
+            self.host_peer = None
+            return
+        super().on_event(event)
+
+    def bar_note(self) -> str:
+        """Return the state in words for the bar over the table."""
+        if self.state == "host_left":
+            return "The player whose page ran this game left: it cannot go on."
+        return super().bar_note()
+
+    def leave(self) -> None:
+        """Leave the table for good: nothing is kept to take it back."""
+        self.app.storage.remove(QUICK_KEY + (self.game_id or ""))
+        super().leave()
+
+
+def resume(app: RoomApp, game_id: str, port: OnlinePort, now: float | None = None) -> Any:
+    """Return the quick match table this browser was at for ``game_id``, taken up again after a reload:
+    the host's (its save) or a guest's seat (``QUICK_KEY``), or None. A table left longer than the
+    reconnect grace (``RESUME_S``), or whose game is over, is not taken up: its save is dropped, so the
+    game ends as abandoned and Quick match offers a new one."""
+    now = time.time() if now is None else now
+    saved = saved_quick(app, game_id)
+    if saved is not None:
+        fresh = now - float(saved.get("saved_at") or 0) < RESUME_S  # saves before this said no time: stale
+        host = reopen(app, game_id, port, quick=True) if fresh else None
+        if host is not None and host.session is not None and not host.session.state.is_over():
+            return host
+        if host is not None:
+            host.close()
+        app.storage.remove(HOST_KEY + game_id)
+        return None
+    text = app.storage.get(QUICK_KEY + game_id)
+    if not text:
+        return None
+    try:
+        data = json.loads(text)
+        code = str(data["code"])
+        table = Table.from_json(data["table"])
+        fresh = now - float(data["saved_at"]) < RESUME_S and not data.get("over")
+    except (ValueError, KeyError, TypeError):
+        fresh = False
+    if not fresh or stored_token(app.storage, code) is None:
+        app.storage.remove(QUICK_KEY + game_id)
+        return None
+    guest = QuickGuest(app, code, str(getattr(app.settings, "name", "") or "Player"), port)
+    guest.game_id, guest.quick, guest.rated = game_id, table, bool(data.get("rated"))
+    guest.connect()
+    return guest
 
 
 class QuickMatch:
@@ -300,8 +381,9 @@ class QuickMatch:
             host = OnlineHost(self.app, info, room, game_mode.key, game_mode.label, self.port, net=net)
             host.status = "open"
             self.room = host
+            self._spawn(self._open_room(host))
         else:
-            guest = OnlineGuest(self.app, "", table.places[table.seat].name, self.port, net=net)
+            guest = QuickGuest(self.app, "", table.places[table.seat].name, self.port, net=net)
             guest.host_peer = seeker.host_peer
             self.room = guest
         self.room.quick = table
@@ -314,6 +396,14 @@ class QuickMatch:
             self.room.start_ticker()
             self.schedule()
         self.room.rerender()
+
+    async def _open_room(self, host: OnlineHost) -> None:
+        """Register the table's room code at the broker (the lobby id is released), so a reloaded page of
+        either side finds the table again: the guests learn the code in the room's welcome."""
+        try:
+            await host.net.claim(host.code, self.app.settings.online_config())
+        except Exception as exc:  # the table goes on; only a reload cannot find it
+            self.port.console(f"quick match: the table's code was not registered: {exc}")
 
     def start_table(self, now: float) -> None:
         """Start the host's game once every joiner said hello (a computer sits for one that did not)."""

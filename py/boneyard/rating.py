@@ -29,9 +29,8 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
-
-from openskill.models import PlackettLuce
 
 __all__ = [
     "MAX_CHAIN",
@@ -62,7 +61,14 @@ TOLERANCE = 1e-3  # ratings travel rounded; two machines' maths may differ in th
 START_KEYS = ("v", "game", "mode", "deal", "players", "teams", "before", "at")
 RECORD_KEYS = (*START_KEYS, "placings", "moves", "forfeit")
 
-_MODEL = PlackettLuce()
+
+@cache
+def _model() -> Any:
+    """Return openskill's Plackett-Luce model, imported at the first rating: the page's start (and its
+    memory snapshot, which holds ui.app and so this module) never loads openskill."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 class RecordError(ValueError):
@@ -92,7 +98,7 @@ class Rating:
 
 def default_rating() -> Rating:
     """Return a new player's rating: the library's default."""
-    fresh = _MODEL.rating()
+    fresh = _model().rating()
     return Rating(fresh.mu, fresh.sigma)
 
 
@@ -101,9 +107,9 @@ def rate(
 ) -> list[Rating]:
     """Return every seat's rating after a game, from the ratings before and the placings (1 = first)."""
     groups = [list(team) for team in teams] if teams else [[seat] for seat in range(len(before))]
-    ratings = [[_MODEL.rating(mu=before[s].mu, sigma=before[s].sigma) for s in group] for group in groups]
+    ratings = [[_model().rating(mu=before[s].mu, sigma=before[s].sigma) for s in group] for group in groups]
     ranks = [float(min(placings[s] for s in group)) for group in groups]
-    after = _MODEL.rate(ratings, ranks=ranks)
+    after = _model().rate(ratings, ranks=ranks)
     out = list(before)
     for group, rated in zip(groups, after):
         for seat, new in zip(group, rated):

@@ -191,7 +191,8 @@ def home(
         name_text(settings.name),
         ". Pick a game. Everything runs in your browser, even offline.",
     )
-    join_room = (
+    # Online play is offered before the games, where a player sees it without scrolling past four cards.
+    online = (
         h(
             "p",
             {"class_": "home-online home-room"},
@@ -200,22 +201,13 @@ def home(
             room[1],
         )
         if room is not None
-        else join(
-            [
-                h(
-                    "p",
-                    {"class_": "home-online"},
-                    "Playing with friends? ",
-                    h("a", {"href": "#/join", "id": "home-join"}, "Join a room"),
-                    " with the code they sent, or choose Online with friends in a game's New game.",
-                ),
-                h(
-                    "p",
-                    {"class_": "home-online home-quick"},
-                    link_button("Quick match", "#/quick", id="home-quick"),
-                    " Play people you do not know; computers fill the seats nobody takes.",
-                ),
-            ]
+        else h(
+            "p",
+            {"class_": "home-online home-quick"},
+            link_button("Quick match", "#/quick", id="home-quick"),
+            " Play people you do not know, or ",
+            h("a", {"href": "#/join", "id": "home-join"}, "join a room"),
+            " with a friend's code.",
         )
     )
     # Hidden until the browser offers to install the page (js/ un-hides it and handles the action).
@@ -230,8 +222,8 @@ def home(
             [
                 h("div", {"class_": "home-head"}, greeting, install),
                 daily_row,
+                online,
                 h("ul", {"class_": "game-list", "aria_label": "Games"}, cards),
-                join_room,
             ]
         ),
         current="home",

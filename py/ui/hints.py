@@ -662,8 +662,9 @@ def review_comment(ctx: Any, step: int) -> str:
         return ""
     for e in found.entries:
         if e["index"] + 1 == step:
-            if e["forced"]:
-                return "Your only move."
+            if e["forced"]:  # a replay's moves are the sender's: their name, as the tray says
+                name = kit.display_names(ctx.session)[found.seat]
+                return "Your only move." if name == "You" else f"{name}'s only move."
             loss = float(e["before"]) - float(e["after"])
             if e["move"] == e["best"] or loss < 0.02:
                 return f"The Expert agrees: about {_percent(float(e['after']))}."

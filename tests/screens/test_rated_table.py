@@ -257,6 +257,91 @@ def test_a_player_who_stays_away_past_the_grace_loses_by_forfeit() -> None:
     on_own_loop(run)
 
 
+async def host_gone(network: Network, host: Page, guests: list[Page]) -> None:
+    """Play a few moves, then close the host's page for good and let every guest's grace pass."""
+    await play_out(network, host, guests, stop_after=3)
+    host.online.close()
+    await network.settle()
+    for guest in guests:
+        assert guest.online.rated_table.host_timer is not None, "the grace runs"
+        guest.run_timers()
+    await network.settle()
+
+
+def test_a_host_who_stays_away_past_the_grace_loses_by_forfeit_signed_by_the_guest() -> None:
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        await host_gone(network, host, [bob])
+        (signed,) = chain_of(bob)
+        assert chain_of(host) == []
+        record = signed["record"]
+        assert record["forfeit"] == 0 and record["placings"] == [2, 1]
+        assert signed["sigs"][0] is None and all(signed["start_sigs"]) and signed["sigs"][1]
+        check = rating.check_chain(bob.identity().player.key, "triangles", [signed], verify)
+        assert check.verified and check.rating.mu > 25
+        ann = rating.check_chain(host.identity().player.key, "triangles", [signed], verify)
+        assert ann.verified and ann.rating.mu < 25, "the forfeiter's loss, should it ever carry it"
+        assert "Rated: your Triangles rating" in (rated_note(bob.online.session) or "")
+        bob.request_render()
+        assert "Ann left and did not come back: their loss, kept." in bob.markup
+        bob.online.close()
+
+    on_own_loop(run)
+
+
+def test_a_host_gone_from_three_leaves_each_guest_a_forfeit_signed_by_itself() -> None:
+    async def run() -> None:
+        network, host, guests = await rated_at_table(("Bob", "Cy"))
+        await host_gone(network, host, guests)
+        bob, cy = (chain_of(page) for page in guests)
+        assert len(bob) == len(cy) == 1 and bob[0]["record"] == cy[0]["record"]
+        assert bob[0]["record"]["forfeit"] == 0 and bob[0]["record"]["placings"] == [3, 1, 1]
+        assert [sig is not None for sig in bob[0]["sigs"]] == [False, True, False]
+        assert [sig is not None for sig in cy[0]["sigs"]] == [False, False, True]
+        for page, chain in zip(guests, (bob, cy)):
+            check = rating.check_chain(page.identity().player.key, "triangles", chain, verify)
+            assert check.verified and check.rating.mu > 25
+        # Each counts for its signer only: Bob's record in Cy's chain does not hold.
+        other = rating.check_chain(guests[1].identity().player.key, "triangles", bob, verify)
+        assert "its owner did not sign the result" in other.problem
+        for page in guests:
+            page.online.close()
+
+    on_own_loop(run)
+
+
+def test_a_host_back_within_the_grace_keeps_the_game_going_and_rated(monkeypatch: Any) -> None:
+    monkeypatch.setattr(online_join, "RETRY_S", (0.0,))
+
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        await play_out(network, host, [bob], stop_after=3)
+        host.online.save(now=True)
+        host.online.close()
+        await network.settle()
+        timer = bob.online.rated_table.host_timer
+        assert timer is not None
+        again = Page(network, "Ann", host.route)
+        again.storage, again.ident = host.storage, host.ident
+        again.online = online_host.reopen(again, "triangles", again)
+        for _ in range(20):
+            await network.settle()
+            await asyncio.sleep(0.01)
+            if bob.online.state == "playing":
+                break
+        assert timer.cancelled and bob.online.rated_table.host_timer is None
+        bob.run_timers()
+        await network.settle()
+        assert chain_of(bob) == [], "no forfeit: the host came back in time"
+        await play_out(network, again, [bob])
+        assert len(chain_of(bob)) == 1 and chain_of(bob) == chain_of(again)
+        assert chain_of(bob)[0]["record"]["forfeit"] is None
+        if again.online.ticker is not None:
+            again.online.ticker.cancel()
+
+    on_own_loop(run)
+
+
 def test_a_game_with_a_computer_at_a_rated_table_is_not_rated_and_the_results_say_so() -> None:
     async def run() -> None:
         network = Network()

@@ -175,6 +175,7 @@ class OnlineGuest:
                     )
                 redraw = True
                 self.connect()
+        self.watch_rated_host()
         if redraw:
             self.rerender()
 
@@ -278,6 +279,11 @@ class OnlineGuest:
             self.rated_table.begin()
         seat = data.get("seat", host_seat(self.seats))
         self.rated_table.take(int(seat or 0), kind, data)
+
+    def watch_rated_host(self) -> None:
+        """Tell the rated game whether its host is here (gone past the grace, the host forfeits it)."""
+        if self.rated_table is not None:
+            self.rated_table.watch_host(self.host_peer is not None and self.state != "host_left")
 
     def keep_rated(self) -> None:
         """Keep this page's part in the rated game, so a reload goes on signing it."""

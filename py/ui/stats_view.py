@@ -584,7 +584,11 @@ def rated_board(info: GameInfo, family: rated.Family) -> Markup:
                 h(
                     "td",
                     {"class_": "rating-cell"},
-                    rated.rating_text(player.rating) if player.verified else "unverified",
+                    rated.rating_text(player.rating)
+                    if player.verified
+                    else "checking…"
+                    if player.checking
+                    else "unverified",
                 ),
                 h("td", {}, player.counted),
             )

@@ -64,6 +64,13 @@ def test_a_rated_game_is_signed_by_both_and_each_page_keeps_it_and_shows_the_cha
             assert 'data-rated="on"' in page.markup and "25.0" in page.markup and "± 16.7" in page.markup
             fingerprint = rating.fingerprint(page.identity().player.key)
             assert fingerprint in host.markup and fingerprint in guest.markup
+        # What the host's page saw of Bob's chain is sealed with the host's key (Stats checks it).
+        bob = guest.identity().player.key
+        proved = book.seen(host.storage)[bob]["games"]["triangles"]
+        text = book.seal_text(bob, "triangles", "Bob", proved).encode()
+        assert proved["verified"] and verify(
+            rating.Signature(host.identity().player.key, text, proved["seal"])
+        )
         await play_out(network, host, [guest])
         chains = [chain_of(host), chain_of(guest)]
         assert len(chains[0]) == 1 and chains[0] == chains[1], "both keep the same record, signed by both"

@@ -197,7 +197,9 @@ class RatedTable:
         if not check.verified:
             self.refuse(f"{self.who(seat)}'s rated results: {check.problem}")
         if key:
-            book.remember(self.storage, self.game, key, self.names.get(seat, ""), check, now_text())
+            await book.remember(
+                self.identity, self.storage, self.game, key, self.names.get(seat, ""), check, now_text()
+            )
         await self._all_checked()
 
     async def _all_checked(self) -> None:

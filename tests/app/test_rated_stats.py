@@ -37,7 +37,7 @@ def rated_items(results: list[Any] = RESULTS) -> dict[str, str]:
     chain = []
     for number, (other, mine, theirs, forfeit) in enumerate(results):
         players = [ANN, other]
-        at = f"2026-11-{number + 10:02d}T10:00:00Z"
+        at = f"2026-{1 + number // 28:02d}-{1 + number % 28:02d}T10:00:00Z"  # up to 336 in order
         before = [ratings[p.key] for p in players]
         chain.append(game(players, before, [mine, theirs], at, forfeit=forfeit, game_id=GAME))
         for player, after in zip(players, rating.rate(before, [mine, theirs], None)):
@@ -167,3 +167,31 @@ def test_players_met_edited_by_hand_show_as_unverified_and_are_not_ranked(open_a
     other.settle()
     board = other.text_of('[data-board="triangles"]') or ""
     assert board.count("unverified") == 4
+
+
+def chart_of(count: int) -> str:
+    """Return the rating chart of Ann's first ``count`` results (cycled from RESULTS)."""
+    from ui.stats_view import rating_chart
+
+    results = [RESULTS[i % len(RESULTS)] for i in range(count)]
+    items = rated_items(results)
+    chain = json.loads(items[book.CHAIN_KEY + GAME])
+    check = rating.check_chain(ANN.key, GAME, chain, verify)
+    family = book.Family(GAME, check.rating, list(check.history), played=count)
+    return str(rating_chart(family))
+
+
+def test_the_rating_chart_has_values_on_its_axis_and_the_last_one_labelled() -> None:
+    import re
+
+    from ui.stats_view import RATING_POINTS
+
+    for count in (1, 10, 200):
+        svg = chart_of(count)
+        ticks = re.findall(r'text-anchor="end"[^>]*>(\d+)</text>', svg)
+        assert 2 <= len(ticks) <= 5 and ticks == sorted(ticks, key=int), (count, ticks)
+        now = re.search(r'class="chart-label rating-now"[^>]*>([\d.]+)</text>', svg)
+        assert now is not None and "over %d rated games" % count in svg
+        assert f"to {now.group(1)} ±" in svg  # the label is the last rating
+        line = re.search(r'class="rating-line" points="([^"]+)"', svg)
+        assert line is not None and len(line.group(1).split()) == min(count + 1, RATING_POINTS)

@@ -317,6 +317,30 @@ def test_a_host_gone_from_three_leaves_each_guest_a_forfeit_signed_by_itself() -
     on_own_loop(run)
 
 
+def test_a_guest_reloaded_while_its_host_is_gone_still_records_the_forfeit(monkeypatch: Any) -> None:
+    monkeypatch.setattr(online_join, "RETRY_S", (60.0,))
+
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        await play_out(network, host, [bob], stop_after=3)
+        host.online.close()
+        await network.settle()
+        bob.online.close()  # the guest's page reloads: the same browser, the host still gone
+        back = Page(network, "Bob", bob.route)
+        back.storage, back.ident = bob.storage, bob.ident
+        back.online = online_join.OnlineGuest(back, host.online.code, "Bob", back)
+        back.online.connect()
+        await network.settle()
+        assert back.online.rated_table is not None and back.online.rated_table.host_timer is not None
+        back.run_timers()
+        await network.settle()
+        (signed,) = chain_of(back)
+        assert signed["record"]["forfeit"] == 0
+        back.online.close()
+
+    on_own_loop(run)
+
+
 def test_a_host_back_within_the_grace_keeps_the_game_going_and_rated(monkeypatch: Any) -> None:
     monkeypatch.setattr(online_join, "RETRY_S", (0.0,))
 

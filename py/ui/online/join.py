@@ -302,6 +302,7 @@ class OnlineGuest:
             self.rated_table = RatedTable.from_dict(self, json.loads(text), self.send_rated)
         except ValueError:
             self.app.storage.remove(RATED_KEY + self.code)
+        self.watch_rated_host()  # the host's grace runs until its welcome: a host gone meanwhile forfeits
 
     def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
         """Send this page's chain or signature to the host (which passes it on)."""

@@ -115,6 +115,8 @@ class RatedTable:
         self.task: asyncio.Future[Any] | None = None
         self.lone = False  # a guest's own record of its host's forfeit: signed by this page alone
         self.host_timer: Any = None  # a guest's: the grace the host has left to come back
+        rows = getattr(online, "seats", [])
+        self.host = next((int(row["seat"]) for row in rows if row.get("kind") == "host"), None)
 
     # -- what comes in ------------------------------------------------------------------------------------
     def begin(self) -> None:
@@ -391,11 +393,10 @@ class RatedTable:
         if self.start_sigs is None or self.start_sigs.missing():
             self.stop("the host left before everyone signed the start")
             return
-        host = next((int(row["seat"]) for row in self.online.seats if row.get("kind") == "host"), None)
-        if host not in self.seats or host == self.me:
+        if self.host not in self.seats or self.host == self.me:
             return
         n = len(self.seats)
-        index = self.seats.index(host)
+        index = self.seats.index(self.host)
         session = self.online.session
         known = getattr(session, "known_moves", None)
         moves = (known() if known is not None else None) or list(getattr(session, "moves", None) or [])
@@ -459,6 +460,7 @@ class RatedTable:
             "problem": self.problem,
             "done": self.result is not None,
             "lone": self.lone,
+            "host": self.host,
         }
 
     @classmethod
@@ -491,6 +493,8 @@ class RatedTable:
                     setattr(table, f"{stage}_sigs", signing)
             table.problem = str(data["problem"])
             table.lone = bool(data.get("lone", False))  # saves from before it: False
+            host = data.get("host")  # saves from before it: none, and no forfeit of the host
+            table.host = int(host) if host is not None else None
             if data["done"]:
                 table.result = (table.checks[table.me], table.checks[table.me])  # kept already
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -211,20 +211,20 @@ _OWNER: list[str] = []  # this browser's key, as its identity gave it to check_s
 
 def _sealed(key: str, game: str, name: str, proved: dict[str, Any]) -> bool | None:
     """Tell whether a summary's seal verified (None: not checked yet)."""
+    if not _OWNER:
+        return None
     seal = proved.get("seal")
-    if not isinstance(seal, str) or not _OWNER:
-        return False if _OWNER else None
+    if not _OWNER[0] or not isinstance(seal, str):
+        return False  # a browser without a key sealed nothing
     return _SEALS.get((_OWNER[0], seal_text(key, game, name, proved), seal))
 
 
 async def check_seals(storage: Any, identity: Signer) -> bool:
     """Check the seals of the players met that claim to be verified; return whether any verdict is new."""
-    owner = await identity.public_key()
-    if not owner:
-        return False
+    owner = await identity.public_key() or ""
     new = [owner] != _OWNER
     _OWNER[:] = [owner]
-    for key, entry in seen(storage).items():
+    for key, entry in seen(storage).items() if owner else ():
         games = entry.get("games") if isinstance(entry, dict) else None
         for game, proved in games.items() if isinstance(games, dict) else ():
             if not isinstance(proved, dict) or proved.get("verified") is not True:

@@ -195,3 +195,12 @@ def test_the_rating_chart_has_values_on_its_axis_and_the_last_one_labelled() -> 
         assert f"to {now.group(1)} ±" in svg  # the label is the last rating
         line = re.search(r'class="rating-line" points="([^"]+)"', svg)
         assert line is not None and len(line.group(1).split()) == min(count + 1, RATING_POINTS)
+
+
+def test_a_browser_without_a_key_shows_the_players_met_unverified_not_checking(open_app: Open) -> None:
+    _app, port = open_app(FakeStorage(rated_items()))
+    port.ident = FakeIdentity("Ann", keyless=True)  # a private window
+    port.follow("#/stats")
+    port.settle()
+    board = port.text_of('[data-board="triangles"]') or ""
+    assert board.count("unverified") == 4 and "checking" not in board

@@ -264,15 +264,24 @@ def test_a_player_who_stays_away_past_the_grace_loses_by_forfeit() -> None:
     on_own_loop(run)
 
 
-async def host_gone(network: Network, host: Page, guests: list[Page]) -> None:
-    """Play a few moves, then close the host's page for good and let every guest's grace pass."""
+async def host_gone(network: Network, host: Page, guests: list[Page], *, past_grace: bool = True) -> None:
+    """Play a few moves, then close the host's page (its room saved) and let every guest's grace pass."""
     await play_out(network, host, guests, stop_after=3)
+    host.online.save(now=True)
     host.online.close()
     await network.settle()
     for guest in guests:
         assert guest.online.rated_table.host_timer is not None, "the grace runs"
-        guest.run_timers()
+        if past_grace:
+            guest.run_timers()
     await network.settle()
+
+
+def reloaded(network: Network, page: Page) -> Page:
+    """Return the page after a reload: the same browser's storage and key, nothing else."""
+    again = Page(network, page.name, page.route)
+    again.storage, again.ident = page.storage, page.ident
+    return again
 
 
 def test_a_host_who_stays_away_past_the_grace_loses_by_forfeit_signed_by_the_guest() -> None:
@@ -322,12 +331,9 @@ def test_a_guest_reloaded_while_its_host_is_gone_still_records_the_forfeit(monke
 
     async def run() -> None:
         network, host, (bob,) = await rated_at_table()
-        await play_out(network, host, [bob], stop_after=3)
-        host.online.close()
-        await network.settle()
+        await host_gone(network, host, [bob], past_grace=False)
         bob.online.close()  # the guest's page reloads: the same browser, the host still gone
-        back = Page(network, "Bob", bob.route)
-        back.storage, back.ident = bob.storage, bob.ident
+        back = reloaded(network, bob)
         back.online = online_join.OnlineGuest(back, host.online.code, "Bob", back)
         back.online.connect()
         await network.settle()
@@ -346,14 +352,9 @@ def test_a_host_back_within_the_grace_keeps_the_game_going_and_rated(monkeypatch
 
     async def run() -> None:
         network, host, (bob,) = await rated_at_table()
-        await play_out(network, host, [bob], stop_after=3)
-        host.online.save(now=True)
-        host.online.close()
-        await network.settle()
+        await host_gone(network, host, [bob], past_grace=False)
         timer = bob.online.rated_table.host_timer
-        assert timer is not None
-        again = Page(network, "Ann", host.route)
-        again.storage, again.ident = host.storage, host.ident
+        again = reloaded(network, host)
         again.online = online_host.reopen(again, "triangles", again)
         for _ in range(20):
             await network.settle()
@@ -420,8 +421,7 @@ def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_
         # The guest's page reloads: the same browser (storage, key) joins again and takes its seat back.
         guest.online.close()
         await network.settle()
-        back = Page(network, "Bob", guest.route)
-        back.storage, back.ident = guest.storage, guest.ident
+        back = reloaded(network, guest)
         back.online = online_join.OnlineGuest(back, host.online.code, "Bob", back)
         back.online.connect()
         await network.settle()
@@ -431,8 +431,7 @@ def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_
         host.online.save(now=True)
         host.online.close()
         await network.settle()
-        again = Page(network, "Ann", host.route)
-        again.storage, again.ident = host.storage, host.ident
+        again = reloaded(network, host)
         again.online = online_host.reopen(again, "triangles", again)
         assert again.online is not None and again.online.rated_table is not None
         for _ in range(20):

@@ -326,6 +326,23 @@ def test_a_host_gone_from_three_leaves_each_guest_a_forfeit_signed_by_itself() -
     on_own_loop(run)
 
 
+def test_a_host_gone_after_the_last_move_is_no_forfeit_the_game_goes_unrated() -> None:
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        host.online.rated_table.finish = lambda session: None  # the host leaves before sending the result
+        await play_out(network, host, [bob])
+        assert bob.online.session.state.is_over()
+        host.online.close()
+        await network.settle()
+        bob.run_timers()
+        await network.settle()
+        assert chain_of(bob) == [] and bob.online.rated_table.end is None
+        assert rated_note(bob.online.session) == "Not rated: the host left before the result was signed."
+        bob.online.close()
+
+    on_own_loop(run)
+
+
 def test_a_guest_reloaded_while_its_host_is_gone_still_records_the_forfeit(monkeypatch: Any) -> None:
     monkeypatch.setattr(online_join, "RETRY_S", (60.0,))
 

@@ -58,6 +58,11 @@ def placings_of(outcome: Any, seats: int) -> list[int]:
     return [1 if seat in winners else 2 for seat in range(seats)]
 
 
+def forfeit_placings(seats: int, forfeit: int) -> list[int]:
+    """Return a forfeit's places: the one who left last, everyone else first."""
+    return [seats if s == forfeit else 1 for s in range(seats)]
+
+
 def rated_note(session: Any) -> str | None:
     """Return the results panel's line on the rating ("" or None: nothing to say)."""
     note = getattr(session, "extra", {}).get(NOTE_KEY)
@@ -314,8 +319,7 @@ class RatedTable:
             rows = {int(row["seat"]): row for row in self.online.seats}
             if rows.get(seat, {}).get("status") == "connected" and rows.get(seat, {}).get("kind") == "guest":
                 return "the result says a player left who is still here"
-            n = len(self.seats)
-            if record["placings"] != [n if s == forfeit else 1 for s in range(n)]:
+            if record["placings"] != forfeit_placings(len(self.seats), forfeit):
                 return "the result's places are not a forfeit's"
             return ""
         session = self.online.session
@@ -345,11 +349,10 @@ class RatedTable:
         """Record that ``seat`` left and did not come back within the grace: it loses (the host)."""
         if not self.is_host or self.end is not None or self.problem or seat not in self.seats:
             return
-        n = len(self.seats)
         index = self.seats.index(seat)
         session = self.online.session
         moves = list(session.moves or []) if session is not None else []
-        self._host_end([n if s == index else 1 for s in range(n)], moves, index)
+        self._host_end(forfeit_placings(len(self.seats), index), moves, index)
 
     def _host_end(self, placings: list[int], moves: list[str], forfeit: int | None) -> None:
         if self.start is None or self.start_sigs is None or self.start_sigs.missing():
@@ -357,6 +360,9 @@ class RatedTable:
             return
         record = rated_room.end_record(self.start, placings, rated_room.moves_digest(moves), forfeit)
         self.send("rated_end", {"record": record}, None)
+        self._sign_end(record)
+
+    def _sign_end(self, record: dict[str, Any]) -> None:
         self.end = record  # signed in turn, after what is queued already
         self.queue.append((self.me, "own_end", {"record": record}))
         if self.ready and (self.task is None or self.task.done()):
@@ -393,21 +399,18 @@ class RatedTable:
         if self.start_sigs is None or self.start_sigs.missing():
             self.stop("the host left before everyone signed the start")
             return
+        session = self.online.session
+        if session is not None and session.state.is_over():
+            self.stop("the host left before the result was signed")  # the game's own result, not a forfeit
+            return
         if self.host not in self.seats or self.host == self.me:
             return
-        n = len(self.seats)
         index = self.seats.index(self.host)
-        session = self.online.session
         known = getattr(session, "known_moves", None)
         moves = (known() if known is not None else None) or list(getattr(session, "moves", None) or [])
-        record = rated_room.end_record(
-            self.start, [n if s == index else 1 for s in range(n)], rated_room.moves_digest(moves), index
-        )
+        placings = forfeit_placings(len(self.seats), index)
         self.lone = True
-        self.end = record  # signed in turn, after what is queued already
-        self.queue.append((self.me, "own_end", {"record": record}))
-        if self.task is None or self.task.done():
-            self.task = asyncio.ensure_future(self._drain())
+        self._sign_end(rated_room.end_record(self.start, placings, rated_room.moves_digest(moves), index))
 
     # -- keeping the record ---------------------------------------------------------------------------------
     def keep_if_signed(self) -> None:

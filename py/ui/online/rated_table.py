@@ -541,7 +541,7 @@ class RatedTable:
         forfeit = self.end["forfeit"] if self.end is not None else None
         if forfeit is None:
             return "Result signed by all and kept."
-        return f"{self.who(self.seats[forfeit])} left and did not come back: their loss, kept."
+        return f"{self.who(self.seats[forfeit])} left: their loss, kept."
 
     def markup(self) -> Markup:
         """Return the table's rated line: every player with the fingerprint and the rating their chain

@@ -299,7 +299,7 @@ def test_a_host_who_stays_away_past_the_grace_loses_by_forfeit_signed_by_the_gue
         assert ann.verified and ann.rating.mu < 25, "the forfeiter's loss, should it ever carry it"
         assert "Rated: your Triangles rating" in (rated_note(bob.online.session) or "")
         bob.request_render()
-        assert "Ann left: their loss, kept." in bob.markup
+        assert f"Ann left: their loss; your rating 25.0 → {check.rating.mu:.1f}." in bob.markup
         bob.online.close()
 
     on_own_loop(run)

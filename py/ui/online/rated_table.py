@@ -541,7 +541,10 @@ class RatedTable:
         forfeit = self.end["forfeit"] if self.end is not None else None
         if forfeit is None:
             return "Result signed by all and kept."
-        return f"{self.who(self.seats[forfeit])} left: their loss, kept."
+        if self.result is None or self.result[0] is self.result[1]:
+            return f"{self.who(self.seats[forfeit])} left: their loss, kept."
+        before, after = (check.rating.mu for check in self.result)  # the game will not end: said here
+        return f"{self.who(self.seats[forfeit])} left: their loss; your rating {before:.1f} → {after:.1f}."
 
     def markup(self) -> Markup:
         """Return the table's rated line: every player with the fingerprint and the rating their chain

@@ -312,6 +312,15 @@ def test_a_replays_expert_names_the_sender_of_a_forced_move(open_app):
     for _ in range(entry["index"]):
         page.press("#review-forward")
     assert page.text(".kit-review-comment") == "Ann's only move."
+    page.press("#review-close")
+    review = page.text_of("#kit-analysis") or ""  # the results' review of the game: Ann's moves, not yours
+    assert (
+        review.startswith("Ann's chances, by the Expert")
+        and f"of Ann's {len(analysis.entries)} moves" in review
+    )
+    assert "your" not in review.lower() and "you " not in review.lower()
+    label = (page.attr("#kit-chart", "aria-label") or "").replace("\u2068", "").replace("\u2069", "")
+    assert label.startswith("Ann's estimated chance after each of Ann's moves")
     # On one's own table it is still one's own move.
     port.press("#kit-analyse")
     port.settle()
@@ -322,3 +331,5 @@ def test_a_replays_expert_names_the_sender_of_a_forced_move(open_app):
     for _ in range(own.entries[0]["index"] + 1):
         port.press("#review-forward")
     assert port.text(".kit-review-comment") == "Your only move."
+    port.press("#review-close")
+    assert (port.text_of("#kit-analysis") or "").startswith("Your chances, by the Expert")

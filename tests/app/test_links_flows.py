@@ -313,6 +313,7 @@ def test_a_replays_expert_names_the_sender_of_a_forced_move(open_app):
         page.press("#review-forward")
     assert page.text(".kit-review-comment") == "Ann's only move."
     page.press("#review-close")
+    assert "Someone else's game: not counted in your stats." in page.text()  # it was "Counted in your stats."
     review = page.text_of("#kit-analysis") or ""  # the results' review of the game: Ann's moves, not yours
     assert (
         review.startswith("Ann's chances, by the Expert")

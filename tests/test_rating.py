@@ -145,6 +145,17 @@ def test_a_player_who_left_loses_and_the_record_holds_without_their_end_signatur
     assert rating.check_chain(BEN.key, "dominoes", [signed], verify).rating.mu < 25
 
 
+def test_a_guest_left_by_its_host_keeps_the_forfeit_signed_alone_and_it_counts_for_them_only() -> None:
+    start = rating.default_rating()
+    signed = game([ANN, BEN, CAT], [start] * 3, [3, 1, 1], "2026-12-01T10:00:00Z", forfeit=0)
+    signed["sigs"][2] = None  # Ben kept it signed by himself: with the host gone, Cat could not sign it
+    assert rating.check_chain(BEN.key, "dominoes", [signed], verify).rating.mu > 25
+    assert rating.check_chain(ANN.key, "dominoes", [signed], verify).rating.mu < 25
+    refused([signed], "its owner did not sign the result", owner=CAT)
+    signed["sigs"][1] = None
+    refused([signed], "nobody signed the result", owner=BEN)
+
+
 def refused(chain: list[dict[str, Any]], words: str, owner: Player = ANN, counted: int = 0) -> None:
     check = rating.check_chain(owner.key, "dominoes", chain, verify)
     assert not check.verified

@@ -5,6 +5,9 @@ When a rated game starts, every player signs its **start** (game and mode, the f
 who sits where with their public keys, the ratings they bring, the time); when it ends, every player
 signs the whole **record** (the start plus the placings, a hash of the moves, and the seat that forfeited
 by leaving, if any: that player cannot sign the end, so their signature of the start stands in for it).
+A forfeit's record may be signed at the end by fewer: when the host leaves, the guests cannot reach each
+other, so each keeps the record signed by itself alone; it counts only in the chain of a player who signed
+its end (or of the one who forfeited).
 
 A rating is never read from storage: it is recomputed from the chain, record by record, with the
 Weng-Lin (Plackett-Luce) model of ``openskill`` (a maintained library for 2-4 players and partnerships,
@@ -217,10 +220,14 @@ def check_record(signed: Any) -> tuple[dict[str, Any], list[str], list[str | Non
         raise RecordError("a record's signatures are malformed")
     for seat in range(seats):
         _b64(start_sigs[seat], SIG_BYTES, "signature")
-        if sigs[seat] is None and seat != forfeit:
+        # A forfeit's result may lack the others' signatures too: a host gone takes the relay with it, so
+        # each guest left keeps the result signed alone (it counts in its signer's chain only: check_chain).
+        if sigs[seat] is None and seat != forfeit and forfeit is None:
             raise RecordError(f"{players[seat]['name'] or 'a player'} did not sign the result")
         if sigs[seat] is not None:
             _b64(sigs[seat], SIG_BYTES, "signature")
+    if all(sig is None for sig in sigs):
+        raise RecordError("nobody signed the result")
     return dict(record), list(start_sigs), list(sigs)
 
 
@@ -301,6 +308,8 @@ def check_chain(owner: str, game: str, chain: Any, verify: Callable[[Signature],
             if not all(verify(signature) for signature in _signatures(record, start_sigs, sigs)):
                 raise RecordError("a signature does not verify")
             seat = keys.index(owner)
+            if sigs[seat] is None and seat != record["forfeit"]:
+                raise RecordError("its owner did not sign the result")
             before = [Rating(mu, sigma) for mu, sigma in record["before"]]
             if not before[seat].close_to(result.rating):
                 raise RecordError("the rating before it does not follow from the records before it")

@@ -362,6 +362,8 @@ class App:
                 self.settings, self.reduced_motion(), self.storage.broken(), self.data
             )
         if name == "stats":
+            if self.last_route is None or self.last_route.screen != "stats":
+                self.spawn(self.check_rated_seals())
             mine = rated.me(self.storage)
             today = daily.day_of(self.wall_clock())
             return stats_view.stats_screen(
@@ -966,6 +968,14 @@ class App:
         label = rated.identity_label(self.settings.name, key) if key else "no key: this browser keeps none"
         self.data.identity = label
         self.port.set_text("#set-identity", label)
+
+    async def check_rated_seals(self) -> None:
+        """Check with this browser's key that the players met were verified here; draw Stats again."""
+        try:
+            if await rated.check_seals(self.storage, self.port.identity()):
+                self.request_render()
+        except Exception:
+            self.port.log("warn", "Boneyard: " + traceback.format_exc())
 
     async def refresh_storage_info(self) -> None:
         """Read whether storage is persistent and how much the site uses; show it on Settings."""

@@ -28,6 +28,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Coroutine, Generator, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import kit, ports
@@ -487,10 +488,34 @@ def _costly(entries: list[dict[str, Any]], count: int = 3) -> list[dict[str, Any
 
 
 RESULT_CHANCE = {"win": 1.0, "loss": 0.0, "draw": 0.5}
-RESULT_WORDS = {"win": "you won", "loss": "you lost", "draw": "a draw"}
+RESULT_WORDS = {"win": "{who} won", "loss": "{who} lost", "draw": "a draw"}
 
 
-def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]], result: str | None = None) -> Markup:
+@dataclass(frozen=True)
+class Whose:
+    """Whose moves the Expert reviewed, in words: the person's ("your"), or a replay's sender ("Ann's")."""
+
+    mine: str = "your"
+    who: str = "you"
+
+    @property
+    def lead(self) -> str:
+        """Return the possessive at the start of a sentence ("Your", "Ann's")."""
+        return self.mine[:1].upper() + self.mine[1:]
+
+
+def whose(ctx: Any, seat: int) -> Whose:
+    """Return how the review names ``seat``: "your" for the person, the name for a replay's sender."""
+    name = kit.display_names(ctx.session)[seat]
+    return Whose() if name == "You" else Whose(f"{name}'s", name)
+
+
+def _chart(
+    entries: list[dict[str, Any]],
+    costly: list[dict[str, Any]],
+    result: str | None = None,
+    of: Whose = Whose(),
+) -> Markup:
     """Return a small line chart of the estimated chance after each of the person's moves, ending at the
     game's ``result`` (a win is 100%, a loss 0%, whatever the last estimate said)."""
     width, height, pad = 300, 96, 8
@@ -526,7 +551,7 @@ def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]], result: 
     ]
     words = ", ".join(f"move {e['index'] + 1}: {_percent(float(e['after']))}" for e in entries)
     if final is not None:
-        words += f"; the end: {_percent(final)} ({RESULT_WORDS[str(result)]})"
+        words += f"; the end: {_percent(final)} ({RESULT_WORDS[str(result)].format(who=of.who)})"
     return h(
         "svg",
         {
@@ -535,7 +560,7 @@ def _chart(entries: list[dict[str, Any]], costly: list[dict[str, Any]], result: 
             "viewBox": f"0 0 {width} {height}",
             "preserveAspectRatio": "none",
             "role": "img",
-            "aria_label": f"Your estimated chance after each of your moves: {words}",
+            "aria_label": f"{of.lead} estimated chance after each of {of.mine} moves: {words}",
         },
         h("line", {"x1": pad, "x2": width - pad, "y1": y(0.5), "y2": y(0.5), "class_": "kit-chart-half"}),
         h("polygon", {"points": area, "class_": "kit-chart-area"}) if area else "",
@@ -549,7 +574,8 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
     if not analysable(ctx, part):
         return Markup("")
     found = analysis(ctx)
-    head = h("h3", {"class_": "kit-analysis-title"}, "Your chances, by the Expert")
+    of = whose(ctx, found.seat if found is not None else ctx.session.viewer())
+    head = h("h3", {"class_": "kit-analysis-title"}, f"{of.lead} chances, by the Expert")
     if found is None:
         return h(
             "section",
@@ -558,7 +584,7 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             h(
                 "p",
                 {"class_": "kit-analysis-intro"},
-                "The Expert looks at each of your moves: your chances along the game and where it would have played otherwise.",
+                f"The Expert looks at each of {of.mine} moves: {of.mine} chances along the game and where it would have played otherwise.",
             ),
             h(
                 "button",
@@ -580,7 +606,7 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             h(
                 "p",
                 {"class_": "kit-analysis-intro", "id": "kit-analysis-label"},
-                f"Looking at your {found.total} moves…",
+                f"Looking at {of.mine} {found.total} moves…",
             ),
             h(
                 "progress",
@@ -606,7 +632,7 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             "section",
             {"class_": "kit-analysis", "id": "kit-analysis"},
             head,
-            h("p", {}, "You made no moves to review."),
+            h("p", {}, f"{of.who[:1].upper()}{of.who[1:]} made no moves to review."),
         )
     costly = _costly(entries)
     items = []
@@ -626,18 +652,21 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
                         "id": f"kit-costly-{e['index'] + 1}",
                     },
                     h("b", {}, f"Move {e['index'] + 1}"),
-                    f": you played {e['words']}; {e['best_words']} was better: +{gain}%",
+                    f": {of.who} played {e['words']}; {e['best_words']} was better: +{gain}%",
                 ),
             )
         )
     start, end = float(entries[0]["before"]), float(entries[-1]["after"])
     result = ctx.session.result_for(found.seat)
     if result in RESULT_CHANCE:  # the game is decided: the chance ends at the result, not the last estimate
-        summary = f"From about {_percent(start)} at your first move to {_percent(RESULT_CHANCE[result])} at the end: {RESULT_WORDS[result]}."
+        said = RESULT_WORDS[result].format(who=of.who)
+        summary = f"From about {_percent(start)} at {of.mine} first move to {_percent(RESULT_CHANCE[result])} at the end: {said}."
     else:
-        summary = f"From about {_percent(start)} at your first move to {_percent(end)} at your last."
+        summary = (
+            f"From about {_percent(start)} at {of.mine} first move to {_percent(end)} at {of.mine} last."
+        )
     best = sum(1 for e in entries if e["move"] == e["best"] or e["forced"])
-    summary += f" The Expert agrees with {best} of your {len(entries)} moves."
+    summary += f" The Expert agrees with {best} of {of.mine} {len(entries)} moves."
     return h(
         "section",
         {
@@ -647,11 +676,15 @@ def analysis_section(ctx: Any, part: ExpertPart) -> Markup:
             "data_ms": found.ms,
         },
         head,
-        _chart(entries, costly, result),
+        _chart(entries, costly, result, of),
         h("p", {"class_": "kit-analysis-intro"}, summary),
         h("ul", {"class_": "kit-costly-list", "id": "kit-costly-list"}, items)
         if items
-        else h("p", {"class_": "kit-analysis-good"}, "No move of yours cost much: well played."),
+        else h(
+            "p",
+            {"class_": "kit-analysis-good"},
+            f"No move of {'yours' if of.who == 'you' else of.mine} cost much: well played.",
+        ),
     )
 
 
@@ -662,8 +695,8 @@ def review_comment(ctx: Any, step: int) -> str:
         return ""
     for e in found.entries:
         if e["index"] + 1 == step:
-            if e["forced"]:
-                return "Your only move."
+            if e["forced"]:  # a replay's moves are the sender's: their name, as the tray says
+                return f"{whose(ctx, found.seat).lead} only move."
             loss = float(e["before"]) - float(e["after"])
             if e["move"] == e["best"] or loss < 0.02:
                 return f"The Expert agrees: about {_percent(float(e['after']))}."

@@ -1022,10 +1022,12 @@ uncertainty, the ± part) is recomputed from your results, each signed by every 
 key this browser made and keeps to itself; Settings shows your name with the key's short fingerprint. At a
 rated table every page checks the others' signed results, so a rating edited by hand, a result someone did
 not sign, or a replayed one shows as "unverified" and is not counted. A player who leaves and does not come
-back within the reconnect wait loses the game.
+back within the reconnect wait loses the game, even the one whose page runs it: then each of the others
+keeps that result, signed by themselves alone.
 
 What it cannot prove: that two keys are two people. One person with two browsers or devices can still
-play themselves and feed one key wins. The key is this browser's alone: clearing the browser's storage (or
+play themselves and feed one key wins. Nor, when a connection breaks, which side left: each page may
+record the other as gone. The key is this browser's alone: clearing the browser's storage (or
 a private window) loses it, and the rating with it, and another browser starts afresh."""
 
 FIVES_SEED = 4  # a deal whose first legal moves open all four arms of the spinner in a few lays

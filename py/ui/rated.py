@@ -4,11 +4,15 @@ Stored in localStorage as JSON texts, one whole text a key (``ui.storage`` conve
 
 - ``boneyard:rated:me``: the public key and name last used at a rated table (Stats reads the chains with it);
 - ``boneyard:rated:chain:<game>``: this player's chain of fully signed records in one game family;
-- ``boneyard:rated:seen``: the players met at rated tables, with what their chains proved there.
+- ``boneyard:rated:seen``: the players met at rated tables, with what their chains proved there, each
+  sealed: signed by this browser's own key when it checked that chain at the table.
 
 A chain that does not hold when read (edited or damaged) is reported and kept aside whole; its good part
 stays. Signatures are checked with WebCrypto (``verifier``): every one of a chain's when it goes to a table;
-Stats reads a stored chain back with its form, order and ratings checked (not its signatures again).
+Stats reads a stored chain back with its form, order and ratings checked (not its signatures again). The
+players met are not chains but what a table proved of them: Stats ranks one as verified only once its seal
+verifies against this browser's key (``check_seals``, asked of the page's identity, not of storage), so a
+summary edited by hand shows as unverified.
 Pure Python: the tests run it under CPython.
 """
 
@@ -29,6 +33,7 @@ __all__ = [
     "Family",
     "Opponent",
     "append",
+    "check_seals",
     "families",
     "family",
     "fingerprint_of",
@@ -37,6 +42,7 @@ __all__ = [
     "me",
     "rating_text",
     "remember",
+    "seal_text",
     "seen",
     "set_me",
     "verifier",
@@ -50,6 +56,16 @@ SEEN_KEPT = 200  # players remembered (the ones met last)
 
 class Verifier(Protocol):
     """What checks a signature in the page (``ui.ports.Identity.verify``)."""
+
+    async def verify(self, key: str, text: str, sig: str) -> bool: ...
+
+
+class Signer(Protocol):
+    """What signs with this browser's key and tells it (``ui.ports.Identity``)."""
+
+    async def public_key(self) -> str | None: ...
+
+    async def sign(self, text: str) -> str | None: ...
 
     async def verify(self, key: str, text: str, sig: str) -> bool: ...
 
@@ -158,24 +174,70 @@ def seen(storage: Any) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def remember(storage: Any, game: str, key: str, name: str, check: ChainCheck, at: str) -> None:
-    """Keep what a player's chain proved at a table (the newest per player and game; the last met kept)."""
+def seal_text(key: str, game: str, name: str, proved: dict[str, Any]) -> str:
+    """Return the text this browser signs to seal what a player's chain proved (ASCII, canonical)."""
+    summary = {k: proved.get(k) for k in ("rating", "counted", "verified")}
+    return rating.canonical({"key": key, "game": game, "name": name, **summary}).decode("ascii")
+
+
+async def remember(
+    signer: Signer, storage: Any, game: str, key: str, name: str, check: ChainCheck, at: str
+) -> None:
+    """Keep what a player's chain proved at a table, sealed with this browser's key (the newest per player
+    and game; the last met kept)."""
+    proved: dict[str, Any] = {
+        "rating": check.rating.to_json(),
+        "counted": check.counted,
+        "verified": check.verified,
+    }
+    proved["seal"] = await signer.sign(seal_text(key, game, name, proved)) if check.verified else None
     players = seen(storage)
     entry = players.pop(key, None)
     if not isinstance(entry, dict) or not isinstance(entry.get("games"), dict):
         entry = {"games": {}}
     entry["name"] = name
     entry["at"] = at
-    entry["games"][game] = {
-        "rating": check.rating.to_json(),
-        "counted": check.counted,
-        "verified": check.verified,
-    }
+    entry["games"][game] = proved
     players[key] = entry
     kept = sorted(
         players.items(), key=lambda item: str(item[1].get("at", "")) if isinstance(item[1], dict) else ""
     )
     storage.set(SEEN_KEY, json.dumps(dict(kept[-SEEN_KEPT:])))
+
+
+_SEALS: dict[tuple[str, str, str], bool] = {}  # (this browser's key, seal text, seal) -> it verifies
+_OWNER: list[str] = []  # this browser's key, as its identity gave it to check_seals
+
+
+def _sealed(key: str, game: str, name: str, proved: dict[str, Any]) -> bool | None:
+    """Tell whether a summary's seal verified (None: not checked yet)."""
+    if not _OWNER:
+        return None
+    seal = proved.get("seal")
+    if not _OWNER[0] or not isinstance(seal, str):
+        return False  # a browser without a key sealed nothing
+    return _SEALS.get((_OWNER[0], seal_text(key, game, name, proved), seal))
+
+
+async def check_seals(storage: Any, identity: Signer) -> bool:
+    """Check the seals of the players met that claim to be verified; return whether any verdict is new."""
+    owner = await identity.public_key() or ""
+    new = [owner] != _OWNER
+    _OWNER[:] = [owner]
+    for key, entry in seen(storage).items() if owner else ():
+        games = entry.get("games") if isinstance(entry, dict) else None
+        for game, proved in games.items() if isinstance(games, dict) else ():
+            if not isinstance(proved, dict) or proved.get("verified") is not True:
+                continue
+            seal, name = proved.get("seal"), str(entry.get("name", ""))
+            try:
+                text = seal_text(str(key), str(game), name, proved)
+            except (TypeError, ValueError):
+                continue
+            if isinstance(seal, str) and (owner, text, seal) not in _SEALS:
+                _SEALS[(owner, text, seal)] = await identity.verify(owner, text, seal)
+                new = True
+    return new
 
 
 @dataclass(frozen=True)
@@ -188,6 +250,7 @@ class Opponent:
     counted: int
     verified: bool
     me: bool = False
+    checking: bool = False  # its seal is being checked: not ranked yet
 
     @property
     def label(self) -> str:
@@ -231,12 +294,18 @@ def family(storage: Any, game: str) -> Family | None:
 
     Read once per change of the stored texts: a chain of 500 records takes tens of milliseconds to check.
     """
-    texts = (storage.get(ME_KEY), storage.get(CHAIN_KEY + game), storage.get(SEEN_KEY))
+    texts = (
+        storage.get(ME_KEY),
+        storage.get(CHAIN_KEY + game),
+        storage.get(SEEN_KEY),
+        str(len(_SEALS)),
+        *_OWNER,
+    )
     known = _READ.get(game)
     if known is not None and known[0] == texts:
         return known[1]
     section = _family(storage, game)
-    if texts == (storage.get(ME_KEY), storage.get(CHAIN_KEY + game), storage.get(SEEN_KEY)):
+    if texts[:3] == (storage.get(ME_KEY), storage.get(CHAIN_KEY + game), storage.get(SEEN_KEY)):
         _READ[game] = (texts, section)  # not when reading it moved a damaged chain aside
     return section
 
@@ -256,14 +325,17 @@ def _family(storage: Any, game: str) -> Family | None:
         proved: Any = games.get(game) if isinstance(games, dict) else None
         try:
             mu, sigma = proved["rating"]
+            name = str(entry.get("name", ""))
+            sealed = _sealed(key, game, name, proved) if proved["verified"] is True else False
             opponent = Opponent(
-                str(entry.get("name", ""))[: rating.MAX_NAME],
+                name[: rating.MAX_NAME],
                 key,
                 Rating(float(mu), float(sigma)),
                 int(proved["counted"]),
-                proved["verified"] is True,
+                sealed is True,
+                checking=sealed is None,
             )
-        except (TypeError, KeyError, ValueError):
+        except (TypeError, KeyError, ValueError, AttributeError):
             continue
         result.players.append(opponent)
     if not result.played and not result.players:

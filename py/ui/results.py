@@ -23,6 +23,8 @@ def stats_note(session: Session, same_device: str = SAME_DEVICE) -> str:
     online = result_note(session)
     if online is not None:
         return online
+    if "replay" in session.extra:  # a replay opened from a link (ui.linked): never counted here
+        return "Someone else's game: not counted in your stats."
     if not session.vs_computer:
         return same_device
     if session.take_backs:

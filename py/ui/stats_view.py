@@ -8,6 +8,7 @@ Pure Python over ``boneyard.stats.Stats``: a reload redraws the same numbers fro
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -137,17 +138,27 @@ def days_chart(days: Sequence[Sequence[Any]]) -> Markup:
     return join([chart_svg(summary, bars, labels, plot), legend])
 
 
-def chart_svg(summary: str, bars: list[Markup], labels: list[Markup], plot: float) -> Markup:
-    """Return a chart's SVG: its bars over an axis line, with labels under it."""
+def chart_svg(
+    summary: str,
+    bars: list[Markup],
+    labels: list[Markup],
+    plot: float,
+    left: float = 0,
+    height: int = CHART_H,
+) -> Markup:
+    """Return a chart's SVG: its bars over an axis line (from ``left``), with labels under it."""
     return h(
         "svg",
         {
             "class_": "stats-chart",
-            "viewBox": f"0 0 {CHART_W} {CHART_H}",
+            "viewBox": f"0 0 {CHART_W} {height}",
             "role": "img",
             "aria_label": summary,
         },
-        h("line", {"x1": "0", "y1": str(plot), "x2": str(CHART_W), "y2": str(plot), "class_": "chart-axis"}),
+        h(
+            "line",
+            {"x1": f"{left:g}", "y1": str(plot), "x2": str(CHART_W), "y2": str(plot), "class_": "chart-axis"},
+        ),
         bars,
         labels,
     )
@@ -190,7 +201,10 @@ def runs_chart(runs: Sequence[Run], score: str) -> Markup:
             "role": "img",
             "aria_label": summary + ".",
         },
-        h("line", {"x1": "0", "y1": str(plot), "x2": str(CHART_W), "y2": str(plot), "class_": "chart-axis"}),
+        h(
+            "line",
+            {"x1": "0", "y1": str(plot), "x2": str(CHART_W), "y2": str(plot), "class_": "chart-axis"},
+        ),
         bars,
         h(
             "text",
@@ -512,41 +526,111 @@ def overview(stats: Stats, games: Iterable[GameInfo]) -> Markup:
 # -- the rated section (ui.rated: this browser's signed results and the players met) ------------------
 
 
+RATING_POINTS = 60  # the most points a rating chart draws (a long history is thinned, first and last kept)
+RATING_GUTTER = 22  # the chart's units left of the plot for the vertical axis's values
+RATING_H = 80  # the rating chart's height: room for its values beside the line
+
+
+def nice_ticks(bottom: float, top: float, most: int = 4) -> list[float]:
+    """Return round values between ``bottom`` and ``top`` for an axis: at most ``most``, at least one."""
+    span = max(top - bottom, 1e-9)
+    power = 10 ** math.floor(math.log10(span / most))
+    step = next(f * power for f in (1, 2, 2.5, 5, 10) if span / (f * power) <= most)
+    first = math.ceil(bottom / step) * step
+    ticks = [first + i * step for i in range(most + 1) if first + i * step <= top + 1e-9]
+    return ticks or [round((bottom + top) / 2)]
+
+
+def thinned(count: int, most: int = RATING_POINTS) -> list[int]:
+    """Return the indexes of ``count`` points to draw: all, or ``most`` spread evenly with the last."""
+    if count <= most:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
+
+
 def rating_chart(family: rated.Family) -> Markup:
-    """Return an SVG line of the rating over the rated games (mu, with its two-sigma band)."""
-    points = [("", rating.default_rating()), *family.history]
-    if len(points) < 2:
+    """Return an SVG line of the rating over the rated games (mu, with its two-sigma band), with values
+    on the vertical axis and the latest one labelled."""
+    history = [("", rating.default_rating()), *family.history]
+    if len(history) < 2:
         return Markup("")
+    chosen = thinned(len(history))
+    points = [history[i] for i in chosen]
     lows = [r.mu - 2 * r.sigma for _t, r in points]
     highs = [r.mu + 2 * r.sigma for _t, r in points]
     bottom, top = min(lows), max(highs)
     span = (top - bottom) or 1.0
-    plot = CHART_H - 14
-    step = CHART_W / (len(points) - 1)
+    plot = RATING_H - 14
+    left, width = RATING_GUTTER, CHART_W - RATING_GUTTER - 2
+    last_index = chosen[-1] or 1
 
-    def y(value: float) -> str:
-        return f"{plot - (value - bottom) / span * (plot - 4):.1f}"
+    def x(index: int) -> str:
+        return f"{left + index / last_index * width:.1f}"
 
-    band = " ".join(f"{i * step:.1f},{y(v)}" for i, v in enumerate(highs))
-    band += " " + " ".join(f"{i * step:.1f},{y(v)}" for i, v in reversed(list(enumerate(lows))))
-    line = " ".join(f"{i * step:.1f},{y(r.mu)}" for i, (_t, r) in enumerate(points))
+    def y(value: float) -> float:
+        return plot - (value - bottom) / span * (plot - 4)
+
+    band = " ".join(f"{x(i)},{y(v):.1f}" for i, v in zip(chosen, highs))
+    band += " " + " ".join(f"{x(i)},{y(v):.1f}" for i, v in reversed(list(zip(chosen, lows))))
+    line = " ".join(f"{x(i)},{y(r.mu):.1f}" for i, (_t, r) in zip(chosen, points))
+    grid = []
+    for value in nice_ticks(bottom, top):
+        at = f"{y(value):.1f}"
+        grid.append(
+            h("line", {"x1": str(left), "y1": at, "x2": str(CHART_W), "y2": at, "class_": "chart-grid"})
+        )
+        grid.append(
+            h(
+                "text",
+                {
+                    "x": str(left - 3),
+                    "y": f"{y(value) + 3.5:.1f}",
+                    "class_": "chart-label",
+                    "text_anchor": "end",
+                },
+                f"{value:g}",
+            )
+        )
+    last = points[-1][1]
+    end_x, end_y = float(x(chosen[-1])), y(last.mu)
+    dots = [
+        h("circle", {"class_": "rating-dot", "cx": x(i), "cy": f"{y(r.mu):.1f}", "r": "2"})
+        for i, (_t, r) in zip(chosen, points)
+        if len(points) <= 12
+    ]
     drawn = [
+        *grid,
         h("polygon", {"class_": "rating-band", "points": band}),
         h("polyline", {"class_": "rating-line", "points": line}),
-    ]
-    labels = [
-        h("text", {"x": "0", "y": str(CHART_H - 2), "class_": "chart-label"}, "start"),
+        *dots,
+        h(
+            "circle",
+            {"class_": "rating-dot rating-last", "cx": f"{end_x:.1f}", "cy": f"{end_y:.1f}", "r": "2.5"},
+        ),
         h(
             "text",
-            {"x": str(CHART_W), "y": str(CHART_H - 2), "class_": "chart-label", "text_anchor": "end"},
+            {
+                "x": f"{end_x - 4:.1f}",
+                "y": f"{end_y - 5 if end_y > 14 else end_y + 12:.1f}",  # above the point, or under it at the top
+                "class_": "chart-label rating-now",
+                "text_anchor": "end",
+            },
+            f"{last.mu:.1f}",
+        ),
+    ]
+    labels = [
+        h("text", {"x": str(left), "y": str(RATING_H - 2), "class_": "chart-label"}, "start"),
+        h(
+            "text",
+            {"x": str(CHART_W), "y": str(RATING_H - 2), "class_": "chart-label", "text_anchor": "end"},
             short_date(points[-1][0][:10]),
         ),
     ]
     summary = (
-        f"Rating over {len(points) - 1} rated games: from {rated.rating_text(points[0][1])} "
-        f"to {rated.rating_text(points[-1][1])}."
+        f"Rating over {len(history) - 1} rated games: from {rated.rating_text(history[0][1])} "
+        f"to {rated.rating_text(history[-1][1])}."
     )
-    return chart_svg(summary, drawn, labels, plot)
+    return chart_svg(summary, drawn, labels, plot, left, RATING_H)
 
 
 def rated_card(info: GameInfo, family: rated.Family) -> Markup:
@@ -585,7 +669,11 @@ def rated_board(info: GameInfo, family: rated.Family) -> Markup:
                 h(
                     "td",
                     {"class_": "rating-cell"},
-                    rated.rating_text(player.rating) if player.verified else "unverified",
+                    rated.rating_text(player.rating)
+                    if player.verified
+                    else "checking…"
+                    if player.checking
+                    else "unverified",
                 ),
                 h("td", {}, player.counted),
             )

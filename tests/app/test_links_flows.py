@@ -296,3 +296,41 @@ def test_bonefalls_summary_offers_a_challenge_and_shows_both_scores():
     assert (
         'id="versus"' in table.html and f"{power} power" in table.html and "Ann keeps the lead." in table.html
     )
+
+
+def test_a_replays_expert_names_the_sender_of_a_forced_move(open_app):
+    app, port = finished(open_app)
+    app.settings = app.storage.update_settings(name="Ann")
+    friend, page = open_app(hash_=hash_of(make_link(port, "r")))
+    session = linked(friend)
+    page.press("#review-forward")
+    page.settle()
+    analysis = friend.context(session).ui.kit.analysis
+    assert analysis is not None and analysis.status == "done"
+    entry = analysis.entries[0]
+    entry["forced"] = True  # the sender's first decision, as if it had been their only move
+    for _ in range(entry["index"]):
+        page.press("#review-forward")
+    assert page.text(".kit-review-comment") == "Ann's only move."
+    page.press("#review-close")
+    assert "Someone else's game: not counted in your stats." in page.text()  # it was "Counted in your stats."
+    review = page.text_of("#kit-analysis") or ""  # the results' review of the game: Ann's moves, not yours
+    assert (
+        review.startswith("Ann's chances, by the Expert")
+        and f"of Ann's {len(analysis.entries)} moves" in review
+    )
+    assert "your" not in review.lower() and "you " not in review.lower()
+    label = (page.attr("#kit-chart", "aria-label") or "").replace("\u2068", "").replace("\u2069", "")
+    assert label.startswith("Ann's estimated chance after each of Ann's moves")
+    # On one's own table it is still one's own move.
+    port.press("#kit-analyse")
+    port.settle()
+    port.press("#review")
+    own = app.context(app.sessions["dominoes"]).ui.kit.analysis
+    assert own is not None and own.status == "done"
+    own.entries[0]["forced"] = True
+    for _ in range(own.entries[0]["index"] + 1):
+        port.press("#review-forward")
+    assert port.text(".kit-review-comment") == "Your only move."
+    port.press("#review-close")
+    assert (port.text_of("#kit-analysis") or "").startswith("Your chances, by the Expert")

@@ -10,7 +10,8 @@ from typing import Any
 
 from boneyard import rating
 from tests.app.conftest import Open
-from tests.app.fakes import FakeStorage
+from tests.app.fakes import FakePort, FakeStorage
+from tests.identity import FakeIdentity
 from tests.test_rating import ANN, BEN, CAT, DAN, Player, game, verify
 from ui import rated as book
 
@@ -36,14 +37,20 @@ def rated_items(results: list[Any] = RESULTS) -> dict[str, str]:
     chain = []
     for number, (other, mine, theirs, forfeit) in enumerate(results):
         players = [ANN, other]
-        at = f"2026-11-{number + 10:02d}T10:00:00Z"
+        at = f"2026-{1 + number // 28:02d}-{1 + number % 28:02d}T10:00:00Z"  # up to 336 in order
         before = [ratings[p.key] for p in players]
         chain.append(game(players, before, [mine, theirs], at, forfeit=forfeit, game_id=GAME))
         for player, after in zip(players, rating.rate(before, [mine, theirs], None)):
             ratings[player.key] = after
     seen = {}
     for player in (BEN, CAT, DAN):
-        proved = {"rating": ratings[player.key].to_json(), "counted": 4, "verified": player is not DAN}
+        proved: dict[str, Any] = {
+            "rating": ratings[player.key].to_json(),
+            "counted": 4,
+            "verified": player is not DAN,
+        }
+        text = book.seal_text(player.key, GAME, player.name, proved)
+        proved["seal"] = ANN.sign(text.encode()) if player is not DAN else None  # as Ann's table sealed it
         seen[player.key] = {"name": player.name, "at": "2026-11-20T10:00:00Z", "games": {GAME: proved}}
     seen[EVE.key] = {  # a fourth player, met once, whose chain did not check out
         "name": "Eve",
@@ -57,6 +64,16 @@ def rated_items(results: list[Any] = RESULTS) -> dict[str, str]:
     }
 
 
+def open_stats(open_app: Open, items: dict[str, str]) -> tuple[Any, FakePort]:
+    """Open Stats over ``items`` in Ann's browser (her key in the page's identity)."""
+    app, port = open_app(FakeStorage(items))
+    port.ident = FakeIdentity("Ann")
+    port.ident.player = ANN
+    port.follow("#/stats")
+    port.settle()
+    return app, port
+
+
 def test_with_no_rated_game_stats_say_how_to_get_a_rating(open_app: Open) -> None:
     _app, port = open_app(hash_="#/stats")
     section = port.text_of("#stats-rated")
@@ -64,7 +81,7 @@ def test_with_no_rated_game_stats_say_how_to_get_a_rating(open_app: Open) -> Non
 
 
 def test_the_rated_section_shows_the_rating_chart_record_and_players_met(open_app: Open) -> None:
-    _app, port = open_app(FakeStorage(rated_items()), hash_="#/stats")
+    _app, port = open_stats(open_app, rated_items())
     chain = json.loads(rated_items()[book.CHAIN_KEY + GAME])
     mine = rating.check_chain(ANN.key, GAME, chain, verify)
     assert mine.verified and mine.counted == 10
@@ -130,3 +147,60 @@ def test_a_section_is_read_again_only_when_its_records_change() -> None:
     storage.set(book.CHAIN_KEY + GAME, json.dumps(chain[:5]))
     again = book.family(storage, GAME)
     assert again is not first and again is not None and again.played == 5
+
+
+def test_players_met_edited_by_hand_show_as_unverified_and_are_not_ranked(open_app: Open) -> None:
+    items = rated_items()
+    seen = json.loads(items[book.SEEN_KEY])
+    seen[EVE.key]["games"][GAME].update(verified=True, counted=40)  # typed in: Eve "verified" at 45
+    seen[DAN.key]["games"][GAME].update(verified=True, seal=seen[BEN.key]["games"][GAME]["seal"])
+    seen[CAT.key]["games"][GAME]["rating"] = [50.0, 1.0]  # Cat's sealed rating raised
+    items[book.SEEN_KEY] = json.dumps(seen)
+    _app, port = open_stats(open_app, items)
+    board = port.text_of('[data-board="triangles"]')
+    assert board is not None
+    assert board.count("unverified") == 3 and "50.0" not in board and "45.0" not in board
+    assert board.index("Ben") < board.index("Cat") < board.index("Dan") < board.index("Eve")  # Cat not ranked
+    # Another browser (another key) sealed none of them: nobody met is ranked there.
+    _app, other = open_app(FakeStorage(rated_items()))
+    other.follow("#/stats")
+    other.settle()
+    board = other.text_of('[data-board="triangles"]') or ""
+    assert board.count("unverified") == 4
+
+
+def chart_of(count: int) -> str:
+    """Return the rating chart of Ann's first ``count`` results (cycled from RESULTS)."""
+    from ui.stats_view import rating_chart
+
+    results = [RESULTS[i % len(RESULTS)] for i in range(count)]
+    items = rated_items(results)
+    chain = json.loads(items[book.CHAIN_KEY + GAME])
+    check = rating.check_chain(ANN.key, GAME, chain, verify)
+    family = book.Family(GAME, check.rating, list(check.history), played=count)
+    return str(rating_chart(family))
+
+
+def test_the_rating_chart_has_values_on_its_axis_and_the_last_one_labelled() -> None:
+    import re
+
+    from ui.stats_view import RATING_POINTS
+
+    for count in (1, 10, 200):
+        svg = chart_of(count)
+        ticks = re.findall(r'text-anchor="end"[^>]*>(\d+)</text>', svg)
+        assert 2 <= len(ticks) <= 5 and ticks == sorted(ticks, key=int), (count, ticks)
+        now = re.search(r'class="chart-label rating-now"[^>]*>([\d.]+)</text>', svg)
+        assert now is not None and "over %d rated games" % count in svg
+        assert f"to {now.group(1)} ±" in svg  # the label is the last rating
+        line = re.search(r'class="rating-line" points="([^"]+)"', svg)
+        assert line is not None and len(line.group(1).split()) == min(count + 1, RATING_POINTS)
+
+
+def test_a_browser_without_a_key_shows_the_players_met_unverified_not_checking(open_app: Open) -> None:
+    _app, port = open_app(FakeStorage(rated_items()))
+    port.ident = FakeIdentity("Ann", keyless=True)  # a private window
+    port.follow("#/stats")
+    port.settle()
+    board = port.text_of('[data-board="triangles"]') or ""
+    assert board.count("unverified") == 4 and "checking" not in board

@@ -659,5 +659,9 @@ def test_a_rated_game_between_two_browsers_is_signed_by_both_kept_by_each_and_sh
     for page in (host, guest):
         page.goto(base_url + "/#/stats")
         page.wait_for_selector("#stats-rated [data-rated=triangles] svg .rating-line")
+        page.wait_for_function(  # the other's summary is checked against this browser's seal (WebCrypto)
+            "!document.querySelector('#stats-rated [data-board=triangles]').textContent.includes('checking')"
+        )
         board = page.text_content("#stats-rated [data-board=triangles]") or ""
         assert "(you)" in board and "Ann" in board and "Bob" in board
+        assert "unverified" not in board  # both ranked: each page sealed what it verified of the other

@@ -64,6 +64,13 @@ def test_a_rated_game_is_signed_by_both_and_each_page_keeps_it_and_shows_the_cha
             assert 'data-rated="on"' in page.markup and "25.0" in page.markup and "± 16.7" in page.markup
             fingerprint = rating.fingerprint(page.identity().player.key)
             assert fingerprint in host.markup and fingerprint in guest.markup
+        # What the host's page saw of Bob's chain is sealed with the host's key (Stats checks it).
+        bob = guest.identity().player.key
+        proved = book.seen(host.storage)[bob]["games"]["triangles"]
+        text = book.seal_text(bob, "triangles", "Bob", proved).encode()
+        assert proved["verified"] and verify(
+            rating.Signature(host.identity().player.key, text, proved["seal"])
+        )
         await play_out(network, host, [guest])
         chains = [chain_of(host), chain_of(guest)]
         assert len(chains[0]) == 1 and chains[0] == chains[1], "both keep the same record, signed by both"
@@ -257,6 +264,133 @@ def test_a_player_who_stays_away_past_the_grace_loses_by_forfeit() -> None:
     on_own_loop(run)
 
 
+async def host_gone(network: Network, host: Page, guests: list[Page], *, past_grace: bool = True) -> None:
+    """Play a few moves, then close the host's page (its room saved) and let every guest's grace pass."""
+    await play_out(network, host, guests, stop_after=3)
+    host.online.save(now=True)
+    host.online.close()
+    await network.settle()
+    for guest in guests:
+        assert guest.online.rated_table.host_timer is not None, "the grace runs"
+        if past_grace:
+            guest.run_timers()
+    await network.settle()
+
+
+def reloaded(network: Network, page: Page) -> Page:
+    """Return the page after a reload: the same browser's storage and key, nothing else."""
+    again = Page(network, page.name, page.route)
+    again.storage, again.ident = page.storage, page.ident
+    return again
+
+
+def test_a_host_who_stays_away_past_the_grace_loses_by_forfeit_signed_by_the_guest() -> None:
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        await host_gone(network, host, [bob])
+        (signed,) = chain_of(bob)
+        assert chain_of(host) == []
+        record = signed["record"]
+        assert record["forfeit"] == 0 and record["placings"] == [2, 1]
+        assert signed["sigs"][0] is None and all(signed["start_sigs"]) and signed["sigs"][1]
+        check = rating.check_chain(bob.identity().player.key, "triangles", [signed], verify)
+        assert check.verified and check.rating.mu > 25
+        ann = rating.check_chain(host.identity().player.key, "triangles", [signed], verify)
+        assert ann.verified and ann.rating.mu < 25, "the forfeiter's loss, should it ever carry it"
+        assert "Rated: your Triangles rating" in (rated_note(bob.online.session) or "")
+        bob.request_render()
+        assert f"Ann left: their loss; your rating 25.0 → {check.rating.mu:.1f}." in bob.markup
+        bob.online.close()
+
+    on_own_loop(run)
+
+
+def test_a_host_gone_from_three_leaves_each_guest_a_forfeit_signed_by_itself() -> None:
+    async def run() -> None:
+        network, host, guests = await rated_at_table(("Bob", "Cy"))
+        await host_gone(network, host, guests)
+        bob, cy = (chain_of(page) for page in guests)
+        assert len(bob) == len(cy) == 1 and bob[0]["record"] == cy[0]["record"]
+        assert bob[0]["record"]["forfeit"] == 0 and bob[0]["record"]["placings"] == [3, 1, 1]
+        assert [sig is not None for sig in bob[0]["sigs"]] == [False, True, False]
+        assert [sig is not None for sig in cy[0]["sigs"]] == [False, False, True]
+        for page, chain in zip(guests, (bob, cy)):
+            check = rating.check_chain(page.identity().player.key, "triangles", chain, verify)
+            assert check.verified and check.rating.mu > 25
+        # Each counts for its signer only: Bob's record in Cy's chain does not hold.
+        other = rating.check_chain(guests[1].identity().player.key, "triangles", bob, verify)
+        assert "its owner did not sign the result" in other.problem
+        for page in guests:
+            page.online.close()
+
+    on_own_loop(run)
+
+
+def test_a_host_gone_after_the_last_move_is_no_forfeit_the_game_goes_unrated() -> None:
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        host.online.rated_table.finish = lambda session: None  # the host leaves before sending the result
+        await play_out(network, host, [bob])
+        assert bob.online.session.state.is_over()
+        host.online.close()
+        await network.settle()
+        bob.run_timers()
+        await network.settle()
+        assert chain_of(bob) == [] and bob.online.rated_table.end is None
+        assert rated_note(bob.online.session) == "Not rated: the host left before the result was signed."
+        bob.online.close()
+
+    on_own_loop(run)
+
+
+def test_a_guest_reloaded_while_its_host_is_gone_still_records_the_forfeit(monkeypatch: Any) -> None:
+    monkeypatch.setattr(online_join, "RETRY_S", (60.0,))
+
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        await host_gone(network, host, [bob], past_grace=False)
+        bob.online.close()  # the guest's page reloads: the same browser, the host still gone
+        back = reloaded(network, bob)
+        back.online = online_join.OnlineGuest(back, host.online.code, "Bob", back)
+        back.online.connect()
+        await network.settle()
+        assert back.online.rated_table is not None and back.online.rated_table.host_timer is not None
+        back.run_timers()
+        await network.settle()
+        (signed,) = chain_of(back)
+        assert signed["record"]["forfeit"] == 0
+        back.online.close()
+
+    on_own_loop(run)
+
+
+def test_a_host_back_within_the_grace_keeps_the_game_going_and_rated(monkeypatch: Any) -> None:
+    monkeypatch.setattr(online_join, "RETRY_S", (0.0,))
+
+    async def run() -> None:
+        network, host, (bob,) = await rated_at_table()
+        await host_gone(network, host, [bob], past_grace=False)
+        timer = bob.online.rated_table.host_timer
+        again = reloaded(network, host)
+        again.online = online_host.reopen(again, "triangles", again)
+        for _ in range(20):
+            await network.settle()
+            await asyncio.sleep(0.01)
+            if bob.online.state == "playing":
+                break
+        assert timer.cancelled and bob.online.rated_table.host_timer is None
+        bob.run_timers()
+        await network.settle()
+        assert chain_of(bob) == [], "no forfeit: the host came back in time"
+        await play_out(network, again, [bob])
+        assert len(chain_of(bob)) == 1 and chain_of(bob) == chain_of(again)
+        assert chain_of(bob)[0]["record"]["forfeit"] is None
+        if again.online.ticker is not None:
+            again.online.ticker.cancel()
+
+    on_own_loop(run)
+
+
 def test_a_game_with_a_computer_at_a_rated_table_is_not_rated_and_the_results_say_so() -> None:
     async def run() -> None:
         network = Network()
@@ -304,8 +438,7 @@ def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_
         # The guest's page reloads: the same browser (storage, key) joins again and takes its seat back.
         guest.online.close()
         await network.settle()
-        back = Page(network, "Bob", guest.route)
-        back.storage, back.ident = guest.storage, guest.ident
+        back = reloaded(network, guest)
         back.online = online_join.OnlineGuest(back, host.online.code, "Bob", back)
         back.online.connect()
         await network.settle()
@@ -315,8 +448,7 @@ def test_a_guest_or_the_host_reloaded_during_a_rated_game_goes_on_and_both_keep_
         host.online.save(now=True)
         host.online.close()
         await network.settle()
-        again = Page(network, "Ann", host.route)
-        again.storage, again.ident = host.storage, host.ident
+        again = reloaded(network, host)
         again.online = online_host.reopen(again, "triangles", again)
         assert again.online is not None and again.online.rated_table is not None
         for _ in range(20):

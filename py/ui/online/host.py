@@ -31,24 +31,16 @@ from ..shell import frame
 from ..table_screen import Screen
 from . import chat
 from . import screens as online_screens
-from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
+from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport, hold_seconds
 from .rated_table import RatedTable, bot_note, teams_of
 
 __all__ = ["HOST_KEY", "OnlineHost", "bot_name", "reopen", "saved_quick", "session_seats"]
 
 HOST_KEY = "boneyard:online:host:"  # + game id: the room this page hosts, with its game
 TICK_S = 1.0  # how often the room's timers run
-HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
 REOPEN_TRIES = 12  # attempts to take the room's code back at the broker after a reload
 BOT_PAUSE_S = 0.2  # the shortest a computer's move stays on screen in a room (the guests watch it arrive)
 CHAT_REDRAW_S = 0.1  # chat lines and reactions arriving within this are drawn in one redraw
-
-
-def hold_seconds(port: OnlinePort) -> float:
-    """Return how long a new room holds a dropped guest's seat: ``HOLD_S``, or a shorter positive number a
-    browser test set on the page (so a test of a drop need not wait 45 s)."""
-    value = port.hold_seconds()
-    return value if value is not None and 0 < value < HOLD_S else HOLD_S
 
 
 def bot_name(seat: int, level: str | None) -> str:

@@ -173,6 +173,7 @@ class OnlineGuest:
                     )
                 redraw = True
                 self.connect()
+        self.watch_rated_host()
         if redraw:
             self.rerender()
 
@@ -277,6 +278,11 @@ class OnlineGuest:
         seat = data.get("seat", host_seat(self.seats))
         self.rated_table.take(int(seat or 0), kind, data)
 
+    def watch_rated_host(self) -> None:
+        """Tell the rated game whether its host is here (gone past the grace, the host forfeits it)."""
+        if self.rated_table is not None:
+            self.rated_table.watch_host(self.host_peer is not None and self.state != "host_left")
+
     def keep_rated(self) -> None:
         """Keep this page's part in the rated game, so a reload goes on signing it."""
         if self.rated_table is None:
@@ -294,6 +300,7 @@ class OnlineGuest:
             self.rated_table = RatedTable.from_dict(self, json.loads(text), self.send_rated)
         except ValueError:
             self.app.storage.remove(RATED_KEY + self.code)
+        self.watch_rated_host()  # the host's grace runs until its welcome: a host gone meanwhile forfeits
 
     def send_rated(self, kind: str, fields: dict[str, Any], skip: int | None) -> None:
         """Send this page's chain or signature to the host (which passes it on)."""

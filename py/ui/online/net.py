@@ -200,6 +200,16 @@ class OnlinePort(Protocol):
         """Return the player's key pair for a rated table (a ``ui.ports.Identity``)."""
 
 
+HOLD_S = 45.0  # how long a dropped guest's seat waits before the host is asked
+
+
+def hold_seconds(port: OnlinePort) -> float:
+    """Return how long a new room holds a dropped guest's seat: ``HOLD_S``, or a shorter positive number a
+    browser test set on the page (so a test of a drop need not wait 45 s)."""
+    value = port.hold_seconds()
+    return value if value is not None and 0 < value < HOLD_S else HOLD_S
+
+
 class RoomApp(Protocol):
     """What a room asks of the app (``ui.app.App``; the tests' stand-in): its state, its table's steps.
 

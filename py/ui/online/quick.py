@@ -31,9 +31,9 @@ from boneyard.rooms.lobby import Act, Config, Entrant, Seeker, Table
 
 from ..html import Markup, h, name_text
 from ..shell import button, frame
-from .host import HOLD_S, HOST_KEY, OnlineHost, hold_seconds, reopen, saved_quick
+from .host import HOST_KEY, OnlineHost, reopen, saved_quick
 from .join import OnlineGuest, stored_token
-from .net import NetEvent, OnlinePort, RoomApp, Timer, Transport
+from .net import HOLD_S, NetEvent, OnlinePort, RoomApp, Timer, Transport, hold_seconds
 
 __all__ = [
     "MODES",

@@ -31,9 +31,11 @@ from boneyard.rooms import rated as rated_room
 
 from .. import rated as book
 from ..html import Markup, h, name_text
+from .net import hold_seconds
 
 __all__ = ["RatedTable", "bot_note", "placings_of", "rated_note", "teams_of"]
 
+HOST_FOUND_S = 5.0  # a host back within its grace is found at the guest's next try (every 5 s at most)
 NOTE_KEY = "rated_note"  # the session's extra: the results' line on the rating (kit.rated_line shows it)
 
 
@@ -55,6 +57,11 @@ def placings_of(outcome: Any, seats: int) -> list[int]:
     if not winners:
         return [1] * seats
     return [1 if seat in winners else 2 for seat in range(seats)]
+
+
+def forfeit_placings(seats: int, forfeit: int) -> list[int]:
+    """Return a forfeit's places: the one who left last, everyone else first."""
+    return [seats if s == forfeit else 1 for s in range(seats)]
 
 
 def rated_note(session: Any) -> str | None:
@@ -112,6 +119,10 @@ class RatedTable:
         self.queue: deque[tuple[int, str, dict[str, Any]]] = deque()
         self.ready = False
         self.task: asyncio.Future[Any] | None = None
+        self.lone = False  # a guest's own record of its host's forfeit: signed by this page alone
+        self.host_timer: Any = None  # a guest's: the grace the host has left to come back
+        rows = getattr(online, "seats", [])
+        self.host = next((int(row["seat"]) for row in rows if row.get("kind") == "host"), None)
 
     # -- what comes in ------------------------------------------------------------------------------------
     def begin(self) -> None:
@@ -167,7 +178,7 @@ class RatedTable:
             await self._start(fields["start"])
         elif kind == "rated_end" and not self.is_host:
             await self._end(fields["record"])
-        elif kind == "own_end" and seat == self.me and self.is_host:
+        elif kind == "own_end" and seat == self.me and (self.is_host or self.lone):
             await self._take_end(fields["record"])
 
     async def _chain(self, seat: int, kind: str, fields: dict[str, Any]) -> None:
@@ -194,7 +205,9 @@ class RatedTable:
         if not check.verified:
             self.refuse(f"{self.who(seat)}'s rated results: {check.problem}")
         if key:
-            book.remember(self.storage, self.game, key, self.names.get(seat, ""), check, now_text())
+            await book.remember(
+                self.identity, self.storage, self.game, key, self.names.get(seat, ""), check, now_text()
+            )
         await self._all_checked()
 
     async def _all_checked(self) -> None:
@@ -307,8 +320,7 @@ class RatedTable:
             rows = {int(row["seat"]): row for row in self.online.seats}
             if rows.get(seat, {}).get("status") == "connected" and rows.get(seat, {}).get("kind") == "guest":
                 return "the result says a player left who is still here"
-            n = len(self.seats)
-            if record["placings"] != [n if s == forfeit else 1 for s in range(n)]:
+            if record["placings"] != forfeit_placings(len(self.seats), forfeit):
                 return "the result's places are not a forfeit's"
             return ""
         session = self.online.session
@@ -338,11 +350,10 @@ class RatedTable:
         """Record that ``seat`` left and did not come back within the grace: it loses (the host)."""
         if not self.is_host or self.end is not None or self.problem or seat not in self.seats:
             return
-        n = len(self.seats)
         index = self.seats.index(seat)
         session = self.online.session
         moves = list(session.moves or []) if session is not None else []
-        self._host_end([n if s == index else 1 for s in range(n)], moves, index)
+        self._host_end(forfeit_placings(len(self.seats), index), moves, index)
 
     def _host_end(self, placings: list[int], moves: list[str], forfeit: int | None) -> None:
         if self.start is None or self.start_sigs is None or self.start_sigs.missing():
@@ -350,17 +361,67 @@ class RatedTable:
             return
         record = rated_room.end_record(self.start, placings, rated_room.moves_digest(moves), forfeit)
         self.send("rated_end", {"record": record}, None)
+        self._sign_end(record)
+
+    def _sign_end(self, record: dict[str, Any]) -> None:
         self.end = record  # signed in turn, after what is queued already
         self.queue.append((self.me, "own_end", {"record": record}))
         if self.ready and (self.task is None or self.task.done()):
             self.task = asyncio.ensure_future(self._drain())
+
+    # -- the host gone (a guest's steps) ---------------------------------------------------------------------
+    def watch_host(self, present: bool) -> None:
+        """Follow the host's channel (a guest): gone past the grace the host gives a guest, it forfeits."""
+        if present or self.is_host:
+            if self.host_timer is not None:
+                self.host_timer.cancel()
+                self.host_timer = None
+        elif self.host_timer is None and self.end is None and not self.problem:
+            grace = hold_seconds(self.online.port) + HOST_FOUND_S
+            self.host_timer = self.online.port.later(grace, self._host_gone)
+
+    def _host_gone(self) -> None:
+        self.host_timer = None
+        if getattr(self.online, "host_peer", None) is None:
+            self.host_forfeit()
+
+    def host_forfeit(self) -> None:
+        """Record that the host left and did not come back within the grace: it loses (a guest).
+
+        The host relayed every message, so the guests cannot reach each other: each keeps the record signed
+        by itself alone (``lone``), which counts in its own chain only. At two players that is every
+        signature the record needs; at three or four a guest's record carries its own word that the host
+        left, as the host's carries the host's when a guest leaves (docs/architecture.md, "Ratings").
+        """
+        if self.is_host or self.end is not None or self.problem or self.start is None:
+            return
+        if self.start_sigs is None or self.start_sigs.missing():
+            self.stop("the host left before everyone signed the start")
+            return
+        session = self.online.session
+        if session is not None and session.state.is_over():
+            self.stop("the host left before the result was signed")  # the game's own result, not a forfeit
+            return
+        if self.host not in self.seats or self.host == self.me:
+            return
+        index = self.seats.index(self.host)
+        known = getattr(session, "known_moves", None)
+        moves = (known() if known is not None else None) or list(getattr(session, "moves", None) or [])
+        placings = forfeit_placings(len(self.seats), index)
+        self.lone = True
+        self._sign_end(rated_room.end_record(self.start, placings, rated_room.moves_digest(moves), index))
 
     # -- keeping the record ---------------------------------------------------------------------------------
     def keep_if_signed(self) -> None:
         """Add the record to this player's chain once everyone signed it (the one who left aside)."""
         if self.result is not None or self.end is None or self.end_sigs is None or self.start_sigs is None:
             return
-        if self.start_sigs.missing() or self.end_sigs.missing(forfeit=self.end["forfeit"]):
+        signed_end = (
+            self.seats.index(self.me) in self.end_sigs.sigs  # the others cannot be reached
+            if self.lone
+            else not self.end_sigs.missing(forfeit=self.end["forfeit"])
+        )
+        if self.start_sigs.missing() or not signed_end:
             return
         try:
             signed = self.end_sigs.signed(self.start_sigs)
@@ -400,6 +461,8 @@ class RatedTable:
             "end_sigs": self.end_sigs.sigs if self.end_sigs is not None else None,
             "problem": self.problem,
             "done": self.result is not None,
+            "lone": self.lone,
+            "host": self.host,
         }
 
     @classmethod
@@ -431,6 +494,9 @@ class RatedTable:
                     setattr(table, stage, signing.record)
                     setattr(table, f"{stage}_sigs", signing)
             table.problem = str(data["problem"])
+            table.lone = bool(data.get("lone", False))  # saves from before it: False
+            host = data.get("host")  # saves from before it: none, and no forfeit of the host
+            table.host = int(host) if host is not None else None
             if data["done"]:
                 table.result = (table.checks[table.me], table.checks[table.me])  # kept already
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -469,6 +535,16 @@ class RatedTable:
         info = GAMES.get(self.game)
         return info.name if info is not None else self.game
 
+    def done_words(self) -> str:
+        """Return what the table says of the record kept: signed by all, or who left."""
+        forfeit = self.end["forfeit"] if self.end is not None else None
+        if forfeit is None:
+            return "Result signed by all and kept."
+        if self.result is None or self.result[0] is self.result[1]:
+            return f"{self.who(self.seats[forfeit])} left: their loss, kept."
+        before, after = (check.rating.mu for check in self.result)  # the game will not end: said here
+        return f"{self.who(self.seats[forfeit])} left: their loss; your rating {before:.1f} → {after:.1f}."
+
     def markup(self) -> Markup:
         """Return the table's rated line: every player with the fingerprint and the rating their chain
         proves, or "unverified"; then why the game is not rated, if it is not."""
@@ -502,11 +578,7 @@ class RatedTable:
             else ""
         )
         state = "done" if self.result else "off" if self.problem else "on"
-        done = (
-            h("span", {"class_": "rated-done"}, "Result signed by all and kept.")
-            if self.result is not None
-            else ""
-        )
+        done = h("span", {"class_": "rated-done"}, self.done_words()) if self.result is not None else ""
         return h(
             "div",
             {"class_": "rated-line", "data_rated": state},

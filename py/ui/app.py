@@ -741,7 +741,7 @@ class App:
     def new_table_state(self, game_id: str) -> TableState:
         """Return a fresh UI state of a game's table."""
         screen = self.screen(game_id)
-        return screen.new_state() if screen is not None else TableState()
+        return screen.new_state(self.forms.get(game_id)) if screen is not None else TableState()
 
     def context(self, session: Session) -> TableContext:
         """Return what the game's screen may use (a link's game has its own UI state)."""
@@ -797,6 +797,8 @@ class App:
                 self.take_back(session.info.id)
             case intents.Navigate(hash=hash_):
                 self.go(hash_)
+            case intents.Remember(form=values):
+                self.forms.setdefault(session.info.id, {}).update(values)
             case _:
                 assert_never(intent)
 

@@ -73,5 +73,12 @@ class Navigate:
     hash: str
 
 
-Intent = Play | Announce | Refuse | Render | Save | Finish | TakeBack | Navigate
+@dataclass(frozen=True)
+class Remember:
+    """Keep these choices in the game's setup form: Play again and the setup screen start from them."""
+
+    form: Mapping[str, Any]
+
+
+Intent = Play | Announce | Refuse | Render | Save | Finish | TakeBack | Navigate | Remember
 Intents = list[Intent]

@@ -98,8 +98,9 @@ class Screen:
         return None
 
     # -- the table ----------------------------------------------------------------------------------
-    def new_state(self) -> TableState:
-        """Return a new UI state for this table."""
+    def new_state(self, form: Mapping[str, Any] | None = None) -> TableState:
+        """Return a new UI state for this table (``form``: the game's setup form, with what the last game
+        asked to keep)."""
         return TableState()
 
     def render(self, ctx: TableContext) -> Markup:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from boneyard.settings import Settings
 from ui.games import screen_for
-from ui.intents import Announce, Finish, Intent, Intents, Play, Refuse, Render, Save
+from ui.intents import Announce, Finish, Intent, Intents, Play, Refuse, Remember, Render, Save
 from ui.session import Seat, Session
 from ui.table_screen import TableContext, TableState
 
@@ -23,6 +23,7 @@ def carry_out(
     rerender: Callable[[], None],
     save: Callable[[], None] = lambda: None,
     finish: Callable[[dict[str, float]], list[str]] = lambda scores: [],
+    remember: Callable[[Mapping[str, Any]], None] = lambda form: None,
 ) -> None:
     """Carry out one intent as the app's dispatcher does, with the test's stand-ins for the app."""
     if isinstance(intent, Play):
@@ -41,6 +42,8 @@ def carry_out(
         new_bests = finish(dict(intent.scores))
         if screen is not None:
             ctx.emit_all(screen.on_finished(ctx, new_bests))
+    elif isinstance(intent, Remember):
+        remember(intent.form)
 
 
 def table_context(
@@ -53,6 +56,7 @@ def table_context(
     rerender: Callable[[], None] | None = None,
     save: Callable[[], None] | None = None,
     finish: Callable[[dict[str, float]], list[str]] | None = None,
+    remember: Callable[[Mapping[str, Any]], None] | None = None,
     screen: Any = None,
     **extra: Any,
 ) -> TableContext:
@@ -87,6 +91,7 @@ def table_context(
         rerender=rerender if rerender is not None else lambda: None,
         save=save if save is not None else lambda: None,
         finish=finish if finish is not None else lambda scores: [],
+        remember=remember if remember is not None else lambda form: None,
     )
     return ctx
 
@@ -108,6 +113,7 @@ class TableHarness:
     settings: Settings
     ui: TableState | None = None
     heard: list[str]
+    form: dict[str, Any]  # the app's setup form of the game: what a finished table asked to keep
 
     def play(self, move: Any) -> bool:
         """Refuse the move (a table that only draws)."""
@@ -120,6 +126,8 @@ class TableHarness:
         """Return the context the app would give the screen now."""
         if self.ui is None:
             self.ui = self.screen.new_state()
+        if "form" not in self.__dict__:
+            self.form = {}
         return table_context(
             self.session,
             settings=self.settings,
@@ -127,6 +135,7 @@ class TableHarness:
             play=self.play,
             announce=self.heard.append,
             rerender=self.rerender,
+            remember=self.form.update,
             screen=self.screen,
             **extra,
         )

@@ -255,7 +255,7 @@ def test_full_game_against_automa_ends_with_placings_and_play_again():
         assert "You win!</h2>" in html
     # Play again: the loser of the game starts.
     loser = table.view()["eliminated"][0]
-    form: dict[str, Any] = {}
+    form: dict[str, Any] = table.form  # the app's form, where the finished table kept its setup
     mode, _ = table.screen.mode_from_form(form)
     assert mode.options["start"] == loser and form["start"] == "loser"
     assert "Loser of the previous game" in table.screen.player_fields(form)
@@ -464,7 +464,8 @@ def test_who_placed_each_domino_shows_and_faces_turn_up():
     assert "is-face" not in html
     table.act("faces")
     assert html.count("hx-domino") <= table.html.count("is-face") + 1
-    assert table.screen._faces is True  # kept for the next game
+    assert table.form == {"_faces": True}  # kept in the setup form for the next game
+    assert table.screen.new_state(table.form).faces is True
 
 
 def test_the_copy_says_you_plain_words_and_plurals():

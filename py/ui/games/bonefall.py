@@ -11,6 +11,7 @@ and the demo's driver.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -130,7 +131,7 @@ class BonefallScreen(Screen):
 
     game_id = "bonefall"
 
-    def new_state(self) -> BonefallTableState:
+    def new_state(self, form: Mapping[str, Any] | None = None) -> BonefallTableState:
         """Return a new table state."""
         return BonefallTableState()
 

@@ -7,6 +7,7 @@ move; every rule question (what fits, who is to move, who won) is answered by th
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,7 +215,7 @@ class DominoesScreen(Screen):
     expert = True
     move_pattern = re.compile(r"(?<![\w-])\d-\d:[LRNS](?![\w-])")
 
-    def new_state(self) -> DominoesState:
+    def new_state(self, form: Mapping[str, Any] | None = None) -> DominoesState:
         """Return a new table state."""
         return DominoesState()
 

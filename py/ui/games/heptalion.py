@@ -32,7 +32,7 @@ from boneyard.settings import MAX_NAME
 
 from .. import frame, kit
 from ..html import Markup, h, join, name_attr
-from ..intents import Announce, Intents, Play, Refuse, Render, Save
+from ..intents import Announce, Intents, Play, Refuse, Remember, Render, Save
 from ..online.remote import public_hands
 from ..results import stats_note
 from ..session import Seat
@@ -50,6 +50,7 @@ WHO_LABEL = {
     "expert": "Computer, expert",
 }
 MODE_LABELS = {"game": "Game", "fit": "Puzzle: How many can you fit?", "lab": "Other boards"}
+FACES_KEY = "_faces"  # the setup form's note of the Faces choice, carried to the next game
 ZOOM_MIN, ZOOM_MAX = -1, 2  # -1 the whole board; 0 cells of at least 40 px; 1, 2 bigger
 
 
@@ -93,6 +94,7 @@ class HeptalionTableState(TableState):
     steps: list[Choice] = field(default_factory=lambda: [NO_CHOICE])  # the choice's steps (undo, redo)
     at: int = 0  # the step shown
     faces: bool = False  # the placed dominoes show their symbols
+    remembered: bool = False  # the finished game's setup is kept in the app's form (Play again)
     seen: int | None = None  # the events the last render showed (later ones are news)
     news: list[str] = field(default_factory=list)  # the latest eliminations, said before the turn text
     show_layout: bool = False  # the puzzle's optimal layout instead of the player's board
@@ -126,10 +128,6 @@ class HeptalionScreen(Screen):
     review_nodes = 8_000
     move_pattern = re.compile(r"(?<![\w-])[A-Z]-[A-Z]@\d+,\d+(?![\w-])")
 
-    def __init__(self) -> None:
-        self._again: dict[str, Any] | None = None  # "play again" settings, merged into the form once
-        self._faces = False  # the "Faces" choice carries over to the next game
-
     # -- setup ------------------------------------------------------------------------------------------
     def modes(self) -> list[Mode]:
         """Return the three ways to play (the table's options come from ``mode_from_form``)."""
@@ -158,11 +156,6 @@ class HeptalionScreen(Screen):
             ),
         ]
 
-    def _merge_again(self, form: dict[str, Any]) -> None:
-        if self._again is not None:
-            form.update(self._again)
-            self._again = None
-
     def _who(self, form: Mapping[str, Any], seat: int) -> str:
         if seat == 0:
             return "human"
@@ -176,7 +169,6 @@ class HeptalionScreen(Screen):
 
     def custom_fields(self, form: dict[str, Any]) -> Markup:
         """Return the game's setup: the board and the hands (or the puzzle's board)."""
-        self._merge_again(form)
         opponents = form.get("opponents", "computer")
         if (
             form.get("_opp", opponents) != opponents
@@ -261,7 +253,6 @@ class HeptalionScreen(Screen):
 
     def player_fields(self, form: dict[str, Any]) -> Markup:
         """Return the seats (each a person on this device or the computer at a level) and who starts."""
-        self._merge_again(form)
         if str(form.get("mode", "game")) == "fit" or form.get("opponents") == "online":
             return Markup("")  # a solo puzzle; or the room's lobby seats the players
         players = self._players(form)
@@ -350,7 +341,6 @@ class HeptalionScreen(Screen):
 
     def mode_from_form(self, form: dict[str, Any]) -> tuple[Mode, int]:
         """Return the chosen mode (options ready for the engine) and the number of players."""
-        self._merge_again(form)
         mode = str(form.get("mode", "game"))
         if mode == "fit":
             choice = str(form.get("fit_board", "original"))
@@ -409,7 +399,6 @@ class HeptalionScreen(Screen):
 
     def seats_from_form(self, form: dict[str, Any], settings: Any) -> list[Seat]:
         """Seat the players chosen in setup: each a person on this device or Automa+ at a level."""
-        self._merge_again(form)
         if str(form.get("mode", "game")) == "fit":
             return [Seat("human", str(form.get("name_0", "")).strip() or settings.name)]
         seats = []
@@ -425,9 +414,9 @@ class HeptalionScreen(Screen):
                 seats.append(Seat("computer", "Computer" + (f" {number}" if computers > 1 else ""), who))
         return seats
 
-    def new_state(self) -> HeptalionTableState:
-        """Return a new table state (the placed symbols shown as in the last game)."""
-        return HeptalionTableState(faces=self._faces)
+    def new_state(self, form: Mapping[str, Any] | None = None) -> HeptalionTableState:
+        """Return a new table state (the placed symbols shown as in the last game: the form keeps it)."""
+        return HeptalionTableState(faces=bool((form or {}).get(FACES_KEY)))
 
     # -- the Expert's words ---------------------------------------------------------------------------------
     def move_words(self, move: str) -> str:
@@ -1094,13 +1083,15 @@ class HeptalionScreen(Screen):
         return frame.results_panel(ctx, self, title, table, [again], note=note, review=review, more=more)
 
     def _remember_again(self, ctx: TableContext, view: Mapping[str, Any]) -> None:
-        """Keep the finished game's setup so "Play again" (and the setup screen) start from it.
+        """Keep the finished game's setup in the app's setup form (once a game), so "Play again" and the
+        setup screen start from it.
 
         Not for an online game: its seats (guests, the room's computers) are no setup for this device.
         """
-        session = ctx.session
-        if session.online:
+        session, ui = ctx.session, state_of(ctx)
+        if session.online or ui.remembered:
             return
+        ui.remembered = True
         again: dict[str, Any] = {}
         board = view["board"]
         if view["solo"]:
@@ -1132,7 +1123,7 @@ class HeptalionScreen(Screen):
             if loser is not None:
                 again["loser"] = loser
                 again["start"] = "loser"
-        self._again = again
+        ctx.emit(Remember(again))
 
     # -- actions ---------------------------------------------------------------------------------------------
     def on_action(self, ctx: TableContext, action: str, value: str) -> Intents | None:
@@ -1154,8 +1145,8 @@ class HeptalionScreen(Screen):
             ui.show_layout = not ui.show_layout
             return [Render()]
         if action == "faces":
-            self._faces = ui.faces = not ui.faces
-            return [Render()]
+            ui.faces = not ui.faces
+            return [Remember({FACES_KEY: ui.faces}), Render()]
         if action == "zoom":
             ui.zoom = max(ZOOM_MIN, min(ZOOM_MAX, self._zoom(ctx) + _int(value, 0)))
             ui.pan = None

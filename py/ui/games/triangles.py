@@ -14,6 +14,7 @@ and what the page showed; the kit keeps its own (``KitState``: privacy, review, 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +63,7 @@ class TrianglesScreen(Screen):
     expert = True
     move_pattern = re.compile(r"(?<![\w-])\d-\d-\d@-?\d+,-?\d+r\d(?![\w-])")
 
-    def new_state(self) -> TrianglesState:
+    def new_state(self, form: Mapping[str, Any] | None = None) -> TrianglesState:
         """Return a new table state."""
         return TrianglesState()
 

@@ -288,10 +288,10 @@ def test_seats_from_a_lobby():
     assert [(s.kind, s.name, s.level) for s in seats] == [
         ("guest", "Ada", None),
         ("human", "Ben", None),
-        ("computer", "Bot", "hard"),
+        ("computer", "Computer 2 (Hard)", "hard"),  # named as the host's own table names it
         ("guest", "Open seat", None),
     ]
-    assert seats_from_lobby([{"seat": 0, "name": None, "kind": "bot"}], 1)[0].name == "Computer"
+    assert seats_from_lobby([{"seat": 0, "name": None, "kind": "bot"}], 1)[0].name == "Computer 0 (Medium)"
 
 
 # -- Heptalion's levels (the table lists Expert, as Dominoes and Triangles do) ---------------------------

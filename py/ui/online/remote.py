@@ -25,6 +25,7 @@ from typing import Any
 from boneyard.core import GameState, IllegalMoveError, Outcome
 from boneyard.games import get_game
 
+from ..seating import computer_name
 from ..session import Seat, Session
 
 __all__ = [
@@ -197,8 +198,9 @@ def seats_from_lobby(lobby: Sequence[Mapping[str, Any]], me: int) -> list[Seat]:
         name = str(entry.get("name") or "") or unnamed
         if int(entry["seat"]) == me:
             seats.append(Seat("human", name))
-        elif kind == "bot":
-            seats.append(Seat("computer", name, str(entry.get("level") or "medium")))
+        elif kind == "bot":  # named as the host's own table names it ("Computer 3 (Medium)")
+            level = str(entry.get("level") or "medium")
+            seats.append(Seat("computer", computer_name(int(entry["seat"]), level), level))
         else:
             seats.append(Seat("guest", name))
     return seats

@@ -296,3 +296,15 @@ def test_bonefalls_summary_offers_a_challenge_and_shows_both_scores():
     assert (
         'id="versus"' in table.html and f"{power} power" in table.html and "Ann keeps the lead." in table.html
     )
+
+
+def test_a_heptalion_replays_board_is_a_named_region_the_keyboard_can_scroll(open_app):
+    """On a phone the replay's board overflows its stage and holds no control: the stage itself takes the
+    focus, named, so a keyboard can scroll it (axe: scrollable-region-focusable, serious, at 360x740)."""
+    sender = finished_session("heptalion")
+    _, port = open_app()
+    port.storage.items[saves.save_key("heptalion")] = saves.dump_save("heptalion", sender.to_json())
+    _, port = open_app(port.storage, "#/play/heptalion")
+    for where in (port, open_app(hash_=hash_of(make_link(port, "r")))[1]):  # the results, the replay
+        assert where.attr("#hx-stage", "tabindex") == "0", where.hash
+        assert where.attr("#hx-stage", "role") == "region" and where.attr("#hx-stage", "aria-label")

@@ -105,6 +105,7 @@ def test_the_friend_plays_the_same_deal_and_sees_both_scores(open_app):
         links.decode(address.split("#/link/")[1]).table, score
     )
     page.press("#challenge-play")
+    assert page.focused is not None and page.focused.closest("[data-focus-home]") is not None  # the table's
     session = linked(friend)
     assert session.seed == SEED and [s.level for s in session.seats] == [None, "medium"]
     assert session.state.view(0)["hand"] == sender.replay(0).view(0)["hand"]  # the same deal, same seat

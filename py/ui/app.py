@@ -95,6 +95,7 @@ class App:
         self.last_table: str | None = None  # the game whose table was on screen at the last render
         self.renders = 0  # renders so far (the tests count them: one per move)
         self.render_due = False  # a render is asked for this tick (``request_render``)
+        self.focus_next = ""  # the control an action leads the keyboard to, once a render shows it
         self.toasts = 0  # toasts shown so far (each has its own id)
         self.tasks: set[Any] = set()  # tasks started here, held so none is collected while it runs
         self.wall_clock: Callable[[], float] = time.time  # the Daily's day (UTC) comes from it
@@ -342,6 +343,8 @@ class App:
             # The focused control is gone (a tile just played): move the focus to the place the screen
             # marks as its focus home, so a keyboard player is not thrown to the top.
             self.port.focus("[data-focus-home]")
+        if self.focus_next and (self.port.focus(self.focus_next) or changed):
+            self.focus_next = ""  # shown (or the address moved on without it): the promise is kept or void
         self.after_render()
 
     def screen_markup(self, name: str, arg: str) -> Markup:
@@ -1309,6 +1312,9 @@ class App:
         if handler is not None and handler(self, value) is not False:
             return
         if action in ONLINE_ACTIONS or action.startswith(("room-", "join-", "chat-", "quick-")):
+            if action == "quick-cancel" and getattr(self.online, "kind", "") == "quick":
+                mode = self.online.mode  # back on the modes, the keyboard is where it pressed
+                self.focus_next = f"#quick-{mode.game}-{mode.key}"
             self.online_action(action, value)
         elif self.table:
             game_id = self.table
@@ -1483,6 +1489,7 @@ class App:
                 spawn=self.spawn,
             )
             self.online.start()
+            self.focus_next = "#quick-cancel"  # the Looking screen's way out (or Back, if it failed)
             self.go(f"#/quick/{mode.game}")
             return
         if action == "join-room":

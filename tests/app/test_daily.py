@@ -243,6 +243,7 @@ def test_the_card_compares_with_the_proved_maximum_and_shares_no_tile(open_app: 
     port.clipboard_refused = True
     port.press("#daily-share")
     assert "select the text below" in port.toasts[-1][1]
+    assert port.focused_id() == "daily-text"  # the keyboard is at the text to copy by hand
 
 
 @pytest.mark.parametrize("game_id", ["dominoes", "triangles", "heptalion"])

@@ -105,6 +105,7 @@ def test_the_friend_plays_the_same_deal_and_sees_both_scores(open_app):
         links.decode(address.split("#/link/")[1]).table, score
     )
     page.press("#challenge-play")
+    assert page.focused is not None and page.focused.closest("[data-focus-home]") is not None  # the table's
     session = linked(friend)
     assert session.seed == SEED and [s.level for s in session.seats] == [None, "medium"]
     assert session.state.view(0)["hand"] == sender.replay(0).view(0)["hand"]  # the same deal, same seat
@@ -334,3 +335,15 @@ def test_a_replays_expert_names_the_sender_of_a_forced_move(open_app):
     assert port.text(".kit-review-comment") == "Your only move."
     port.press("#review-close")
     assert (port.text_of("#kit-analysis") or "").startswith("Your chances, by the Expert")
+
+
+def test_a_heptalion_replays_board_is_a_named_region_the_keyboard_can_scroll(open_app):
+    """On a phone the replay's board overflows its stage and holds no control: the stage itself takes the
+    focus, named, so a keyboard can scroll it (axe: scrollable-region-focusable, serious, at 360x740)."""
+    sender = finished_session("heptalion")
+    _, port = open_app()
+    port.storage.items[saves.save_key("heptalion")] = saves.dump_save("heptalion", sender.to_json())
+    _, port = open_app(port.storage, "#/play/heptalion")
+    for where in (port, open_app(hash_=hash_of(make_link(port, "r")))[1]):  # the results, the replay
+        assert where.attr("#hx-stage", "tabindex") == "0", where.hash
+        assert where.attr("#hx-stage", "role") == "region" and where.attr("#hx-stage", "aria-label")

@@ -84,3 +84,31 @@ def test_a_quick_tables_save_reopens_at_its_quick_address_never_as_a_friends_roo
     assert port.hash == "#/quick/dominoes" and app.online.kind == "host" and app.online.quick is not None
     assert "Rated" in port.text() and "Bob is reconnecting" in port.text()
     assert app.online.status == "open" and list(network.rooms) == [app.online.code]
+
+
+def test_the_keyboard_lands_on_cancel_when_looking_and_back_on_the_mode_after_cancel(open_app: Open) -> None:
+    """A keyboard player's focus follows Quick match: Cancel once looking (from one game's modes or from
+    every game's), the mode they pressed after Cancel, Cancel again after Try again."""
+    for start in ("#/quick/dominoes", "#/quick"):
+        app, port = open_app()
+        online(port)
+        port.go(start)
+        port.focus("#quick-dominoes-match50-2")
+        port.click("#quick-dominoes-match50-2")  # Enter on the focused button
+        port.settle(1.0)
+        assert port.exists("#quick") and port.focused_id() == "quick-cancel", (start, port.focused_id())
+        # "Looking for players" is said politely once; its clock, ticking inside, is not said every second.
+        assert (
+            port.attr("#quick-status", "role") == "status" and port.attr("#quick-time", "aria-live") == "off"
+        )
+        port.click("#quick-cancel")
+        port.settle(0)
+        assert port.exists("#quick-picker") and port.focused_id() == "quick-dominoes-match50-2", start
+    port.click("#quick-dominoes-match50-2")
+    port.settle(1.0)
+    app.online.failure = "the broker cannot be reached"  # as when it cannot be reached
+    app.render()
+    port.focus("#quick-retry")
+    port.click("#quick-retry")
+    port.settle(1.0)
+    assert port.exists("#quick-lobby") and port.focused_id() == "quick-cancel"

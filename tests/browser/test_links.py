@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 
 from . import fit
 from .conftest import local_storage, new_context, open_app
@@ -52,6 +53,17 @@ def play_out(page: Any) -> list[str]:
     raise AssertionError("the game did not end")
 
 
+def audit(page: Any, where: str) -> None:
+    """Fail on any serious or critical violation axe finds on the page as it is."""
+    found = Axe().run(page).response["violations"]
+    serious = [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not serious, (where, serious)
+
+
 @pytest.fixture(scope="module")
 def friend(browser: Any, watch: Any) -> Any:
     """Return a second browser (its own storage): the friend who opens the links."""
@@ -73,6 +85,7 @@ def test_a_challenge_and_a_replay_open_in_another_browser(page, friend, base_url
     page.click("#share-copy")  # copied, or the page says to copy it from the field: never an error
     page.wait_for_selector(".toast")
     shoot(page, "share-row")
+    audit(page, "the results' share row with its link")
     page.click("#share-replay")
     replay = page.input_value("#share-address")
     assert replay.startswith(f"{base_url}/#/link/1r")
@@ -82,15 +95,18 @@ def test_a_challenge_and_a_replay_open_in_another_browser(page, friend, base_url
     sender_review = page.evaluate(HAND), page.evaluate(SEAT_TILES), page.inner_text("#review-where")
     assert page.locator(".kit-review-panel #share-challenge").count() == 1
     shoot(page, "review-share")
+    audit(page, "the review with its share row")
 
     other = open_app(friend, base_url, watch, "#" + challenge.split("#", 1)[1])
     other.wait_for_selector("#challenge-play")
     assert "challenges you to Dominoes" in other.inner_text("#challenge-who")
     shoot(other, "challenge")
+    audit(other, "the challenge")
     other.click("#challenge-play")
     assert play_out(other) == hand  # the same deal, from the same seat
     other.wait_for_selector("#versus")
     shoot(other, "versus")
+    audit(other, "the versus box")
     assert "boneyard:save:dominoes" not in local_storage(other)
 
     other.goto(replay)
@@ -102,6 +118,7 @@ def test_a_challenge_and_a_replay_open_in_another_browser(page, friend, base_url
         other.inner_text("#review-where"),
     ) == sender_review
     shoot(other, "replay")
+    audit(other, "the replay")
     other.goto(challenge[:-12])  # cut off: a message and the home screen
     other.wait_for_selector(".toast-warning")
     assert "cannot be opened" in other.inner_text(".toast-warning")

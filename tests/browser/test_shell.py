@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from boneyard import links
 from boneyard.games import GAMES
 
 from .conftest import READY, READY_TIMEOUT_MS, ROOT, Watch, new_context, watch_page
@@ -99,10 +100,18 @@ def test_keyboard_reaches_the_games_with_a_visible_focus(app_page):
     assert all(visible for name, visible in seen if name), seen
 
 
-@pytest.mark.parametrize("hash_", ["#/", "#/settings", "#/stats", "#/rules/dominoes", "#/setup/dominoes"])
+CHALLENGE = links.encode_challenge(
+    links.Challenge(links.Table("dominoes", "classic-2", {"players": 2}, ("human", "medium")), 5, 40, "Ann")
+)
+AUDITED = ["#/", "#/settings", "#/stats", "#/rules/dominoes", "#/setup/dominoes"]
+# The new screens: the Daily's table, Quick match's modes and its Looking screen, a challenge link.
+AUDITED += ["#/daily/dominoes", "#/quick", "#/quick/dominoes", f"#/link/{CHALLENGE}"]
+
+
+@pytest.mark.parametrize("hash_", AUDITED)
 def test_accessibility_audit_finds_nothing_serious(app_page, hash_):
     app_page.evaluate(f"location.hash = {hash_!r}")
-    app_page.wait_for_timeout(200)
+    app_page.wait_for_timeout(800 if hash_.count("/") > 2 or "link" in hash_ else 200)
     results = Axe().run(app_page)
     serious = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
     assert not serious, json.dumps(

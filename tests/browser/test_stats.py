@@ -9,7 +9,9 @@ import json
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.app.test_rated_stats import rated_items
 from tests.app.test_stats import stats_record, tally
+from ui import daily
 
 from .conftest import Watch, local_storage, new_context, open_app, reload_ready
 
@@ -49,6 +51,12 @@ def test_stats_and_settings_pass_the_accessibility_audit(stats_page, theme):
     if len(stored["stats"]["tallies"]) == 1:  # a second name: the audit covers the leaderboard too
         stored["stats"]["tallies"].append(tally("Bo", 1, 0, [["2026-11-30", 1, 0, 0]]))
         page.evaluate("text => localStorage.setItem('boneyard:stats', text)", json.dumps(stored))
+    # The Daily and rated sections too: a few Dailies played, and a chain of rated games with players met.
+    records = {
+        "heptalion": {"2026-12-02": {"uid": "a", "score": 20}, "2026-12-03": {"uid": "b", "score": 22}}
+    }
+    seeds = {**rated_items(), daily.DAILY_KEY: daily.save_records(records)}
+    page.evaluate("items => { for (const k in items) localStorage.setItem(k, items[k]); }", seeds)
     page.evaluate(
         "theme => { const s = JSON.parse(localStorage.getItem('boneyard:settings') || "
         '\'{"schema": 1, "settings": {}}\'); s.settings.theme = theme;'
@@ -62,6 +70,8 @@ def test_stats_and_settings_pass_the_accessibility_audit(stats_page, theme):
         page.wait_for_timeout(300)
         if hash_ == "#/stats":
             assert page.locator(".leaderboard").count() == 1
+            assert page.locator("#daily-table").count() == 1
+            assert page.locator('[data-rated="triangles"] svg').count() == 1
         results = Axe().run(page)
         serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert not serious, (

@@ -611,7 +611,7 @@ class HeptalionScreen(Screen):
                 names[turn], kit.since_last_turn(beats, turn, names), first="Your first turn of the game."
             )
         return frame.TableParts(
-            board=self._stage(ctx, board_markup),
+            board=self._stage(ctx, board_markup, browse=over),
             tray=self._tray(ctx, view, shown, viewer, targets, tile, private, my_turn, over),
             status=self._status(ctx, view, names, privacy, (tile, first, second), news),
             seats=join([seats_, side]),
@@ -627,9 +627,12 @@ class HeptalionScreen(Screen):
             before=hv.sprite(),
         )
 
-    def _stage(self, ctx: TableContext, board_markup: Markup) -> Markup:
-        """Return the board in its zoomed stage."""
-        return h("div", {"class_": f"hx-stage hx-zoom-{self._zoom(ctx)}", "id": "hx-stage"}, board_markup)
+    def _stage(self, ctx: TableContext, board_markup: Markup, *, browse: bool = False) -> Markup:
+        """Return the board in its zoomed stage; ``browse`` (a board with no control on it: the game over,
+        a review) makes the stage a named stop of the keyboard, so that it can scroll it on a phone."""
+        attrs = {"tabindex": "0", "role": "region", "aria_label": "The board (arrow keys scroll it)"}
+        cls = f"hx-stage hx-zoom-{self._zoom(ctx)}"
+        return h("div", {"class_": cls, "id": "hx-stage", **(attrs if browse else {})}, board_markup)
 
     def _review_parts(self, ctx: TableContext, facts: kit.TableFacts) -> frame.TableParts:
         """Return the game as it was after the review's move, every hand and domino face up, with the controls."""
@@ -656,7 +659,7 @@ class HeptalionScreen(Screen):
         )
         panel = kit.review_panel(ctx, step, caption)
         return frame.TableParts(
-            board=self._stage(ctx, board_markup),
+            board=self._stage(ctx, board_markup, browse=True),
             tray=tray,
             status=f"Review · {caption}.",
             seats=seats_,

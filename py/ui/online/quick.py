@@ -546,7 +546,11 @@ def looking_screen(
                 f"If nobody comes within {int(wait_s)} seconds, computers take the empty seats "
                 "(a game with a computer is not rated).",
             ),
-            h("div", {"class_": "actions"}, button("Cancel", "quick-cancel", id="quick-cancel")),
+            h(
+                "div",
+                {"class_": "actions"},
+                button("Cancel", "quick-cancel", id="quick-cancel", data_focus_home=True),
+            ),
         ]
         state = "looking"
     return frame(

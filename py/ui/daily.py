@@ -125,7 +125,13 @@ def result_of(session: Session) -> tuple[float, str, str] | None:
     theirs = float(max(scores[1:], default=0))
     words = f"{verdict} {mine:g}–{theirs:g}"
     target = float(session.options.get("target", 0) or 0) or max(mine, theirs, 1.0)
-    return mine, words, f"{_bar(mine / target)} you\n{_bar(theirs / target)} computer"
+    picture = f"{_bar(mine / target)} you\n{_bar(theirs / target)} computer"
+    # The match hand by hand: who won each (· a blocked hand nobody won); the outcome only, no tile.
+    hands = "".join(
+        FULL if result.get("winner") == 0 else EMPTY if result.get("winner") is not None else "·"
+        for result in state.view(0).get("hand_results", [])
+    )
+    return mine, words, f"{picture}\n{hands} hands won" if hands else picture
 
 
 def said(session: Session, words: str) -> str:

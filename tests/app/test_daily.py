@@ -259,8 +259,12 @@ def test_the_share_text_reveals_no_tile_of_the_deal(game_id: str) -> None:
         r"(Won|Lost|Drew) \d+–\d+|(Won|Lost|Drew), pips left \d+–\d+|\d+ tiles fitted", lines[1]
     ), lines[1]
     picture = lines[2:-1]
-    assert picture and all(re.fullmatch(r"[■□]+( you| computer)?", line) for line in picture), picture
+    assert picture and all(re.fullmatch(r"[■□]+( you| computer)?|[■□·]+ hands won", line) for line in picture)
     assert lines[-1] == f"http://localhost:8000/#/daily/{game_id}"
+    if game_id == "dominoes":  # the match hand by hand: who won each, nothing of what was in them
+        winners = [hand["winner"] for hand in session.state.view(0)["hand_results"]]
+        expected = "".join("■" if w == 0 else "□" if w is not None else "·" for w in winners)
+        assert picture[-1] == f"{expected} hands won"
 
 
 def test_bonefalls_card_says_power() -> None:

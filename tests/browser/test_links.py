@@ -1,4 +1,4 @@
-"""Challenges and replays by link in two browsers: one plays a seeded game and shares it, the other opens
+"""Challenges, replays and the Daily by link in two browsers: one plays a seeded game and shares it, the other opens
 each link and gets the same deal or the same review. (Every flow and every bad link is tested under
 CPython on the fake page: tests/app/test_links_flows.py; this checks the page's address, Copy and layout.)"""
 
@@ -124,3 +124,16 @@ def test_a_challenge_and_a_replay_open_in_another_browser(page, friend, base_url
     assert "cannot be opened" in other.inner_text(".toast-warning")
     assert other.evaluate("location.hash") in ("", "#/")
     watch.assert_clean(other)
+
+
+def test_the_daily_deals_the_same_game_in_another_browser(page, friend, base_url, watch):
+    """The Daily is the same deal for everyone: the link its Share copies opens it in another browser (its
+    own storage, nothing shared) with the same hand at the first turn."""
+    hands = []
+    for browser_page in (page, open_app(friend, base_url, watch, "#/")):
+        browser_page.goto(f"{base_url}/#/daily/dominoes")
+        browser_page.wait_for_selector("#kit-tray")
+        wait_for_human_or_end(browser_page)
+        hands.append(browser_page.evaluate(HAND))
+        assert browser_page.inner_text("#screen-title").startswith(("Daily", "Practice"))
+    assert hands[0] and hands[0] == hands[1]

@@ -24,13 +24,12 @@ from typing import Any, ClassVar, assert_never
 from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
-from boneyard.links import Challenge, LinkError
 from boneyard.stats import PlayClock
 
 from . import daily, intents, motion, ports, rated, settings_view, share, shell, sound, stats_view
 from .games import has_screen, screen_for
 from .html import Markup, h, text
-from .linked import Linked, computer_levels, mode_label, replay_session, start_challenge
+from .linked import LinkFlow, is_linked
 from .ports import Event, Port
 from .results import count_result, keep_bests
 from .routes import HOME, Route, new_address, parse_route, seed_from_query
@@ -91,7 +90,7 @@ class App:
         self.last_route: Route | None = None
         self.rules_for = ""  # the game whose rules are open over its table ("" when none)
         self.online: Any = None  # the online room this page hosts or has joined (ui.online), or None
-        self.linked: Linked | None = None  # the challenge or replay opened by a link (#/link/...)
+        self.links = LinkFlow(self)  # the challenge or replay opened by a link (#/link/...)
         self.last_table: str | None = None  # the game whose table was on screen at the last render
         self.renders = 0  # renders so far (the tests count them: one per move)
         self.render_due = False  # a render is asked for this tick (``request_render``)
@@ -273,7 +272,7 @@ class App:
         """Return the game whose table is on screen: a local game's, or the online room's once it plays."""
         if self.route.table:
             return self.route.table
-        linked = self.linked_session()
+        linked = self.links.linked_session()
         if linked is not None:
             return linked.info.id
         online = self.online
@@ -287,22 +286,10 @@ class App:
         if online is not None and self.route.screen in ONLINE_SCREENS and online.game_id == game_id:
             if online.session is not None:
                 return online.session  # type: ignore[no-any-return]
-        linked = self.linked_session()
+        linked = self.links.linked_session()
         if linked is not None and linked.info.id == game_id:
             return linked
         return self.sessions.get(game_id)
-
-    def linked_session(self) -> Session | None:
-        """Return the game of the link on screen (a challenge being played, a replay), or None."""
-        linked = self.linked
-        if self.route.screen != share.LINK_ROUTE or linked is None or not linked.playing:
-            return None
-        return linked.session
-
-    @staticmethod
-    def is_linked(session: Session) -> bool:
-        """Tell whether a game came from a link (kept apart from the player's own game of that game)."""
-        return "challenge" in session.extra or "replay" in session.extra
 
     def navigate(self) -> None:
         """Draw the screen the address names."""
@@ -380,7 +367,7 @@ class App:
         if name in ONLINE_SCREENS:
             return self.online_markup(name, arg)
         if name == share.LINK_ROUTE:
-            return self.link_markup(arg)
+            return self.links.link_markup(arg)
         info = GAMES.get(arg)
         if info is None:
             return shell.not_found(f"#/{name}/{arg}")
@@ -409,136 +396,6 @@ class App:
         if marks is not None:  # first, so a phone's cut title still says it; the card dates it
             title = f"{'Practice' if marks.get('practice') else 'Daily'} · {info.name}"
         return shell.frame(f"{kind} · {title}" if kind else title, screen.render(context), back="#/")
-
-    # -- links: challenges and replays -----------------------------------------------------------------
-    def link_markup(self, text: str) -> Markup:
-        """Return the screen of a link: a challenge's (then its table), a replay's review; refuse a bad one."""
-        linked = self.linked
-        if linked is None or linked.text != text:
-            try:
-                linked = self.open_link(text)
-            except LinkError as exc:
-                return self.refuse_link(share.refused_words(exc))
-            except Exception as exc:  # a link that decodes but that this engine cannot play out
-                self.port.log("error", "Boneyard: " + traceback.format_exc())
-                return self.refuse_link(f"This link cannot be opened: it is damaged ({exc}).")
-            self.linked = linked
-        session, screen = linked.session, self.screen(linked.opened.table.game)
-        if linked.playing and session is not None and screen is not None:
-            return self.table_markup(
-                session, screen, "Challenge" if "challenge" in session.extra else "Replay"
-            )
-        opened = linked.opened
-        assert isinstance(opened, Challenge)
-        words = mode_label(opened.table), computer_levels(opened.table)
-        return shell.frame(
-            "A challenge", share.challenge_screen(opened, session is not None, *words), back="#/"
-        )
-
-    def open_link(self, text: str) -> Linked:
-        """Decode a link: a replay is replayed now; a challenge is resumed if it is the one saved."""
-        opened = share.decode(text)
-        if self.screen(opened.table.game) is None:
-            raise LinkError("this version of Boneyard has no table for that game")
-        linked = Linked(text, opened)
-        if isinstance(opened, Challenge):
-            opened.table.new_state(opened.seed)  # a deal this version cannot make is refused now, not at Play
-            saved = self.saved_challenge()
-            if (
-                saved is not None
-                and saved.extra["challenge"].get("link") == text
-                and not saved.state.is_over()
-            ):
-                linked.session = saved
-            return linked
-        linked.session, linked.playing = replay_session(opened, text), True
-        ui = linked.ui = self.new_table_state(opened.table.game)
-        ui.kit.review, ui.kit.review_first = 0, 0  # the review, from the deal
-        self.port.later(0, lambda: self.guard(self.analyse_replay))
-        return linked
-
-    def analyse_replay(self) -> None:
-        """Start the Expert's review of a replay's moves (its comments follow the review's steps)."""
-        session = self.linked_session()
-        screen = self.screen(session.info.id) if session is not None else None
-        if session is not None and screen is not None and "replay" in session.extra:
-            self.dispatch_all(session, screen.on_action(self.context(session), "kit-analyse", ""))
-
-    def refuse_link(self, message: str) -> Markup:
-        """Say why a link was refused and show the home screen in its place."""
-        self.report("warning", message)
-        self.port.replace_hash("#/")
-        self.route = HOME
-        return self.screen_markup("home", "")
-
-    def saved_challenge(self) -> Session | None:
-        """Return the challenge saved in this browser, or None (a broken one is put aside and reported)."""
-        text = self.storage.get(share.CHALLENGE_KEY)
-        if text is None:
-            return None
-        built: list[Session] = []
-
-        def rebuild(game: str, state: dict[str, Any]) -> None:
-            session = Session.from_json(game, state)
-            if not isinstance(session.extra.get("challenge"), dict):
-                raise ValueError("it is not a challenge")
-            built.append(session)
-
-        try:
-            saves.load_save(text, validate=rebuild)
-        except saves.SaveError as exc:
-            self.storage.move_aside(
-                share.CHALLENGE_KEY, text, f"The challenge could not be resumed. {exc.message}"
-            )
-            return None
-        return built[0]
-
-    def play_link(self, _value: str = "") -> None:
-        """Play the challenge on screen: its saved game, else the same deal dealt now."""
-        linked = self.linked
-        if (
-            linked is None
-            or self.route.screen != share.LINK_ROUTE
-            or not isinstance(linked.opened, Challenge)
-        ):
-            return
-        if linked.session is None:
-            linked.session = start_challenge(linked.opened, linked.text, self.settings.name)
-            self.save(linked.session)
-        linked.ui = self.new_table_state(linked.session.info.id)
-        linked.playing = True
-        self.generation += 1
-        self.render()
-        self.port.focus("[data-focus-home]")
-
-    def share_link(self, kind: str) -> None:
-        """Make the link of the finished game on screen (a challenge or a replay) and show it, to copy."""
-        game_id = self.table
-        session = self.session_of(game_id) if game_id else None
-        if session is None or not session.state.is_over() or kind not in ("c", "r"):
-            return
-        try:
-            text = share.make_link(session, kind, self.settings.name)
-        except LinkError as exc:
-            self.report("warning", share.refused_words(exc).replace("opened", "made"))
-            return
-        self.context(session).ui.kit.shared = (kind, share.link_address(self.port.page_address(), text))
-        self.render()
-        self.port.focus("#share-address")
-        self.announce("Challenge link made." if kind == "c" else "Replay link made.")
-
-    def copy_link(self, _value: str = "") -> None:
-        """Copy the link shown to the clipboard; say so, or say to copy it from its field."""
-        game_id = self.table
-        session = self.session_of(game_id) if game_id else None
-        shared = self.context(session).ui.kit.shared if session is not None else None
-        if shared is None:
-            return
-        if self.port.copy_text(shared[1]):
-            self.toast("info", "Link copied: paste it to a friend.")
-        else:
-            self.toast("warning", "The browser did not let the page copy: select the link and copy it.")
-            self.port.focus("#share-address")
 
     @staticmethod
     def screen(game_id: str) -> Screen | None:
@@ -748,8 +605,7 @@ class App:
 
     def context(self, session: Session) -> TableContext:
         """Return what the game's screen may use (a link's game has its own UI state)."""
-        linked = self.linked
-        ui = linked.ui if linked is not None and linked.session is session else None
+        ui = self.links.ui_of(session)
         return TableContext(
             session=session,
             settings=self.settings,
@@ -832,7 +688,7 @@ class App:
         """
         if session.online and self.online is not None:
             return bool(self.online.human_move(session, move))
-        if not self.is_linked(session) and self.sync(session.info.id) is Verdict.ADOPT:
+        if not is_linked(session) and self.sync(session.info.id) is Verdict.ADOPT:
             return False
         try:
             session.play(move)
@@ -924,7 +780,7 @@ class App:
         session.recorded = True
         self.note_daily(session)
         self.drop(session)
-        if self.linked is not None and self.linked.session is session:
+        if self.links.holds(session):
             self.request_render()  # the results: both scores side by side
 
     def time_played(self, session: Session) -> float:
@@ -939,7 +795,7 @@ class App:
             if self.online is not None:
                 self.online.save()
             return
-        if self.is_linked(session):
+        if is_linked(session):
             if "challenge" in session.extra:  # kept apart: never over the player's own game of it
                 self.storage.set(share.CHALLENGE_KEY, saves.dump_save(session.info.id, session.to_json()))
             return
@@ -1068,7 +924,7 @@ class App:
 
     def drop(self, session: Session) -> None:
         """Forget a finished game's save."""
-        if self.is_linked(session):
+        if is_linked(session):
             if "challenge" in session.extra:
                 self.storage.remove(share.CHALLENGE_KEY)
             return
@@ -1147,7 +1003,7 @@ class App:
             await self.port.sleep(max(0.0, ready - self.port.now()))
             if self.turn_key() != key:
                 return  # the player left, or this game changed: drop this thought
-            if not session.online and not self.is_linked(session) and self.sync(key.game_id) is Verdict.ADOPT:
+            if not session.online and not is_linked(session) and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
             self.holding = True  # the message line waits until the computer's tile has landed
             session.play_computer_beat(move)
@@ -1225,7 +1081,7 @@ class App:
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""
         session = self.session_of(game_id) if game_id == self.last_table else self.sessions.get(game_id)
-        linked = self.linked
+        linked = self.links.linked
         if self.last_route is not None and self.last_route.screen == share.LINK_ROUTE and linked is not None:
             session = linked.session if linked.playing else None  # the link's table was the one left
         if session is None:
@@ -1300,14 +1156,8 @@ class App:
         ):
             self.online_action("room-again", value)  # at an online table: the room's next game
             return
-        linked = self.linked_session()
-        if linked is not None and action in ("play-again", "start-game", "again"):  # Bonefall's is "again"
-            if "challenge" in linked.extra and not linked.state.is_over() and self.linked is not None:
-                self.linked.session = None  # Bonefall's Restart: the challenge's deal again
-                self.play_link()
-            else:
-                self.go(f"#/setup/{self.table}")  # after a link's game the player's own next one is set up
-            return
+        if action in ("play-again", "start-game", "again") and self.links.again():  # Bonefall's is "again"
+            return  # at a link's table: the challenge's deal again, or the player's own next game set up
         handler = self.ACTIONS.get(action)
         if handler is not None and handler(self, value) is not False:
             return
@@ -1385,9 +1235,9 @@ class App:
         "take-back": take_back_here,
         "rules": _for_a_game(lambda app, game_id: app.open_rules(game_id)),  # the tables' "?"
         "close-rules": lambda app, value: app.close_rules(),
-        "link-play": play_link,
-        "share-link": lambda app, value: app.share_link(value),
-        "share-copy": copy_link,
+        "link-play": lambda app, value: app.links.play_link(),
+        "share-link": lambda app, value: app.links.share_link(value),
+        "share-copy": lambda app, value: app.links.copy_link(),
         "daily-share": lambda app, value: app.share_daily(),
     }
 

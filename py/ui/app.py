@@ -8,7 +8,8 @@ whose intents one dispatcher carries out (``App.dispatch``); renders asked withi
 (``request_render``). What it decides lives in pure modules: the address (``ui.routes``), seating a new
 game (``ui.seating``), the end of a game (``ui.results``), the computer's turns (``ui.turns``) and other
 tabs' saves (``ui.sync``); every rule question goes to the engine, every screen's markup comes from pure
-modules (``ui.shell``, ``ui.games.*``). Any error inside a handler is reported to the player and logged;
+modules (``ui.shell``, ``ui.games.*``). The links and the Daily are flows the app holds and routes to
+(``ui.linked.LinkFlow``, ``ui.daily_flow.DailyFlow``). Any error inside a handler is reported to the player and logged;
 it never stops the page.
 """
 
@@ -27,13 +28,14 @@ from boneyard.games import GAMES
 from boneyard.stats import PlayClock
 
 from . import daily, intents, motion, ports, rated, settings_view, share, shell, sound, stats_view
+from .daily_flow import DailyFlow
 from .games import has_screen, screen_for
 from .html import Markup, h, text
 from .linked import LinkFlow, is_linked
 from .ports import Event, Port
 from .results import count_result, keep_bests
 from .routes import HOME, Route, new_address, parse_route, seed_from_query
-from .seating import daily_session, seat_players
+from .seating import seat_players
 from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
@@ -98,7 +100,7 @@ class App:
         self.toasts = 0  # toasts shown so far (each has its own id)
         self.tasks: set[Any] = set()  # tasks started here, held so none is collected while it runs
         self.wall_clock: Callable[[], float] = time.time  # the Daily's day (UTC) comes from it
-        self.experts: set[str] = set()  # the finished Dailies whose Expert game is being worked out
+        self.dailies = DailyFlow(self)  # the Daily's deals, records and the games they set aside
         self.load_saved_games()
 
     # -- start ------------------------------------------------------------------------------------
@@ -120,8 +122,7 @@ class App:
             if session is not None:
                 self.sessions[game_id] = session
                 self.written[game_id] = stored
-        for key in self.storage.keys(daily.PARKED_PREFIX):
-            self.unpark(key.removeprefix(daily.PARKED_PREFIX))
+        self.dailies.unpark_all()
 
     def mount(self, *, warm: bool = True) -> None:
         """Draw the first screen and mark the page ready (the port has attached its listeners to ``handle``).
@@ -298,7 +299,7 @@ class App:
         if (new := new_address(hash_)) is not None:
             self.port.replace_hash(new)  # an old game id in the address: show the one it goes by now
         if self.route.screen == "daily" and self.route.arg in GAMES and self.screen(self.route.arg):
-            self.open_daily(self.route.arg)  # the day's Daily, at its table (#/play/GAME)
+            self.dailies.open_daily(self.route.arg)  # the day's Daily, at its table (#/play/GAME)
             self.route = parse_route(self.port.location_hash())
         self.close_rules(refocus=False)
         if getattr(self.online, "kind", "") == "quick" and self.route.screen != "quick":
@@ -411,7 +412,7 @@ class App:
     def in_progress(self, game_id: str) -> str:
         """Return the mode of this game's saved game when it is not over (else ""): New game replaces it
         (and the ordinary game a Daily set aside: that is the one named)."""
-        parked = self.parked(game_id)
+        parked = self.dailies.parked(game_id)
         if parked is not None and not parked.state.is_over():
             return parked.mode_label
         session = self.sessions.get(game_id)
@@ -426,7 +427,8 @@ class App:
         if screen is None:
             return
         if self.route.table == game_id and daily.daily_of(self.sessions.get(game_id)) is not None:
-            self.open_daily(game_id)  # Try again at a Daily's table: the day's deal again, as practice
+            # Try again at a Daily's table: the day's deal again, as practice
+            self.dailies.open_daily(game_id)
             self.go(f"#/play/{game_id}")
             return
         seating = seat_players(info, screen, self.forms.setdefault(game_id, {}), self.settings)
@@ -448,7 +450,7 @@ class App:
             self.start_game(game_id)
             return
         if daily.daily_of(session) is not None:
-            self.open_daily(game_id)  # the day's deal again, as practice
+            self.dailies.open_daily(game_id)  # the day's deal again, as practice
             self.go(f"#/play/{game_id}")
             return
         again = Session.start(
@@ -465,126 +467,9 @@ class App:
         self.save(again)
         self.go(f"#/play/{game_id}")
 
-    # -- the Daily --------------------------------------------------------------------------------------
-    def open_daily(self, game_id: str) -> None:
-        """Open today's Daily of a game: resume it when it is under way, else deal it (practice after the
-        day's counted attempt), setting the ordinary game in progress aside under its own key."""
-        info, screen = GAMES[game_id], self.screen(game_id)
-        if screen is None:
-            return
-        today = daily.day_of(self.wall_clock())
-        current = self.sessions.get(game_id)
-        marks = daily.daily_of(current)
-        if current is not None and not current.state.is_over():
-            if marks is not None and marks["day"] == today.isoformat():
-                self.port.replace_hash(f"#/play/{game_id}")  # today's Daily, under way: resume it
-                return
-            if marks is None and _started(current) and not self.park(current):
-                self.report("error", "Storage is full: your game in progress stays, the Daily waits.")
-                self.port.replace_hash(f"#/play/{game_id}")
-                return
-        practice = today.isoformat() in self.daily_records().get(game_id, {})
-        session = daily_session(info, screen, today, self.settings, practice)
-        self.generation += 1
-        self.sessions[game_id] = session
-        self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
-        self.save(session)
-        self.port.replace_hash(f"#/play/{game_id}")
-
     def daily_records(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Return the Daily records as stored now (another tab may have added to them)."""
-        return daily.load_records(self.storage.get(daily.DAILY_KEY))
-
-    def note_daily(self, session: Session) -> None:
-        """Keep a Daily's attempt (from its first move) and, at its end, its score as the day's record."""
-        if daily.daily_of(session) is None or not _started(session):
-            return
-        records = self.daily_records()
-        if daily.note_attempt(records, session):
-            self.storage.set(daily.DAILY_KEY, daily.save_records(records))
-
-    def park(self, session: Session) -> bool:
-        """Set an ordinary game in progress aside while a Daily of its game is played; False when not stored."""
-        game_id = session.info.id
-        text = self.storage.get(saves.save_key(game_id)) or saves.dump_save(
-            game_id, session.to_json(), self.storage.clock()
-        )
-        return self.storage.set(daily.PARKED_PREFIX + game_id, text)
-
-    def parked(self, game_id: str) -> Session | None:
-        """Return the ordinary game a Daily set aside, or None (a damaged one is None too, and kept)."""
-        text = self.storage.get(daily.PARKED_PREFIX + game_id)
-        if text is None:
-            return None
-        built: list[Session] = []
-        try:
-            saves.load_save(
-                text, expected_game=game_id, validate=lambda g, s: built.append(Session.from_json(g, s))
-            )
-        except (saves.SaveError, ValueError):
-            return None
-        return built[0] if built else None
-
-    def unpark(self, game_id: str) -> None:
-        """Bring the game a Daily set aside back once no unfinished game holds its place."""
-        key = daily.PARKED_PREFIX + game_id
-        text = self.storage.get(key)
-        current = self.sessions.get(game_id)
-        if text is None or (current is not None and not current.state.is_over()):
-            return
-        session = self.parked(game_id)
-        if session is None or not self.storage.set(saves.save_key(game_id), text):
-            return
-        self.storage.remove(key)
-        self.sessions[game_id] = session
-        self.written[game_id] = text
-        self.table_ui.pop(game_id, None)
-        self.generation += 1
-        self.request_render()  # home offers to resume it
-
-    def work_out_expert(self) -> None:
-        """Start playing the finished Daily on screen again with the Expert, in slices between frames."""
-        game_id = self.table
-        session = self.session_of(game_id) if game_id else None
-        if (
-            session is None
-            or daily.daily_of(session) is None
-            or not session.state.is_over()
-            or session.info.id not in daily.EXPERT_GAMES
-            or "daily_expert" in session.extra
-            or session.uid in self.experts
-        ):
-            return
-        self.experts.add(session.uid)
-
-        async def work() -> None:
-            try:
-                score, words = await self.think_in_slices(daily.expert_run(session))
-                session.extra["daily_expert"] = {"score": score, "words": words}
-            except Exception:
-                self.port.log("error", "Boneyard: " + traceback.format_exc())
-                session.extra["daily_expert"] = {
-                    "score": 0,
-                    "words": "The Expert's game could not be worked out.",
-                }
-            finally:
-                self.experts.discard(session.uid)
-            self.request_render()
-
-        self.spawn(work())
-
-    def share_daily(self) -> None:
-        """Copy the Daily's result to share; the card's field keeps it for a browser that refuses."""
-        session = self.session_of(self.table or "")
-        words = daily.card_text(session, self.port.page_address()) if session is not None else None
-        if words is None:
-            return
-        if self.port.copy_text(words):
-            self.toast("info", "Copied: paste it in a message.")
-        else:
-            self.toast("info", "The browser did not let the page copy: select the text below and copy it.")
-            self.port.set_attr(".daily-more", "open", "")  # Bonefall's card keeps the text folded
-            self.port.focus("#daily-text")
+        return self.dailies.records()
 
     def url_seed(self) -> int | None:
         """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
@@ -778,7 +663,7 @@ class App:
 
             self.stats, _ = self.storage.update_stats(change)
         session.recorded = True
-        self.note_daily(session)
+        self.dailies.note_daily(session)
         self.drop(session)
         if self.links.holds(session):
             self.request_render()  # the results: both scores side by side
@@ -799,7 +684,7 @@ class App:
             if "challenge" in session.extra:  # kept apart: never over the player's own game of it
                 self.storage.set(share.CHALLENGE_KEY, saves.dump_save(session.info.id, session.to_json()))
             return
-        self.note_daily(session)
+        self.dailies.note_daily(session)
         text = self.storage.write_game(session.info.id, session.to_json())
         if text is not None:
             self.written[session.info.id] = text
@@ -1039,7 +924,7 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
-            self.work_out_expert()
+            self.dailies.work_out_expert()
             self.release_line(self.port.animate(self.animations()))
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
@@ -1090,7 +975,7 @@ class App:
         if session is not None and screen is not None:
             screen.leave(self.context(session))
         if daily.daily_of(self.sessions.get(game_id)) is not None:
-            self.unpark(game_id)  # a finished Daily gives its place back to the game it set aside
+            self.dailies.unpark(game_id)  # a finished Daily gives its place back to the game it set aside
 
     def on_resize(self, event: Event) -> None:
         """Redraw the table for the new width."""
@@ -1238,7 +1123,7 @@ class App:
         "link-play": lambda app, value: app.links.play_link(),
         "share-link": lambda app, value: app.links.share_link(value),
         "share-copy": lambda app, value: app.links.copy_link(),
-        "daily-share": lambda app, value: app.share_daily(),
+        "daily-share": lambda app, value: app.dailies.share_daily(),
     }
 
     # -- online rooms ----------------------------------------------------------------------------------
@@ -1579,8 +1464,3 @@ def _preloads(game_id: str, info: Any) -> tuple[Callable[[], Any], ...]:
         lambda: computer_bot(info, "expert") if "expert" in info.levels else None,
         lambda: screen_for(game_id),
     )
-
-
-def _started(session: Session) -> bool:
-    """Tell whether a game has had a move (a turn-based one's log, a real-time one's steps)."""
-    return session.moves is None or bool(session.moves) or getattr(session.state, "steps", 0) > 0

@@ -8,7 +8,8 @@ whose intents one dispatcher carries out (``App.dispatch``); renders asked withi
 (``request_render``). What it decides lives in pure modules: the address (``ui.routes``), seating a new
 game (``ui.seating``), the end of a game (``ui.results``), the computer's turns (``ui.turns``) and other
 tabs' saves (``ui.sync``); every rule question goes to the engine, every screen's markup comes from pure
-modules (``ui.shell``, ``ui.games.*``). Any error inside a handler is reported to the player and logged;
+modules (``ui.shell``, ``ui.games.*``). The links and the Daily are flows the app holds and routes to
+(``ui.linked.LinkFlow``, ``ui.daily_flow.DailyFlow``). Any error inside a handler is reported to the player and logged;
 it never stops the page.
 """
 
@@ -24,17 +25,17 @@ from typing import Any, ClassVar, assert_never
 from boneyard import saves
 from boneyard.core import GameInfo, IllegalMoveError
 from boneyard.games import GAMES
-from boneyard.links import Challenge, LinkError
 from boneyard.stats import PlayClock
 
 from . import daily, intents, motion, ports, rated, settings_view, share, shell, sound, stats_view
+from .daily_flow import DailyFlow
 from .games import has_screen, screen_for
 from .html import Markup, h, text
-from .linked import Linked, computer_levels, mode_label, replay_session, start_challenge
+from .linked import LinkFlow, is_linked
 from .ports import Event, Port
 from .results import count_result, keep_bests
 from .routes import HOME, Route, new_address, parse_route, seed_from_query
-from .seating import daily_session, seat_players
+from .seating import seat_players
 from .session import Session, computer_bot
 from .settings_view import DataInfo
 from .storage import SETTINGS_KEY, STATS_KEY, Storage
@@ -91,7 +92,7 @@ class App:
         self.last_route: Route | None = None
         self.rules_for = ""  # the game whose rules are open over its table ("" when none)
         self.online: Any = None  # the online room this page hosts or has joined (ui.online), or None
-        self.linked: Linked | None = None  # the challenge or replay opened by a link (#/link/...)
+        self.links = LinkFlow(self)  # the challenge or replay opened by a link (#/link/...)
         self.last_table: str | None = None  # the game whose table was on screen at the last render
         self.renders = 0  # renders so far (the tests count them: one per move)
         self.render_due = False  # a render is asked for this tick (``request_render``)
@@ -99,7 +100,7 @@ class App:
         self.toasts = 0  # toasts shown so far (each has its own id)
         self.tasks: set[Any] = set()  # tasks started here, held so none is collected while it runs
         self.wall_clock: Callable[[], float] = time.time  # the Daily's day (UTC) comes from it
-        self.experts: set[str] = set()  # the finished Dailies whose Expert game is being worked out
+        self.dailies = DailyFlow(self)  # the Daily's deals, records and the games they set aside
         self.load_saved_games()
 
     # -- start ------------------------------------------------------------------------------------
@@ -121,8 +122,7 @@ class App:
             if session is not None:
                 self.sessions[game_id] = session
                 self.written[game_id] = stored
-        for key in self.storage.keys(daily.PARKED_PREFIX):
-            self.unpark(key.removeprefix(daily.PARKED_PREFIX))
+        self.dailies.unpark_all()
 
     def mount(self, *, warm: bool = True) -> None:
         """Draw the first screen and mark the page ready (the port has attached its listeners to ``handle``).
@@ -273,7 +273,7 @@ class App:
         """Return the game whose table is on screen: a local game's, or the online room's once it plays."""
         if self.route.table:
             return self.route.table
-        linked = self.linked_session()
+        linked = self.links.linked_session()
         if linked is not None:
             return linked.info.id
         online = self.online
@@ -287,22 +287,10 @@ class App:
         if online is not None and self.route.screen in ONLINE_SCREENS and online.game_id == game_id:
             if online.session is not None:
                 return online.session  # type: ignore[no-any-return]
-        linked = self.linked_session()
+        linked = self.links.linked_session()
         if linked is not None and linked.info.id == game_id:
             return linked
         return self.sessions.get(game_id)
-
-    def linked_session(self) -> Session | None:
-        """Return the game of the link on screen (a challenge being played, a replay), or None."""
-        linked = self.linked
-        if self.route.screen != share.LINK_ROUTE or linked is None or not linked.playing:
-            return None
-        return linked.session
-
-    @staticmethod
-    def is_linked(session: Session) -> bool:
-        """Tell whether a game came from a link (kept apart from the player's own game of that game)."""
-        return "challenge" in session.extra or "replay" in session.extra
 
     def navigate(self) -> None:
         """Draw the screen the address names."""
@@ -311,7 +299,7 @@ class App:
         if (new := new_address(hash_)) is not None:
             self.port.replace_hash(new)  # an old game id in the address: show the one it goes by now
         if self.route.screen == "daily" and self.route.arg in GAMES and self.screen(self.route.arg):
-            self.open_daily(self.route.arg)  # the day's Daily, at its table (#/play/GAME)
+            self.dailies.open_daily(self.route.arg)  # the day's Daily, at its table (#/play/GAME)
             self.route = parse_route(self.port.location_hash())
         self.close_rules(refocus=False)
         if getattr(self.online, "kind", "") == "quick" and self.route.screen != "quick":
@@ -380,7 +368,7 @@ class App:
         if name in ONLINE_SCREENS:
             return self.online_markup(name, arg)
         if name == share.LINK_ROUTE:
-            return self.link_markup(arg)
+            return self.links.link_markup(arg)
         info = GAMES.get(arg)
         if info is None:
             return shell.not_found(f"#/{name}/{arg}")
@@ -410,136 +398,6 @@ class App:
             title = f"{'Practice' if marks.get('practice') else 'Daily'} · {info.name}"
         return shell.frame(f"{kind} · {title}" if kind else title, screen.render(context), back="#/")
 
-    # -- links: challenges and replays -----------------------------------------------------------------
-    def link_markup(self, text: str) -> Markup:
-        """Return the screen of a link: a challenge's (then its table), a replay's review; refuse a bad one."""
-        linked = self.linked
-        if linked is None or linked.text != text:
-            try:
-                linked = self.open_link(text)
-            except LinkError as exc:
-                return self.refuse_link(share.refused_words(exc))
-            except Exception as exc:  # a link that decodes but that this engine cannot play out
-                self.port.log("error", "Boneyard: " + traceback.format_exc())
-                return self.refuse_link(f"This link cannot be opened: it is damaged ({exc}).")
-            self.linked = linked
-        session, screen = linked.session, self.screen(linked.opened.table.game)
-        if linked.playing and session is not None and screen is not None:
-            return self.table_markup(
-                session, screen, "Challenge" if "challenge" in session.extra else "Replay"
-            )
-        opened = linked.opened
-        assert isinstance(opened, Challenge)
-        words = mode_label(opened.table), computer_levels(opened.table)
-        return shell.frame(
-            "A challenge", share.challenge_screen(opened, session is not None, *words), back="#/"
-        )
-
-    def open_link(self, text: str) -> Linked:
-        """Decode a link: a replay is replayed now; a challenge is resumed if it is the one saved."""
-        opened = share.decode(text)
-        if self.screen(opened.table.game) is None:
-            raise LinkError("this version of Boneyard has no table for that game")
-        linked = Linked(text, opened)
-        if isinstance(opened, Challenge):
-            opened.table.new_state(opened.seed)  # a deal this version cannot make is refused now, not at Play
-            saved = self.saved_challenge()
-            if (
-                saved is not None
-                and saved.extra["challenge"].get("link") == text
-                and not saved.state.is_over()
-            ):
-                linked.session = saved
-            return linked
-        linked.session, linked.playing = replay_session(opened, text), True
-        ui = linked.ui = self.new_table_state(opened.table.game)
-        ui.kit.review, ui.kit.review_first = 0, 0  # the review, from the deal
-        self.port.later(0, lambda: self.guard(self.analyse_replay))
-        return linked
-
-    def analyse_replay(self) -> None:
-        """Start the Expert's review of a replay's moves (its comments follow the review's steps)."""
-        session = self.linked_session()
-        screen = self.screen(session.info.id) if session is not None else None
-        if session is not None and screen is not None and "replay" in session.extra:
-            self.dispatch_all(session, screen.on_action(self.context(session), "kit-analyse", ""))
-
-    def refuse_link(self, message: str) -> Markup:
-        """Say why a link was refused and show the home screen in its place."""
-        self.report("warning", message)
-        self.port.replace_hash("#/")
-        self.route = HOME
-        return self.screen_markup("home", "")
-
-    def saved_challenge(self) -> Session | None:
-        """Return the challenge saved in this browser, or None (a broken one is put aside and reported)."""
-        text = self.storage.get(share.CHALLENGE_KEY)
-        if text is None:
-            return None
-        built: list[Session] = []
-
-        def rebuild(game: str, state: dict[str, Any]) -> None:
-            session = Session.from_json(game, state)
-            if not isinstance(session.extra.get("challenge"), dict):
-                raise ValueError("it is not a challenge")
-            built.append(session)
-
-        try:
-            saves.load_save(text, validate=rebuild)
-        except saves.SaveError as exc:
-            self.storage.move_aside(
-                share.CHALLENGE_KEY, text, f"The challenge could not be resumed. {exc.message}"
-            )
-            return None
-        return built[0]
-
-    def play_link(self, _value: str = "") -> None:
-        """Play the challenge on screen: its saved game, else the same deal dealt now."""
-        linked = self.linked
-        if (
-            linked is None
-            or self.route.screen != share.LINK_ROUTE
-            or not isinstance(linked.opened, Challenge)
-        ):
-            return
-        if linked.session is None:
-            linked.session = start_challenge(linked.opened, linked.text, self.settings.name)
-            self.save(linked.session)
-        linked.ui = self.new_table_state(linked.session.info.id)
-        linked.playing = True
-        self.generation += 1
-        self.render()
-        self.port.focus("[data-focus-home]")
-
-    def share_link(self, kind: str) -> None:
-        """Make the link of the finished game on screen (a challenge or a replay) and show it, to copy."""
-        game_id = self.table
-        session = self.session_of(game_id) if game_id else None
-        if session is None or not session.state.is_over() or kind not in ("c", "r"):
-            return
-        try:
-            text = share.make_link(session, kind, self.settings.name)
-        except LinkError as exc:
-            self.report("warning", share.refused_words(exc).replace("opened", "made"))
-            return
-        self.context(session).ui.kit.shared = (kind, share.link_address(self.port.page_address(), text))
-        self.render()
-        self.port.focus("#share-address")
-        self.announce("Challenge link made." if kind == "c" else "Replay link made.")
-
-    def copy_link(self, _value: str = "") -> None:
-        """Copy the link shown to the clipboard; say so, or say to copy it from its field."""
-        game_id = self.table
-        session = self.session_of(game_id) if game_id else None
-        shared = self.context(session).ui.kit.shared if session is not None else None
-        if shared is None:
-            return
-        if self.port.copy_text(shared[1]):
-            self.toast("info", "Link copied: paste it to a friend.")
-        else:
-            self.toast("warning", "The browser did not let the page copy: select the link and copy it.")
-            self.port.focus("#share-address")
-
     @staticmethod
     def screen(game_id: str) -> Screen | None:
         """Return a game's table screen, or None when it has none yet."""
@@ -554,7 +412,7 @@ class App:
     def in_progress(self, game_id: str) -> str:
         """Return the mode of this game's saved game when it is not over (else ""): New game replaces it
         (and the ordinary game a Daily set aside: that is the one named)."""
-        parked = self.parked(game_id)
+        parked = self.dailies.parked(game_id)
         if parked is not None and not parked.state.is_over():
             return parked.mode_label
         session = self.sessions.get(game_id)
@@ -569,7 +427,8 @@ class App:
         if screen is None:
             return
         if self.route.table == game_id and daily.daily_of(self.sessions.get(game_id)) is not None:
-            self.open_daily(game_id)  # Try again at a Daily's table: the day's deal again, as practice
+            # Try again at a Daily's table: the day's deal again, as practice
+            self.dailies.open_daily(game_id)
             self.go(f"#/play/{game_id}")
             return
         seating = seat_players(info, screen, self.forms.setdefault(game_id, {}), self.settings)
@@ -591,7 +450,7 @@ class App:
             self.start_game(game_id)
             return
         if daily.daily_of(session) is not None:
-            self.open_daily(game_id)  # the day's deal again, as practice
+            self.dailies.open_daily(game_id)  # the day's deal again, as practice
             self.go(f"#/play/{game_id}")
             return
         again = Session.start(
@@ -608,126 +467,9 @@ class App:
         self.save(again)
         self.go(f"#/play/{game_id}")
 
-    # -- the Daily --------------------------------------------------------------------------------------
-    def open_daily(self, game_id: str) -> None:
-        """Open today's Daily of a game: resume it when it is under way, else deal it (practice after the
-        day's counted attempt), setting the ordinary game in progress aside under its own key."""
-        info, screen = GAMES[game_id], self.screen(game_id)
-        if screen is None:
-            return
-        today = daily.day_of(self.wall_clock())
-        current = self.sessions.get(game_id)
-        marks = daily.daily_of(current)
-        if current is not None and not current.state.is_over():
-            if marks is not None and marks["day"] == today.isoformat():
-                self.port.replace_hash(f"#/play/{game_id}")  # today's Daily, under way: resume it
-                return
-            if marks is None and _started(current) and not self.park(current):
-                self.report("error", "Storage is full: your game in progress stays, the Daily waits.")
-                self.port.replace_hash(f"#/play/{game_id}")
-                return
-        practice = today.isoformat() in self.daily_records().get(game_id, {})
-        session = daily_session(info, screen, today, self.settings, practice)
-        self.generation += 1
-        self.sessions[game_id] = session
-        self.table_ui.pop(game_id, None)  # a new deal: the table's state starts afresh
-        self.save(session)
-        self.port.replace_hash(f"#/play/{game_id}")
-
     def daily_records(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Return the Daily records as stored now (another tab may have added to them)."""
-        return daily.load_records(self.storage.get(daily.DAILY_KEY))
-
-    def note_daily(self, session: Session) -> None:
-        """Keep a Daily's attempt (from its first move) and, at its end, its score as the day's record."""
-        if daily.daily_of(session) is None or not _started(session):
-            return
-        records = self.daily_records()
-        if daily.note_attempt(records, session):
-            self.storage.set(daily.DAILY_KEY, daily.save_records(records))
-
-    def park(self, session: Session) -> bool:
-        """Set an ordinary game in progress aside while a Daily of its game is played; False when not stored."""
-        game_id = session.info.id
-        text = self.storage.get(saves.save_key(game_id)) or saves.dump_save(
-            game_id, session.to_json(), self.storage.clock()
-        )
-        return self.storage.set(daily.PARKED_PREFIX + game_id, text)
-
-    def parked(self, game_id: str) -> Session | None:
-        """Return the ordinary game a Daily set aside, or None (a damaged one is None too, and kept)."""
-        text = self.storage.get(daily.PARKED_PREFIX + game_id)
-        if text is None:
-            return None
-        built: list[Session] = []
-        try:
-            saves.load_save(
-                text, expected_game=game_id, validate=lambda g, s: built.append(Session.from_json(g, s))
-            )
-        except (saves.SaveError, ValueError):
-            return None
-        return built[0] if built else None
-
-    def unpark(self, game_id: str) -> None:
-        """Bring the game a Daily set aside back once no unfinished game holds its place."""
-        key = daily.PARKED_PREFIX + game_id
-        text = self.storage.get(key)
-        current = self.sessions.get(game_id)
-        if text is None or (current is not None and not current.state.is_over()):
-            return
-        session = self.parked(game_id)
-        if session is None or not self.storage.set(saves.save_key(game_id), text):
-            return
-        self.storage.remove(key)
-        self.sessions[game_id] = session
-        self.written[game_id] = text
-        self.table_ui.pop(game_id, None)
-        self.generation += 1
-        self.request_render()  # home offers to resume it
-
-    def work_out_expert(self) -> None:
-        """Start playing the finished Daily on screen again with the Expert, in slices between frames."""
-        game_id = self.table
-        session = self.session_of(game_id) if game_id else None
-        if (
-            session is None
-            or daily.daily_of(session) is None
-            or not session.state.is_over()
-            or session.info.id not in daily.EXPERT_GAMES
-            or "daily_expert" in session.extra
-            or session.uid in self.experts
-        ):
-            return
-        self.experts.add(session.uid)
-
-        async def work() -> None:
-            try:
-                score, words = await self.think_in_slices(daily.expert_run(session))
-                session.extra["daily_expert"] = {"score": score, "words": words}
-            except Exception:
-                self.port.log("error", "Boneyard: " + traceback.format_exc())
-                session.extra["daily_expert"] = {
-                    "score": 0,
-                    "words": "The Expert's game could not be worked out.",
-                }
-            finally:
-                self.experts.discard(session.uid)
-            self.request_render()
-
-        self.spawn(work())
-
-    def share_daily(self) -> None:
-        """Copy the Daily's result to share; the card's field keeps it for a browser that refuses."""
-        session = self.session_of(self.table or "")
-        words = daily.card_text(session, self.port.page_address()) if session is not None else None
-        if words is None:
-            return
-        if self.port.copy_text(words):
-            self.toast("info", "Copied: paste it in a message.")
-        else:
-            self.toast("info", "The browser did not let the page copy: select the text below and copy it.")
-            self.port.set_attr(".daily-more", "open", "")  # Bonefall's card keeps the text folded
-            self.port.focus("#daily-text")
+        return self.dailies.records()
 
     def url_seed(self) -> int | None:
         """Return the deal's seed from the address (``?seed=42``: replay a deal, or test one), else None."""
@@ -748,8 +490,7 @@ class App:
 
     def context(self, session: Session) -> TableContext:
         """Return what the game's screen may use (a link's game has its own UI state)."""
-        linked = self.linked
-        ui = linked.ui if linked is not None and linked.session is session else None
+        ui = self.links.ui_of(session)
         return TableContext(
             session=session,
             settings=self.settings,
@@ -832,7 +573,7 @@ class App:
         """
         if session.online and self.online is not None:
             return bool(self.online.human_move(session, move))
-        if not self.is_linked(session) and self.sync(session.info.id) is Verdict.ADOPT:
+        if not is_linked(session) and self.sync(session.info.id) is Verdict.ADOPT:
             return False
         try:
             session.play(move)
@@ -922,9 +663,9 @@ class App:
 
             self.stats, _ = self.storage.update_stats(change)
         session.recorded = True
-        self.note_daily(session)
+        self.dailies.note_daily(session)
         self.drop(session)
-        if self.linked is not None and self.linked.session is session:
+        if self.links.holds(session):
             self.request_render()  # the results: both scores side by side
 
     def time_played(self, session: Session) -> float:
@@ -939,11 +680,11 @@ class App:
             if self.online is not None:
                 self.online.save()
             return
-        if self.is_linked(session):
+        if is_linked(session):
             if "challenge" in session.extra:  # kept apart: never over the player's own game of it
                 self.storage.set(share.CHALLENGE_KEY, saves.dump_save(session.info.id, session.to_json()))
             return
-        self.note_daily(session)
+        self.dailies.note_daily(session)
         text = self.storage.write_game(session.info.id, session.to_json())
         if text is not None:
             self.written[session.info.id] = text
@@ -1068,7 +809,7 @@ class App:
 
     def drop(self, session: Session) -> None:
         """Forget a finished game's save."""
-        if self.is_linked(session):
+        if is_linked(session):
             if "challenge" in session.extra:
                 self.storage.remove(share.CHALLENGE_KEY)
             return
@@ -1147,7 +888,7 @@ class App:
             await self.port.sleep(max(0.0, ready - self.port.now()))
             if self.turn_key() != key:
                 return  # the player left, or this game changed: drop this thought
-            if not session.online and not self.is_linked(session) and self.sync(key.game_id) is Verdict.ADOPT:
+            if not session.online and not is_linked(session) and self.sync(key.game_id) is Verdict.ADOPT:
                 return  # another tab played on meanwhile: its position is on screen now
             self.holding = True  # the message line waits until the computer's tile has landed
             session.play_computer_beat(move)
@@ -1183,7 +924,7 @@ class App:
             screen = self.screen(game_id)
             if session is not None and screen is not None:
                 screen.after_render(self.context(session))
-            self.work_out_expert()
+            self.dailies.work_out_expert()
             self.release_line(self.port.animate(self.animations()))
         if self.online is not None and self.route.screen in ONLINE_SCREENS:
             self.online.after_render()
@@ -1225,7 +966,7 @@ class App:
     def leave_table(self, game_id: str) -> None:
         """Tell a table screen that the player left it (it stops its loops and saves)."""
         session = self.session_of(game_id) if game_id == self.last_table else self.sessions.get(game_id)
-        linked = self.linked
+        linked = self.links.linked
         if self.last_route is not None and self.last_route.screen == share.LINK_ROUTE and linked is not None:
             session = linked.session if linked.playing else None  # the link's table was the one left
         if session is None:
@@ -1234,7 +975,7 @@ class App:
         if session is not None and screen is not None:
             screen.leave(self.context(session))
         if daily.daily_of(self.sessions.get(game_id)) is not None:
-            self.unpark(game_id)  # a finished Daily gives its place back to the game it set aside
+            self.dailies.unpark(game_id)  # a finished Daily gives its place back to the game it set aside
 
     def on_resize(self, event: Event) -> None:
         """Redraw the table for the new width."""
@@ -1300,14 +1041,8 @@ class App:
         ):
             self.online_action("room-again", value)  # at an online table: the room's next game
             return
-        linked = self.linked_session()
-        if linked is not None and action in ("play-again", "start-game", "again"):  # Bonefall's is "again"
-            if "challenge" in linked.extra and not linked.state.is_over() and self.linked is not None:
-                self.linked.session = None  # Bonefall's Restart: the challenge's deal again
-                self.play_link()
-            else:
-                self.go(f"#/setup/{self.table}")  # after a link's game the player's own next one is set up
-            return
+        if action in ("play-again", "start-game", "again") and self.links.again():  # Bonefall's is "again"
+            return  # at a link's table: the challenge's deal again, or the player's own next game set up
         handler = self.ACTIONS.get(action)
         if handler is not None and handler(self, value) is not False:
             return
@@ -1385,10 +1120,10 @@ class App:
         "take-back": take_back_here,
         "rules": _for_a_game(lambda app, game_id: app.open_rules(game_id)),  # the tables' "?"
         "close-rules": lambda app, value: app.close_rules(),
-        "link-play": play_link,
-        "share-link": lambda app, value: app.share_link(value),
-        "share-copy": copy_link,
-        "daily-share": lambda app, value: app.share_daily(),
+        "link-play": lambda app, value: app.links.play_link(),
+        "share-link": lambda app, value: app.links.share_link(value),
+        "share-copy": lambda app, value: app.links.copy_link(),
+        "daily-share": lambda app, value: app.dailies.share_daily(),
     }
 
     # -- online rooms ----------------------------------------------------------------------------------
@@ -1729,8 +1464,3 @@ def _preloads(game_id: str, info: Any) -> tuple[Callable[[], Any], ...]:
         lambda: computer_bot(info, "expert") if "expert" in info.levels else None,
         lambda: screen_for(game_id),
     )
-
-
-def _started(session: Session) -> bool:
-    """Tell whether a game has had a move (a turn-based one's log, a real-time one's steps)."""
-    return session.moves is None or bool(session.moves) or getattr(session.state, "steps", 0) > 0

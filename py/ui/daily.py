@@ -80,6 +80,11 @@ def daily_of(session: Session | None) -> dict[str, Any] | None:
     return marks if isinstance(marks, dict) and isinstance(marks.get("day"), str) else None
 
 
+def started(session: Session) -> bool:
+    """Tell whether a game has had a move (a turn-based one's log, a real-time one's steps)."""
+    return session.moves is None or bool(session.moves) or getattr(session.state, "steps", 0) > 0
+
+
 def daily_form(game_id: str, day: date) -> tuple[int, dict[str, str]]:
     """Return the seed of ``game_id``'s Daily on ``day`` and the setup form that seats it."""
     seed = daily_seed(game_id, day)

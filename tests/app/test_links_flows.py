@@ -49,7 +49,7 @@ def hash_of(address: str) -> str:
 
 
 def linked(app: App):  # type: ignore[no-untyped-def]
-    session = app.linked_session()
+    session = app.links.linked_session()
     assert session is not None
     return session
 
@@ -215,7 +215,7 @@ ILLEGAL = _pack(
 def test_a_bad_link_says_why_and_shows_home(open_app, text, words):
     app, page = open_app(hash_=f"#/link/{text}")
     assert page.hash == "#/" and page.exists("#screen-title") is not None
-    assert app.route.screen == "home" and app.linked is None
+    assert app.route.screen == "home" and app.links.linked is None
     if text:
         assert page.toasts and page.toasts[-1][0] == "warning", page.toasts
         assert words in page.toasts[-1][1], page.toasts

@@ -46,6 +46,7 @@ __all__ = [
     "mark",
     "note_attempt",
     "page_card",
+    "read_records",
     "result_of",
     "save_records",
     "share_button",
@@ -342,12 +343,18 @@ def page_card(session: Session, compact: bool = False) -> Markup:
 
 def load_records(text: str | None) -> dict[str, dict[str, dict[str, Any]]]:
     """Return the Daily records from their stored text (empty when none or unreadable)."""
-    if text is None:
-        return {}
     try:
-        data = saves.load_record(text, "daily")
+        return read_records(text)
     except saves.SaveError:
         return {}
+
+
+def read_records(text: str | None) -> dict[str, dict[str, dict[str, Any]]]:
+    """Return the Daily records from their stored text (empty when none); raise ``saves.SaveError``, saying
+    why, when the text cannot be read (the page keeps it aside rather than write over it)."""
+    if text is None:
+        return {}
+    data = saves.load_record(text, "daily")
     records: dict[str, dict[str, dict[str, Any]]] = {}
     for game, days in data.items():
         if isinstance(days, dict):

@@ -103,8 +103,18 @@ class DailyFlow:
         app.port.replace_hash(f"#/play/{game_id}")
 
     def records(self) -> dict[str, dict[str, dict[str, Any]]]:
-        """Return the Daily records as stored now (another tab may have added to them)."""
-        return daily.load_records(self.app.storage.get(daily.DAILY_KEY))
+        """Return the Daily records as stored now (another tab may have added to them); damaged ones are
+        reported and kept aside (Settings lists them), never written over."""
+        storage = self.app.storage
+        text = storage.get(daily.DAILY_KEY)
+        try:
+            return daily.read_records(text)
+        except saves.SaveError as exc:
+            if text is not None:
+                storage.move_aside(
+                    daily.DAILY_KEY, text, f"The Daily's records could not be read: {exc.message}"
+                )
+            return {}
 
     def note_daily(self, session: Session) -> None:
         """Keep a Daily's attempt (from its first move) and, at its end, its score as the day's record."""

@@ -428,3 +428,17 @@ def test_a_daily_played_with_take_backs_or_hints_says_so_in_the_record_and_the_s
     finish_by_first_moves(app, session)
     assert app.daily_records()["triangles"]["2026-12-05"]["words"].endswith("(with help)")
     assert (daily.card_text(session, "") or "").splitlines()[1].endswith("(with help)")
+
+
+def test_damaged_daily_records_are_reported_and_kept_aside_not_written_over(open_app: Open) -> None:
+    damaged = '{"schema":1,"daily":{"heptalion":{"2026-12-01":{"score":3}'  # cut off mid-write
+    storage = FakeStorage({daily.DAILY_KEY: damaged})
+    app, port = open_daily(open_app, "heptalion", storage)
+    session = app.session_of("heptalion")
+    assert session is not None
+    finish_by_first_moves(app, session)
+    port.settle(0)
+    assert any("The Daily's records could not be read" in words for _, words in port.toasts)
+    aside = [v for k, v in storage.items.items() if k.startswith("boneyard:broken:")]
+    assert aside == [damaged]  # the old record kept whole, where Settings lists it
+    assert "2026-12-05" in daily.load_records(storage.items[daily.DAILY_KEY])["heptalion"]

@@ -300,6 +300,8 @@ def test_a_host_who_stays_away_past_the_grace_loses_by_forfeit_signed_by_the_gue
         assert "Rated: your Triangles rating" in (rated_note(bob.online.session) or "")
         bob.request_render()
         assert f"Ann left: their loss; your rating 25.0 → {check.rating.mu:.1f}." in bob.markup
+        # The bar says the game is over, not "The host is reconnecting…" beside the recorded forfeit.
+        assert bob.online.bar_note().startswith("The host left and lost the rated game: it is over.")
         bob.online.close()
 
     on_own_loop(run)

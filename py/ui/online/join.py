@@ -493,6 +493,8 @@ class OnlineGuest:
 
     def bar_note(self) -> str:
         """Return the state in words for the bar over the table."""
+        if self.rated_table is not None and self.rated_table.lone and self.rated_table.result is not None:
+            return "The host left and lost the rated game: it is over. Leave the table when you like."
         if self.state == "reconnecting":  # on a phone the first half alone: the bar stays one row
             return join(
                 ["The host is reconnecting…", h("span", {"class_": "online-wide"}, " Moves wait for them.")]

@@ -18,7 +18,7 @@ from pyscript import document, window
 
 from .. import motion, sound
 from ..ports import ChosenFile, Event
-from . import audio, slides
+from . import audio, clipboard, slides
 
 __all__ = ["BrowserPort", "LocalStorage", "start"]
 
@@ -284,24 +284,7 @@ class BrowserPort:
         return str(window.location.href).split("#")[0].split("?")[0]
 
     def copy_text(self, text: str) -> bool:
-        # A selected field and execCommand answer at once, inside the click (the Clipboard API answers
-        # later, and not at all on a page opened from a file); the focus goes back where it was.
-        was = _js(document.activeElement)
-        field = document.createElement("textarea")
-        field.value = text
-        field.setAttribute("readonly", "")
-        field.style.position = "fixed"
-        field.style.opacity = "0"
-        document.body.appendChild(field)
-        field.select()
-        try:
-            copied = bool(document.execCommand("copy"))
-        except Exception:
-            copied = False
-        field.remove()
-        if was is not None:
-            was.focus(_options(preventScroll=True))
-        return copied
+        return clipboard.copy_text(text)
 
     def set_hash(self, hash_: str) -> None:
         window.location.hash = hash_

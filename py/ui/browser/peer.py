@@ -18,6 +18,7 @@ from pyodide.ffi import create_proxy, jsnull
 from pyscript import document, window
 
 from ..online.net import Inbox, NetEvent, Timer, parse_event
+from .clipboard import copy_text
 from .scripts import global_of, load_script
 
 __all__ = ["HOLD_HOOK", "RATED_HOOK", "BrowserTransport", "RoomPort"]
@@ -170,11 +171,7 @@ class RoomPort:
 
     def copy(self, text: str) -> bool:
         """Put a text on the clipboard; return False when the browser refused."""
-        try:
-            window.navigator.clipboard.writeText(text)
-        except Exception:
-            return False
-        return True
+        return copy_text(text)
 
     def mark_turn(self, turn: int | None, mine: bool, legal: list[str]) -> None:
         """Write the turn on screen and when it was drawn on the page's root (for tests and timing)."""

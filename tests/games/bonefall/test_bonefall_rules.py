@@ -239,11 +239,9 @@ def test_survivors_fall_to_fill_gaps_as_units_and_single_squares():
     assert events[1]["moves"] == [{"piece": 2, "tipped": False, "halves": fell}]
 
 
-def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
-    """Annihilated domino halves disappear and other dominoes can fall down to fill gaps, possibly causing
-    cascade of matches. A turn ends when all dominoes in the game area come to rest. Total number of
-    annihilated domino halves forms the turn score."""
-    board = board_of(
+def two_round_board() -> Board:
+    """Return a board where a 6-3 dropped upright in column 2 annihilates a 3, then the 2 that falls."""
+    return board_of(
         ("s", 0, 15, 9, 1),
         ("s", 0, 14, 2, 2),
         ("s", 1, 15, 7, 3),
@@ -251,6 +249,13 @@ def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
         ("s", 1, 13, 2, 5),
         ("s", 2, 15, 8, 6),
     )
+
+
+def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
+    """Annihilated domino halves disappear and other dominoes can fall down to fill gaps, possibly causing
+    cascade of matches. A turn ends when all dominoes in the game area come to rest. Total number of
+    annihilated domino halves forms the turn score."""
+    board = two_round_board()
     state = state_with(board, (6, 3))
     state.command("left")
     state.command("rotate_cw")  # vertical in column 2: 6 on top, 3 below
@@ -265,14 +270,7 @@ def test_cascade_of_two_rounds_counts_every_half_in_the_turn_score():
 def test_turn_ends_only_when_everything_is_at_rest_and_the_animation_is_part_of_the_simulation():
     """A turn ends when all dominoes in the game area come to rest. Total number of annihilated domino
     halves forms the turn score."""
-    board = board_of(
-        ("s", 0, 15, 9, 1),
-        ("s", 0, 14, 2, 2),
-        ("s", 1, 15, 7, 3),
-        ("s", 1, 14, 3, 4),
-        ("s", 1, 13, 2, 5),
-        ("s", 2, 15, 8, 6),
-    )
+    board = two_round_board()
     state = state_with(board, (6, 3), bag=[(1, 0)], cascade_steps=10)
     state.command("left")
     state.command("rotate_cw")

@@ -27,6 +27,7 @@ from boneyard.core import GameInfo
 from boneyard.deals import daily_seed, streaks, utc_day
 
 from .html import Markup, h
+from .routes import screen_address
 from .session import Seat, Session
 
 __all__ = [
@@ -233,7 +234,7 @@ def share_text(game: str, day: str, words: str, picture: str, link: str, practic
 
 def daily_link(base: str, game_id: str) -> str:
     """Return the address of a game's Daily on this site."""
-    return f"{base.split('#')[0]}#/daily/{game_id}"
+    return screen_address(base, f"daily/{game_id}")
 
 
 def card_text(session: Session, base: str) -> str | None:

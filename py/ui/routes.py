@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 
 from boneyard.saves import current_game
 
-__all__ = ["HOME", "SEED_LIMIT", "Route", "new_address", "parse_route", "seed_from_query"]
+__all__ = ["HOME", "SEED_LIMIT", "Route", "new_address", "parse_route", "screen_address", "seed_from_query"]
 
 SEED_LIMIT = 2**63  # seeds typed in the address run from -2**63 to 2**63 - 1
 
@@ -35,6 +35,12 @@ def parse_route(hash_: str) -> Route:
     if not parts:
         return HOME
     return Route(parts[0], current_game(parts[1]) if len(parts) > 1 else "")
+
+
+def screen_address(page: str, route: str) -> str:
+    """Return the address of one of this site's screens (``route``: ``daily/dominoes``) for another
+    browser: the page's own address, without its hash, then the route's."""
+    return f"{page.split('#')[0]}#/{route}"
 
 
 def new_address(hash_: str) -> str | None:

@@ -17,6 +17,7 @@ from boneyard.links import HUMAN, Challenge, LinkError, Replay, Table
 from boneyard.settings import Settings
 
 from .html import Markup, h
+from .routes import screen_address
 from .session import Session
 
 __all__ = [
@@ -106,7 +107,7 @@ def make_link(session: Session, kind: str, name: str) -> str:
 
 def link_address(page: str, text: str) -> str:
     """Return the address a friend opens: the site's own, with the link in the hash."""
-    return f"{page.split('#')[0]}#/{LINK_ROUTE}/{text}"
+    return screen_address(page, f"{LINK_ROUTE}/{text}")
 
 
 def decode(text: str) -> Challenge | Replay:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boneyard.games import GAMES
+from boneyard.rating import default_rating  # openskill itself comes with the first rating
 from boneyard.rooms import lobby
 from boneyard.rooms.host import HostRoom
 from boneyard.rooms.lobby import Act, Config, Entrant, Seeker, Table
@@ -227,8 +228,6 @@ class QuickMatch:
             key = ""
         if self.closed:
             return
-        from boneyard.rating import default_rating  # openskill: loaded when a quick match starts, not at boot
-
         mode = self.mode
         name = str(getattr(self.app.settings, "name", "") or "Player")
         try:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from boneyard import rating
+from boneyard.games import GAMES
 from boneyard.rating import ChainCheck, RecordError
 from boneyard.rooms import protocol
 from boneyard.rooms import rated as rated_room
@@ -530,8 +531,6 @@ class RatedTable:
 
     def game_name(self) -> str:
         """Return the game family's name."""
-        from boneyard.games import GAMES
-
         info = GAMES.get(self.game)
         return info.name if info is not None else self.game
 

@@ -13,9 +13,9 @@ from boneyard.settings import Settings
 from .daily import daily_form, mark
 from .session import Seat, Session
 from .shell import LEVEL_LABELS
-from .table_screen import Screen
+from .table_screen import Mode, Screen
 
-__all__ = ["Seating", "daily_session", "default_level", "seat_players"]
+__all__ = ["Seating", "daily_session", "default_level", "mode_options", "seat_players"]
 
 
 @dataclass(frozen=True)
@@ -77,10 +77,15 @@ def seat_players(info: GameInfo, screen: Screen, form: dict[str, Any], settings:
                 for i in range(players)
             ]
             key, label = mode.key + "-device", f"{mode.label}, same device"
+    return Seating(list(seats), key, label, mode_options(info, mode, players))
+
+
+def mode_options(info: GameInfo, mode: Mode, players: int) -> dict[str, Any]:
+    """Return the engine's options of a mode chosen for ``players`` (the count is one where the game has it)."""
     options = dict(mode.options)
     if any(option.name == "players" for option in info.options):
         options["players"] = players
-    return Seating(list(seats), key, label, options)
+    return options
 
 
 def daily_session(info: GameInfo, screen: Screen, day: date, settings: Settings, practice: bool) -> Session:

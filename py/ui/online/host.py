@@ -25,7 +25,7 @@ from boneyard.rooms.host import HostRoom, Out, RoomError
 from boneyard.rooms.lobby import Table
 
 from ..html import Markup, h, join
-from ..seating import computer_name
+from ..seating import computer_name, default_level, mode_options
 from ..session import Seat, Session, SessionError
 from ..shell import frame
 from ..table_screen import Screen
@@ -126,9 +126,7 @@ class OnlineHost:
     ) -> OnlineHost:
         """Open a room for the game and mode chosen on the setup form: the host in seat 0, the rest open."""
         mode, players = screen.mode_from_form(form)
-        options = dict(mode.options)
-        if any(option.name == "players" for option in info.options):
-            options["players"] = players
+        options = mode_options(info, mode, players)
         count = int(options.get("players", players))
         room = HostRoom(info.id, mode.label, options, app.settings.name, count, hold_s=hold_seconds(port))
         return cls(app, info, room, mode.key, mode.label, port, rated=rated or port.rated_rooms())
@@ -464,8 +462,7 @@ class OnlineHost:
 
     def default_level(self) -> str:
         """Return the level a computer takes a seat at: Medium, or the game's strongest named level."""
-        levels = self.info.named_levels
-        return "medium" if "medium" in levels else levels[-1]
+        return default_level(self.info)
 
     def again(self, now: float) -> None:
         """Deal a new game in the same room with the same people (after a game)."""

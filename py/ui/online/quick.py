@@ -31,6 +31,7 @@ from boneyard.rooms.host import HostRoom
 from boneyard.rooms.lobby import Act, Config, Entrant, Seeker, Table
 
 from ..html import Markup, h, name_text
+from ..seating import default_level, mode_options
 from ..shell import button, frame
 from .host import HOST_KEY, OnlineHost, reopen, saved_quick
 from .join import OnlineGuest, stored_token
@@ -367,10 +368,8 @@ class QuickMatch:
         form = dict(mode.form)
         if table.host:
             game_mode, players = screen.mode_from_form(form)
-            options = dict(game_mode.options)
-            if any(option.name == "players" for option in info.options):
-                options["players"] = players
-            level = "medium" if "medium" in info.named_levels else info.named_levels[-1]
+            options = mode_options(info, game_mode, players)
+            level = default_level(info)
             seats = ["host"] + ["open" if p.kind == "human" else f"bot:{level}" for p in table.places[1:]]
             name = table.places[0].name
             room = HostRoom(info.id, game_mode.label, options, name, seats, hold_s=hold_seconds(self.port))
